@@ -1,0 +1,79 @@
+"""What goes into the engine and what comes out: the contract every front end uses.
+
+The HTTP service, the CLI, the bench command and embedders all build an ``EngineRequest``
+and read an ``EngineResult``; nothing else about the engine is needed to serve a request.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Literal
+
+from zerolayer.core.errors import ZeroLayerError
+
+Role = Literal["user", "assistant"]
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One turn of a conversation; ``content`` is plain text (content blocks are joined)."""
+
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class EngineRequest:
+    """A request as the engine sees it, whatever API it arrived through.
+
+    ``temperature`` and ``top_p`` are ``None`` when the caller did not send them.
+    ``disabled`` is true when the caller asked for the neural route (``x-zero-layer: disable``).
+    """
+
+    messages: tuple[Message, ...]
+    system: str | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    disabled: bool = False
+    tenant: str | None = None
+
+    @classmethod
+    def from_instruction(
+        cls, instruction: str, *payloads: str, temperature: float | None = 0.0
+    ) -> EngineRequest:
+        """A one-turn request: the instruction followed by each payload in a fenced block."""
+        parts = [instruction, *(f"```\n{p.rstrip(chr(10))}\n```" for p in payloads)]
+        return cls(messages=(Message("user", "\n\n".join(parts)),), temperature=temperature)
+
+
+class Route(enum.StrEnum):
+    """How a request was answered."""
+
+    DETERMINISTIC = "deterministic"  # answered by the engine; HTTP status header "active"
+    FALLBACK = "fallback"  # handed to the neural fallback; header "inactive"
+    ERROR = "error"  # a recognised instruction with a bad payload: HTTP 400
+
+
+@dataclass(slots=True)
+class EngineResult:
+    """The engine's answer.
+
+    - ``DETERMINISTIC``: ``output`` is the raw result and ``plan`` its pipeline text.
+    - ``FALLBACK``: ``reason`` names why (``gate.temperature``, ``parse.no_match`` …) and
+      ``detail`` says it in words; ``output`` is ``None`` (the caller asks its model).
+    - ``ERROR``: ``error`` is the typed exception whose message names line and column.
+    """
+
+    route: Route
+    output: str | None = None
+    plan: str | None = None
+    reason: str | None = None
+    detail: str | None = None
+    error: ZeroLayerError | None = None
+    timings: dict[str, float] = field(default_factory=dict)  # stage name → seconds
+
+    @property
+    def active(self) -> bool:
+        """True when the engine answered or rejected the request itself (not the fallback)."""
+        return self.route is not Route.FALLBACK
