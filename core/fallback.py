@@ -1,0 +1,50 @@
+"""The neural fallback contract: what the engine hands requests to when it does not answer.
+
+A backend generates the assistant's text for an ``EngineRequest``. Backends are chosen by
+configuration; the HTTP service calls ``generate`` or ``stream`` when the engine's result is
+``Route.FALLBACK``, and answers 503 when no backend is configured.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
+
+from zerolayer.core.messages import EngineRequest
+
+StopReason = Literal["end_turn", "max_tokens", "stop_sequence"]
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """A finished generation."""
+
+    text: str
+    stop_reason: StopReason = "end_turn"
+    stop_sequence: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+@runtime_checkable
+class FallbackBackend(Protocol):
+    """A model that answers what the engine does not."""
+
+    name: str
+
+    def generate(
+        self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()
+    ) -> Completion:
+        """Generate the whole answer."""
+        ...
+
+    def stream(
+        self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()
+    ) -> Iterator[str | Completion]:
+        """Yield text deltas, then one final ``Completion`` with the totals."""
+        ...
+
+
+class FallbackUnavailable(Exception):
+    """No backend is configured, or the configured one cannot answer now."""
