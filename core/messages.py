@@ -77,3 +77,14 @@ class EngineResult:
     def active(self) -> bool:
         """True when the engine answered or rejected the request itself (not the fallback)."""
         return self.route is not Route.FALLBACK
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """The context of an instruction: earlier turns, the system prompt, and the text of the
+    current message that precedes the instruction. Context ops take it as their input."""
+
+    messages: tuple[Message, ...]  # earlier turns, oldest first (the current one excluded)
+    system: str | None = None
+    before: str = ""  # text of the current message before the instruction
+    current: str = ""  # the whole current message

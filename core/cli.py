@@ -1,0 +1,205 @@
+"""The ``zerolayer`` command line.
+
+    zerolayer run "INSTRUCTION" [FILE|-]     answer an instruction on a payload
+    zerolayer run --plan "PIPELINE" [FILE|-] run a plan written in the pipeline language
+    zerolayer explain "INSTRUCTION" [FILE|-] print the plan, or why the request would fall back
+    zerolayer plugins [--json]               list plugins with their version, ops and grammar
+
+Exit codes: 0 answered, 3 would fall back, 4 bad input (the payload or the plan), 1 start-up
+or internal error, 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from zerolayer.core.errors import (
+    LimitExceeded,
+    OpError,
+    PayloadError,
+    PlanError,
+    StartupError,
+    Unsupported,
+    ZeroLayerError,
+)
+from zerolayer.core.messages import EngineResult, Route
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_FALLBACK = 3
+EXIT_BAD_INPUT = 4
+
+Command = Callable[[argparse.Namespace], int]
+_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []  # type: ignore[type-arg]
+
+
+def extra_command(register: Callable[[argparse._SubParsersAction], None]) -> None:  # type: ignore[type-arg]
+    """Let another module (the HTTP service, the bench) add a subcommand."""
+    _EXTRA_COMMANDS.append(register)
+
+
+def _read_payload(source: str | None) -> str | None:
+    if source is None:
+        return None
+    if source == "-":
+        return sys.stdin.read()
+    path = Path(source)
+    if not path.is_file():
+        raise SystemExit(f"zerolayer: no such file: {source}")
+    return path.read_text(encoding="utf-8")
+
+
+def _engine():  # type: ignore[no-untyped-def]
+    from zerolayer.core.engine import Engine
+
+    return Engine()
+
+
+def _print_result(result: EngineResult, as_json: bool) -> int:
+    if as_json:
+        out = {
+            "route": result.route.value,
+            "output": result.output,
+            "plan": result.plan,
+            "reason": result.reason,
+            "detail": result.detail,
+            "error": str(result.error) if result.error else None,
+            "timings_ms": {k: round(v * 1000, 3) for k, v in result.timings.items()},
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    elif result.route is Route.DETERMINISTIC:
+        if result.output is not None:
+            sys.stdout.write(
+                result.output if result.output.endswith("\n") else result.output + "\n"
+            )
+        else:
+            print(result.plan)
+    elif result.route is Route.ERROR:
+        print(f"zerolayer: {result.error}", file=sys.stderr)
+    else:
+        print(f"zerolayer: would fall back ({result.reason}): {result.detail}", file=sys.stderr)
+    return {Route.DETERMINISTIC: EXIT_OK, Route.ERROR: EXIT_BAD_INPUT}.get(
+        result.route, EXIT_FALLBACK
+    )
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    payload = _read_payload(args.file)
+    engine = _engine()
+    if args.plan:
+        try:
+            output = engine.run_plan(args.plan, payload or "")
+        except (PlanError, PayloadError, OpError, LimitExceeded) as exc:
+            print(f"zerolayer: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except Unsupported as exc:
+            print(f"zerolayer: cannot run this plan exactly ({exc.reason}): {exc}", file=sys.stderr)
+            return EXIT_FALLBACK
+        sys.stdout.write(output if output.endswith("\n") else output + "\n")
+        return EXIT_OK
+    if not args.instruction:
+        print("zerolayer run: give an INSTRUCTION or --plan", file=sys.stderr)
+        return EXIT_USAGE
+    payloads = [payload] if payload is not None else []
+    return _print_result(engine.run(args.instruction, *payloads), args.json)
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    payload = _read_payload(args.file)
+    engine = _engine()
+    payloads = [payload] if payload is not None else []
+    result = engine.explain(args.instruction, *payloads)
+    if args.json:
+        return _print_result(result, True)
+    if result.route is Route.DETERMINISTIC:
+        print(result.plan)
+        return EXIT_OK
+    print(f"falls back: {result.reason}: {result.detail}")
+    return EXIT_FALLBACK
+
+
+def cmd_plugins(args: argparse.Namespace) -> int:
+    engine = _engine()
+    info = engine.plugin_info()
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return EXIT_OK
+    for plugin in info:
+        print(f"{plugin['name']} {plugin['version']}")
+        print(f"  ops:      {', '.join(plugin['ops']) or '-'}")
+        print(f"  grammar:  {', '.join(plugin['grammar']) or '-'}")
+        print(f"  examples: {plugin['examples']}")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from zerolayer import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="zerolayer",
+        description="Answer deterministic LLM requests without a model.",
+    )
+    parser.add_argument("--version", action="version", version=f"zerolayer {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="answer an instruction on a payload")
+    run.add_argument(
+        "instruction", nargs="?", help="the instruction, e.g. 'Convert this JSON to YAML'"
+    )
+    run.add_argument("file", nargs="?", help="payload file, or - for standard input")
+    run.add_argument("--plan", help="run this pipeline instead of an instruction")
+    run.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    run.set_defaults(func=cmd_run)
+
+    explain = sub.add_parser("explain", help="print the plan, or why the request would fall back")
+    explain.add_argument("instruction")
+    explain.add_argument("file", nargs="?", help="payload file, or - for standard input")
+    explain.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    explain.set_defaults(func=cmd_explain)
+
+    plugins = sub.add_parser("plugins", help="list plugins with their ops and grammar")
+    plugins.add_argument("--json", action="store_true", help="print as JSON")
+    plugins.set_defaults(func=cmd_plugins)
+
+    for register in _EXTRA_COMMANDS:
+        register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    _load_extra_commands()
+    args = build_parser().parse_args(argv)
+    if args.command == "run" and args.plan and args.instruction and not args.file:
+        args.file = args.instruction  # `run --plan P FILE`
+        args.instruction = None
+    try:
+        code: int = args.func(args)
+    except StartupError as exc:
+        print(f"zerolayer: cannot start: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except ZeroLayerError as exc:
+        print(f"zerolayer: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+def _load_extra_commands() -> None:
+    """Subcommands that live with the parts they drive (serve, bench, rules)."""
+    import importlib
+
+    for module in ("zerolayer.rules_api.cli",):
+        try:
+            importlib.import_module(module)
+        except ImportError:  # that part is not installed (an optional extra)
+            continue
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,50 @@
+"""Running a plan: each op in turn, fields resolved against the data, outputs verified.
+
+Ops are pure functions. Before a step runs, the names its parameters give as ``FieldRef``
+are resolved against the value at hand; after it runs, its verifier (if any) checks the
+output, and the plan's time budget is checked. The plan that actually ran, with resolved
+names, is returned for the trace.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from zerolayer.core.errors import LimitExceeded, Unsupported, ZeroLayerError
+from zerolayer.core.fields import resolve_params
+from zerolayer.core.plan import Plan, Step
+from zerolayer.core.registry import Registry
+
+log = logging.getLogger(__name__)
+
+
+def execute(
+    plan: Plan, value: Any, registry: Registry, *, time_limit: float | None = None
+) -> tuple[Any, Plan]:
+    """Run ``plan`` on ``value``; return the result and the plan with resolved parameters."""
+    deadline = time.perf_counter() + time_limit if time_limit else None
+    ran: list[Step] = []
+    for step in plan.steps:
+        spec = registry.ops[step.op]
+        params = resolve_params(step.params, value)
+        try:
+            out = spec.func(value, **params)
+            if spec.verify is not None:
+                spec.verify(value, out, **params)
+        except ZeroLayerError:
+            raise
+        except RecursionError as exc:
+            raise LimitExceeded(f"{step.op}: the input is nested too deeply") from exc
+        except Exception as exc:  # a defect in an op: not certain, so fall back, and log it
+            log.exception("op %s failed", step.op)
+            raise Unsupported("op.failed", f"{step.op} failed: {type(exc).__name__}") from exc
+        ran.append(Step(step.op, params))
+        value = out
+        if deadline is not None and time.perf_counter() > deadline:
+            raise LimitExceeded(
+                f"the plan ran past its time limit of {time_limit:g} s at {step.op}",
+                hint="send a smaller payload, or raise ZEROLAYER_TIME_LIMIT",
+            )
+    return value, Plan(tuple(ran), plan.input_type)

@@ -1,0 +1,126 @@
+"""Field names from instructions, resolved against the data they refer to.
+
+An instruction names fields the way people write them ("sort by Created_At", "their ids",
+"students scored above 80"); the grammar keeps such names as ``FieldRef`` and the executor
+resolves them against the keys present in the data just before the op runs. Resolution is
+exact first, then case-insensitive, then a small set of word forms (ids → id, scored → score),
+and only ever to exactly one key: otherwise the request falls back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from zerolayer.core.errors import Unsupported
+
+
+class FieldRef(str):
+    """A field name as written in the instruction, resolved against the data at run time."""
+
+    __slots__ = ()
+
+
+def data_keys(value: Any) -> list[str]:
+    """The keys a field name may refer to: of a mapping, or of the records of a list."""
+    if isinstance(value, Mapping):
+        return [str(k) for k in value]
+    keys: dict[str, None] = {}
+    if isinstance(value, list):
+        for item in value:
+            if isinstance(item, Mapping):
+                keys.update(dict.fromkeys(str(k) for k in item))
+    return list(keys)
+
+
+# Chinese names of common fields. A Chinese name resolves through this table only to a key
+# the data really has, and only when exactly one of its translations is such a key.
+GLOSSARY: dict[str, tuple[str, ...]] = {
+    "价格": ("price",),
+    "单价": ("unit_price", "price"),
+    "分数": ("score",),
+    "成绩": ("score", "grade"),
+    "得分": ("score",),
+    "页数": ("pages", "page_count"),
+    "名字": ("name",),
+    "姓名": ("name",),
+    "名称": ("name", "title"),
+    "标题": ("title",),
+    "书名": ("title",),
+    "作者": ("author",),
+    "年份": ("year",),
+    "年龄": ("age",),
+    "数量": ("quantity", "qty", "count"),
+    "金额": ("amount",),
+    "总额": ("total", "amount"),
+    "日期": ("date",),
+    "状态": ("status",),
+    "类别": ("category", "type"),
+    "分类": ("category",),
+    "类型": ("type", "category"),
+    "城市": ("city",),
+    "班级": ("class",),
+    "邮箱": ("email",),
+    "电话": ("phone",),
+    "语言": ("lang", "language"),
+    "优先级": ("priority",),
+    "负责人": ("owner",),
+    "创建时间": ("created_at", "created"),
+    "库存": ("stock", "in_stock"),
+    "编号": ("id",),
+}
+
+
+def _forms(word: str) -> set[str]:
+    w = word.lower()
+    forms = {w}
+    for suffix, repl in (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("d", ""), ("ing", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 2:
+            forms.add(w[: len(w) - len(suffix)] + repl)
+    return forms
+
+
+def resolve(name: str, keys: Iterable[str]) -> str:
+    """The one key ``name`` refers to; ``Unsupported`` when there is none or several."""
+    keys = list(keys)
+    if name in keys:
+        return str(name)
+    if "." in name and not keys:
+        return str(name)
+    folded = [k for k in keys if k.lower() == name.lower()]
+    if len(folded) == 1:
+        return folded[0]
+    forms = _forms(name)
+    by_form = [k for k in keys if k.lower() in forms or name.lower() in _forms(k)]
+    if len(by_form) == 1:
+        return by_form[0]
+    translated = [k for k in GLOSSARY.get(name, ()) if k in keys]
+    if len(translated) == 1:
+        return translated[0]
+    if "." in name:  # a dotted path into nested data: resolved by the op itself
+        return str(name)
+    known = ", ".join(keys[:20]) or "none"
+    if len(by_form) > 1:
+        raise Unsupported(
+            "field.ambiguous", f"{name!r} could mean any of {', '.join(by_form)}; name one"
+        )
+    raise Unsupported("field.unknown", f"the data has no field {name!r} (fields: {known})")
+
+
+def resolve_params(params: Mapping[str, Any], value: Any) -> dict[str, Any]:
+    """``params`` with every ``FieldRef`` (alone or in a list) resolved against ``value``."""
+    keys: list[str] | None = None
+    out: dict[str, Any] = {}
+    for key, param in params.items():
+        if isinstance(param, FieldRef) or (
+            isinstance(param, list) and any(isinstance(p, FieldRef) for p in param)
+        ):
+            if keys is None:
+                keys = data_keys(value)
+            if isinstance(param, list):
+                out[key] = [resolve(p, keys) if isinstance(p, FieldRef) else p for p in param]
+            else:
+                out[key] = resolve(param, keys)
+        else:
+            out[key] = param
+    return out

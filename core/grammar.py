@@ -1,0 +1,159 @@
+"""The instruction grammar: composed once at start-up, then used to parse every instruction.
+
+The base grammar (grammars/base.lark) and every plugin's fragment are joined into one Lark
+LALR grammar with a contextual lexer (see docs/architecture.md for why LALR). Each fragment
+may only define rules and terminals under its own namespace, so two plugins cannot collide
+silently; a grammar that does not compile stops start-up and names the plugin.
+
+Parsing turns an instruction into a list of directives (``Step``/``Option``/``Source``)
+through the fragments' transforms. Anything the grammar does not cover raises ``NoMatch``:
+the request falls back, because an instruction the engine does not fully understand must
+not be answered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from importlib.resources import files
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import GrammarError, LarkError, UnexpectedInput, VisitError
+from zerolayer.core.errors import StartupError, Unsupported
+from zerolayer.core.fields import FieldRef
+from zerolayer.core.plan import Directive
+from zerolayer.core.registry import GrammarFragment
+
+_DEFINITION = re.compile(r"^\s*[?!]?([A-Za-z_][A-Za-z0-9_]*)(?:\.-?\d+)?\s*:", re.MULTILINE)
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+# Single characters that end a Chinese field name: particles and the copula.
+_CJK_PARTICLES = "的和与及把将为是按"
+
+
+class NoMatch(Unsupported):
+    """The instruction is not (entirely) covered by the grammar."""
+
+    def __init__(self, message: str, *, column: int | None = None) -> None:
+        super().__init__("parse.no_match", message)
+        self.column = column
+
+
+def base_grammar() -> str:
+    return files("zerolayer.grammars").joinpath("base.lark").read_text(encoding="utf-8")
+
+
+def check_namespace(fragment: GrammarFragment) -> None:
+    """Every rule and terminal a fragment defines must carry its namespace."""
+    ns = fragment.namespace
+    if not re.fullmatch(r"[a-z][a-z0-9]*", ns):
+        raise StartupError(
+            f"plugin {fragment.plugin!r}: grammar namespace {ns!r} must be lower-case letters "
+            "and digits"
+        )
+    for name in _DEFINITION.findall(fragment.text):
+        if not (name.startswith(f"{ns}_") or name.startswith(f"{ns.upper()}_")):
+            raise StartupError(
+                f"plugin {fragment.plugin!r}: grammar fragment {ns!r} defines {name!r}; "
+                f"its rules must start with '{ns}_' and its terminals with '{ns.upper()}_'"
+            )
+
+
+def _cjk_stops(text: str) -> list[str]:
+    """CJK keywords of a grammar: a Chinese field name never runs into one of them."""
+    words: set[str] = set()
+    for line in text.splitlines():
+        if re.match(r"^\s*[A-Z_][A-Z0-9_]*(?:\.-?\d+)?\s*:", line) and "CJK_NAME" not in line:
+            words.update(_CJK_RUN.findall(line))
+    words = {w for w in words if len(w) > 1} | set(_CJK_PARTICLES)
+    return sorted(words, key=lambda w: (-len(w), w))
+
+
+def compose(fragments: Sequence[GrammarFragment]) -> str:
+    """The full grammar text: the base followed by every fragment."""
+    parts = [base_grammar()]
+    for fragment in fragments:
+        check_namespace(fragment)
+        parts.append(f"// ---- fragment {fragment.namespace} (plugin {fragment.plugin})\n")
+        parts.append(fragment.text)
+    text = "\n".join(parts)
+    stops = "|".join(re.escape(w) for w in _cjk_stops(text)) or "(?!)"
+    return text.replace("__CJK_STOP__", stops)
+
+
+class InstructionParser:
+    """Parses normalised instruction text into directives."""
+
+    def __init__(self, fragments: Sequence[GrammarFragment]) -> None:
+        self.text = compose(fragments)
+        try:
+            self._lark = Lark(
+                self.text, parser="lalr", lexer="contextual", propagate_positions=False
+            )
+        except (GrammarError, LarkError) as exc:
+            owners = ", ".join(f"{f.namespace} ({f.plugin})" for f in fragments) or "none"
+            raise StartupError(
+                f"the instruction grammar does not compile: {exc}",
+                hint=f"fragments loaded: {owners}; start zerolayer with ZEROLAYER_PLUGINS to "
+                "find the plugin whose fragment breaks it",
+            ) from exc
+        self._transformer = _build_transformer(fragments)
+        self._finishers = [f.finish for f in fragments if f.finish is not None]
+
+    def parse(self, instruction: str) -> list[Directive]:
+        """Directives for ``instruction``; ``NoMatch`` when any part of it is not understood."""
+        if not instruction.strip():
+            raise NoMatch("there is no instruction")
+        try:
+            tree = self._lark.parse(instruction)
+        except UnexpectedInput as exc:
+            col = getattr(exc, "column", None)
+            near = _near(instruction, getattr(exc, "pos_in_stream", None))
+            raise NoMatch(f"the instruction is not understood near {near!r}", column=col) from None
+        try:
+            directives: list[Directive] = self._transformer.transform(tree)
+        except VisitError as exc:
+            if isinstance(exc.orig_exc, Unsupported):
+                raise exc.orig_exc from None
+            raise
+        for finish in self._finishers:
+            directives = finish(directives)
+        return directives
+
+
+def _near(text: str, pos: int | None) -> str:
+    if pos is None:
+        return text[:40]
+    return text[pos : pos + 30] or text[-30:]
+
+
+def _token_value(token: Token) -> Any:
+    return token
+
+
+def _build_transformer(fragments: Sequence[GrammarFragment]) -> Transformer[Any, Any]:
+    methods: dict[str, Callable[..., Any]] = {
+        "start": lambda self, children: [d for c in children for d in c],
+        "clause": lambda self, children: [d for c in children for d in c],
+        "number": lambda self, children: _to_number(str(children[0])),
+        "string": lambda self, children: _unquote(str(children[0])),
+        "name": lambda self, children: FieldRef(_unquote(str(children[0]))),
+    }
+    for fragment in fragments:
+        for rule, func in fragment.transforms.items():
+            methods[rule] = (lambda f: lambda self, children: f(children))(func)
+    methods["__default__"] = lambda self, data, children, meta: (
+        children[0] if len(children) == 1 else children
+    )
+    cls = type("InstructionTransformer", (Transformer,), methods)
+    return cls()  # type: ignore[no-any-return]
+
+
+def _to_number(text: str) -> int | float:
+    return float(text) if "." in text else int(text)
+
+
+def _unquote(text: str) -> str:
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
+        return text[1:-1]
+    return text

@@ -1,0 +1,30 @@
+"""The plugin contract: every hook a zerolayer plugin may implement.
+
+Each hook receives a ``register`` callback; the host checks every item a plugin registers and
+records which plugin gave it. Built-in plugins use these hooks exactly as third-party ones do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pluggy
+
+hookspec = pluggy.HookspecMarker("zerolayer")
+hookimpl = pluggy.HookimplMarker("zerolayer")
+
+
+@hookspec
+def register_ops(register: Callable[[Any], None]) -> None:
+    """Register ops: call ``register(OpSpec(...))`` once per op."""
+
+
+@hookspec
+def register_grammar(register: Callable[[Any], None]) -> None:
+    """Register instruction grammar: call ``register(GrammarFragment(...))``."""
+
+
+@hookspec
+def register_examples(register: Callable[[Any], None]) -> None:
+    """Register worked examples: call ``register(Example(...))`` once per example."""

@@ -1,0 +1,121 @@
+"""Normalisation of instruction text (never of payloads).
+
+Unicode NFKC (full-width letters, digits and punctuation become ASCII), the CJK punctuation
+NFKC leaves alone mapped to ASCII, Chinese numerals in counting positions turned into digits
+(两个 → 2个, 第三段 → 第3段, 保留两位小数 → 保留2位小数), polite filler dropped, and white space
+collapsed. The result is what the grammar parses and what the cache key is made of.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_PUNCT = str.maketrans(
+    {
+        "。": ".",
+        "、": ",",
+        "“": '"',
+        "”": '"',
+        "‘": "'",
+        "’": "'",
+        "「": '"',
+        "」": '"',
+        "『": '"',
+        "』": '"',
+        "《": '"',
+        "》": '"',
+        "【": "[",
+        "】": "]",
+        "〈": "<",
+        "〉": ">",
+        "～": "~",
+        "—": "-",
+        "–": "-",
+        "\u3000": " ",
+    }
+)
+
+_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
+_DIGITS.update({"七": 7, "八": 8, "九": 9})
+_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+_NUMERAL = "零〇一二两三四五六七八九十百千万"
+# A numeral counts when it follows an ordinal or range word or precedes a classifier.
+_BEFORE = "第前后末保留缩进取"
+_AFTER = "个位名本条项段行列格次页篇章节种件份张句点空"
+_CN_NUMBER = re.compile(rf"(?<=[{_BEFORE}])([{_NUMERAL}]+)|([{_NUMERAL}]+)(?=[{_AFTER}])")
+# 一个/一下/一种 are articles and particles, not counts.
+_NOT_A_COUNT = re.compile(r"^一$")
+
+_FILLER = re.compile(
+    r"(?i)(?:\b(?:please|pls|kindly)\b[,]?\s*|(?<![A-Za-z])(?:thanks|thank you)[.!]?\s*$"
+    r"|请你|请帮我|请|帮我|帮忙|麻烦你|麻烦|劳驾|谢谢[。!]?)"
+)
+_EN_NUMBERS = {
+    w: str(i)
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+}
+# A number word counts when a word follows it: "two decimal places", "four spaces".
+_EN_NUMBER = re.compile(r"(?i)(?<![A-Za-z0-9_'])(" + "|".join(_EN_NUMBERS) + r")(?=[\s-]+[A-Za-z])")
+_SPACES = re.compile(r"[ \t\r\f\v]+")
+
+
+def chinese_to_int(numeral: str) -> int:
+    """Value of a Chinese numeral: 三 → 3, 十二 → 12, 二十五 → 25, 一百零三 → 103."""
+    if all(ch in _DIGITS for ch in numeral):  # digit by digit: 二〇二四 → 2024
+        if len(numeral) > 1:
+            return int("".join(str(_DIGITS[ch]) for ch in numeral))
+        return _DIGITS[numeral]
+    total, section, digit = 0, 0, 0
+    for ch in numeral:
+        if ch in _DIGITS:
+            digit = _DIGITS[ch]
+        elif ch == "万":
+            total += (section + digit) * 10000
+            section, digit = 0, 0
+        else:
+            section += (digit or 1) * _UNITS[ch]
+            digit = 0
+    return total + section + digit
+
+
+def _replace_numeral(match: re.Match[str]) -> str:
+    numeral = match.group(1) or match.group(2)
+    after = match.string[match.end() : match.end() + 1]
+    if match.group(2) and _NOT_A_COUNT.match(numeral) and after in "个下种":
+        return numeral
+    return str(chinese_to_int(numeral))
+
+
+def normalise(text: str) -> str:
+    """Normalise instruction text for parsing and cache keys."""
+    text = unicodedata.normalize("NFKC", text).translate(_PUNCT)
+    text = _CN_NUMBER.sub(_replace_numeral, text)
+    text = _EN_NUMBER.sub(lambda m: _EN_NUMBERS[m.group(1).lower()], text)
+    text = _FILLER.sub("", text)
+    text = _SPACES.sub(" ", text)
+    return "\n".join(line.strip() for line in text.split("\n")).strip()

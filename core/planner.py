@@ -1,0 +1,149 @@
+"""The planner: from directives to a checked plan.
+
+1. Options attach to the step that accepts them: the nearest one before the option, else the
+   first after it ("Convert to YAML. Put strings in double quotes." sets ``quote`` on
+   ``yaml.emit``). An option no step accepts, or two different values for one parameter,
+   make the instruction uncertain: the request falls back.
+2. Types are checked along the chain; where a step needs another type than the one at hand,
+   the one implicit op that bridges them is inserted (``json.parse`` before ``sort``), chosen
+   by the format the instruction states, else the payload's fence tag, else the ops' sniffers.
+3. A chain that does not end in text gets the implicit op that renders its type.
+4. Every step's parameters are checked against the op's JSON Schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from zerolayer.core.errors import PlanError, Unsupported
+from zerolayer.core.ops import OpSpec
+from zerolayer.core.plan import Directive, Option, Plan, Source, Step
+from zerolayer.core.registry import Registry
+from zerolayer.core.types import CONVERSATION, TEXT, TEXTUAL_TYPES
+
+
+@dataclass(frozen=True, slots=True)
+class PayloadHint:
+    """What is known of the payload before any op reads it."""
+
+    lang: str | None = None  # fence tag, normalised (json, yaml, sql …)
+    text: str | None = None  # the payload itself, for sniffers
+
+
+def attach_options(directives: Sequence[Directive], registry: Registry) -> list[Step]:
+    steps: list[Step] = []
+    pending: list[tuple[int, Option]] = []
+    for d in directives:
+        if isinstance(d, Step):
+            steps.append(d)
+        elif isinstance(d, Option):
+            pending.append((len(steps), d))
+    for position, option in pending:
+        index = _target(steps, position, option.name, registry)
+        step = steps[index]
+        if option.name in step.params and step.params[option.name] != option.value:
+            raise Unsupported(
+                "plan.conflicting_options",
+                f"the instruction asks for {option.name}={step.params[option.name]!r} and "
+                f"{option.name}={option.value!r}",
+            )
+        steps[index] = step.with_params(**{option.name: option.value})
+    return steps
+
+
+def _accepts(step: Step, name: str, registry: Registry) -> bool:
+    spec = registry.ops.get(step.op)
+    return spec is not None and name in spec.param_names
+
+
+def _target(steps: list[Step], position: int, name: str, registry: Registry) -> int:
+    for i in range(min(position, len(steps)) - 1, -1, -1):
+        if _accepts(steps[i], name, registry):
+            return i
+    for i in range(position, len(steps)):
+        if _accepts(steps[i], name, registry):
+            return i
+    raise Unsupported("plan.option_unused", f"no step of the instruction takes the option {name!r}")
+
+
+def _bridge(
+    from_type: str, to_type: str, registry: Registry, sources: Sequence[str], hint: PayloadHint
+) -> OpSpec:
+    candidates = registry.implicit_ops(from_type, to_type)
+    if not candidates:
+        raise Unsupported(
+            "plan.type_mismatch", f"nothing turns {from_type} into {to_type} for this chain"
+        )
+    if len(candidates) == 1:
+        return candidates[0]
+    for wanted in (*sources, hint.lang):
+        if wanted:
+            chosen = [c for c in candidates if wanted in c.formats]
+            if len(chosen) == 1:
+                return chosen[0]
+    if hint.text is not None:
+        sniffed = [c for c in candidates if c.sniff is not None and c.sniff(hint.text)]
+        if len(sniffed) == 1:
+            return sniffed[0]
+    names = ", ".join(c.name for c in candidates)
+    raise Unsupported(
+        "plan.ambiguous_input",
+        f"the payload could be read by any of {names}; say which format it is in",
+    )
+
+
+def make_plan(
+    directives: Sequence[Directive],
+    registry: Registry,
+    *,
+    input_type: str | None = None,
+    hint: PayloadHint | None = None,
+) -> Plan:
+    """A checked plan for ``directives``; raises ``Unsupported`` or ``PlanError``."""
+    hint = hint or PayloadHint()
+    sources = [d.format for d in directives if isinstance(d, Source)]
+    steps = attach_options(directives, registry)
+    if not steps:
+        raise Unsupported("plan.empty", "the instruction asks for no operation")
+    for step in steps:
+        if step.op not in registry.ops:
+            raise PlanError(f"unknown op {step.op!r}", hint=_did_you_mean(step.op, registry))
+    first = registry.ops[steps[0].op]
+    start = input_type or (CONVERSATION if first.input_type == CONVERSATION else TEXT)
+    return check_chain(steps, registry, start, sources, hint)
+
+
+def check_chain(
+    steps: Sequence[Step],
+    registry: Registry,
+    start: str,
+    sources: Sequence[str] = (),
+    hint: PayloadHint | None = None,
+) -> Plan:
+    """Type-check ``steps`` from ``start``, inserting implicit ops and a final renderer."""
+    hint = hint or PayloadHint()
+    out: list[Step] = []
+    current = start
+    for step in steps:
+        spec = registry.ops.get(step.op)
+        if spec is None:
+            raise PlanError(f"unknown op {step.op!r}", hint=_did_you_mean(step.op, registry))
+        if spec.input_type != current:
+            bridge = _bridge(current, spec.input_type, registry, sources, hint)
+            out.append(Step(bridge.name))
+            current = bridge.output_type
+        spec.validate_params(step.params)
+        out.append(step)
+        current = spec.output_type
+    if current not in TEXTUAL_TYPES:
+        renderer = _bridge(current, TEXT, registry, sources, hint)
+        out.append(Step(renderer.name))
+    return Plan(tuple(out), input_type=start)
+
+
+def _did_you_mean(name: str, registry: Registry) -> str:
+    from difflib import get_close_matches
+
+    close = get_close_matches(name, list(registry.ops), n=3)
+    return f"did you mean {' or '.join(close)}?" if close else "run `zerolayer plugins` for ops"

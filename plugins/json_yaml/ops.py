@@ -1,0 +1,272 @@
+"""The ops of the JSON/YAML family: readers, writers and queries."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from zerolayer.core.ops import OpSpec
+from zerolayer.core.types import JSON_TEXT, JSON_VALUE, TEXT, YAML_TEXT
+from zerolayer.plugins.json_yaml import codec, query
+
+
+def _obj(**properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties}
+
+
+_FIELD = {"type": "string", "minLength": 1}
+_FIELDS = {"type": "array", "items": _FIELD, "minItems": 1}
+_COUNT = {"type": "integer", "minimum": 0}
+_INDENT = {"type": "integer", "minimum": 1, "maximum": 10}
+
+
+def _sniff_json(text: str) -> bool:
+    return text.lstrip()[:1] in ("{", "[")
+
+
+def _sniff_yaml(text: str) -> bool:
+    return not _sniff_json(text)
+
+
+def _emit_yaml(data: Any, **options: Any) -> str:
+    return codec.emit_yaml(data, **options)
+
+
+def _verify_yaml(data: Any, out: str, **_: Any) -> None:
+    codec.verify_yaml(out, data)
+
+
+def _emit_json(data: Any, **options: Any) -> str:
+    return codec.emit_json(data, **options)
+
+
+def _verify_json(data: Any, out: str, **_: Any) -> None:
+    codec.verify_json(out, data)
+
+
+def render(data: Any) -> str:
+    """The answer for a value: strings as they are, other scalars and containers as JSON."""
+    if isinstance(data, str):
+        return data
+    if isinstance(data, list | dict):
+        return codec.emit_json(data, indent=2)
+    return json.dumps(data)
+
+
+OPS = (
+    OpSpec(
+        "json.parse",
+        TEXT,
+        JSON_VALUE,
+        lambda text: codec.parse_json(text),
+        description="Read JSON text (RFC 8259, strict).",
+        implicit=True,
+        formats=("json",),
+        sniff=_sniff_json,
+    ),
+    OpSpec(
+        "yaml.parse",
+        TEXT,
+        JSON_VALUE,
+        lambda text: codec.parse_yaml(text),
+        description="Read YAML 1.2 text into plain data (anchors resolved).",
+        implicit=True,
+        formats=("yaml", "yml"),
+        sniff=_sniff_yaml,
+    ),
+    OpSpec(
+        "yaml.emit",
+        JSON_VALUE,
+        YAML_TEXT,
+        _emit_yaml,
+        params=_obj(
+            quote={"enum": ["plain", "double", "single"]},
+            indent=_INDENT,
+            seq_style={"enum": ["block", "flow"]},
+            sort_keys={"type": "boolean"},
+            explicit_start={"type": "boolean"},
+        ),
+        description="Write YAML that reads back to the same value under YAML 1.1 and 1.2.",
+        verify=_verify_yaml,
+    ),
+    OpSpec(
+        "json.emit",
+        JSON_VALUE,
+        JSON_TEXT,
+        _emit_json,
+        params=_obj(
+            indent=_INDENT,
+            sort_keys={"type": "boolean"},
+            ensure_ascii={"type": "boolean"},
+            single_line={"type": "boolean"},
+        ),
+        description="Write JSON.",
+        verify=_verify_json,
+    ),
+    OpSpec(
+        "render",
+        JSON_VALUE,
+        TEXT,
+        render,
+        implicit=True,
+        description="The answer for a value: a string as it is, anything else as JSON.",
+    ),
+    OpSpec(
+        "sort",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.sort_records,
+        params={**_obj(key=_FIELD, order={"enum": ["asc", "desc"]}), "required": ["key"]},
+        description="Sort records by a field (stable).",
+    ),
+    OpSpec(
+        "project",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.project,
+        params={**_obj(fields=_FIELDS), "required": ["fields"]},
+        description="Keep only these fields of each record.",
+    ),
+    OpSpec(
+        "drop",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.drop,
+        params={**_obj(fields=_FIELDS), "required": ["fields"]},
+        description="Remove these fields from each record.",
+    ),
+    OpSpec(
+        "rename",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.rename,
+        params={**_obj(field=_FIELD, to=_FIELD), "required": ["field", "to"]},
+        description="Rename a field in each record.",
+    ),
+    OpSpec(
+        "filter",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.filter_records,
+        params={
+            **_obj(
+                field=_FIELD,
+                op={"enum": ["eq", "ne", "gt", "ge", "lt", "le"]},
+                value={"type": ["string", "number", "boolean", "null"]},
+            ),
+            "required": ["field", "op", "value"],
+        },
+        description="Keep the records whose field compares true with a value.",
+    ),
+    OpSpec(
+        "first",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.first,
+        params={**_obj(count=_COUNT), "required": ["count"]},
+        description="The first N items.",
+    ),
+    OpSpec(
+        "last",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.last,
+        params={**_obj(count=_COUNT), "required": ["count"]},
+        description="The last N items.",
+    ),
+    OpSpec(
+        "pluck",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.pluck,
+        params={**_obj(field=_FIELD), "required": ["field"]},
+        description="The value of a field in each record.",
+    ),
+    OpSpec(
+        "get",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.get,
+        params={**_obj(path=_FIELD), "required": ["path"]},
+        description="The value at a dotted path.",
+    ),
+    OpSpec("keys", JSON_VALUE, JSON_VALUE, query.keys, description="The keys of an object."),
+    OpSpec("count", JSON_VALUE, JSON_VALUE, query.count, description="How many items."),
+    OpSpec(
+        "sum",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.total,
+        params=_obj(field=_FIELD),
+        description="The sum of a numeric field (or of a list of numbers).",
+    ),
+    OpSpec(
+        "avg",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.average,
+        params=_obj(field=_FIELD),
+        description="The mean of a numeric field (or of a list of numbers).",
+    ),
+    OpSpec(
+        "min",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.minimum,
+        params=_obj(field=_FIELD),
+        description="The smallest value of a numeric field.",
+    ),
+    OpSpec(
+        "max",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.maximum,
+        params=_obj(field=_FIELD),
+        description="The largest value of a numeric field.",
+    ),
+    OpSpec(
+        "max_by",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.max_by,
+        params={**_obj(field=_FIELD), "required": ["field"]},
+        description="The one record with the highest value of a field.",
+    ),
+    OpSpec(
+        "min_by",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.min_by,
+        params={**_obj(field=_FIELD), "required": ["field"]},
+        description="The one record with the lowest value of a field.",
+    ),
+    OpSpec(
+        "group_count",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.group_count,
+        params={**_obj(field=_FIELD), "required": ["field"]},
+        description="How many records have each value of a field.",
+    ),
+    OpSpec(
+        "records",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.records,
+        params={**_obj(noun=_FIELD), "required": ["noun"]},
+        description='The data itself, named by a noun ("take the books"); refuses a noun '
+        "that is a field name.",
+    ),
+    OpSpec("only", JSON_VALUE, JSON_VALUE, query.only, description="The item of a one-item list."),
+    OpSpec(
+        "round",
+        JSON_VALUE,
+        TEXT,
+        query.round_number,
+        params={
+            **_obj(decimals={"type": "integer", "minimum": 0, "maximum": 20}),
+            "required": ["decimals"],
+        },
+        description="A number written with exactly N decimals (half up).",
+    ),
+)

@@ -1,0 +1,302 @@
+"""Query ops on parsed JSON or YAML data: pure functions, exact or a clear error.
+
+Records are JSON objects in a list. Comparisons never coerce between types: a number in the
+instruction is compared with numbers only, a string with strings only; data where that is not
+so makes the op refuse (``Unsupported``: the request falls back) rather than guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from zerolayer.core.errors import OpError, Unsupported
+from zerolayer.core.fields import data_keys, resolve
+
+Record = Mapping[str, Any]
+
+
+def _records(data: Any, op: str) -> list[Record]:
+    if not isinstance(data, list):
+        raise OpError(f"{op} needs a list of objects; the data is {_kind(data)}")
+    for i, item in enumerate(data):
+        if not isinstance(item, Mapping):
+            raise OpError(f"{op} needs a list of objects; item {i + 1} is {_kind(item)}")
+    return data
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _sort_class(value: Any) -> str | None:
+    if _is_number(value):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "boolean"
+    return None
+
+
+def sort_records(data: Any, *, key: str, order: str = "asc") -> list[Any]:
+    """Records sorted by ``key``, stable; every record needs the key, all of one type."""
+    records = _records(data, "sort")
+    classes: set[str] = set()
+    for i, record in enumerate(records):
+        if key not in record:
+            raise OpError(f"sort by {key!r}: record {i + 1} has no field {key!r}")
+        cls = _sort_class(record[key])
+        if cls is None:
+            raise OpError(
+                f"sort by {key!r}: record {i + 1} has {_kind(record[key])} there; "
+                "only numbers, strings and booleans sort"
+            )
+        classes.add(cls)
+    if len(classes) > 1:
+        raise OpError(f"sort by {key!r}: the field mixes {' and '.join(sorted(classes))}s")
+    return sorted(records, key=lambda r: r[key], reverse=order == "desc")
+
+
+def project(data: Any, *, fields: list[str]) -> Any:
+    """Each record (or the one object) with only ``fields``, in that order; absent ones left out."""
+    if isinstance(data, Mapping):
+        return {f: data[f] for f in fields if f in data}
+    return [{f: r[f] for f in fields if f in r} for r in _records(data, "keep")]
+
+
+def drop(data: Any, *, fields: list[str]) -> Any:
+    """Each record (or the one object) without ``fields``."""
+    gone = set(fields)
+    if isinstance(data, Mapping):
+        return {k: v for k, v in data.items() if k not in gone}
+    return [{k: v for k, v in r.items() if k not in gone} for r in _records(data, "drop")]
+
+
+def rename(data: Any, *, field: str, to: str) -> Any:
+    """Each record (or the one object) with ``field`` renamed to ``to``, in place."""
+
+    def one(record: Record, where: str) -> dict[str, Any]:
+        if to in record and to != field:
+            raise OpError(f"rename {field!r} to {to!r}: {where} already has a field {to!r}")
+        return {(to if k == field else k): v for k, v in record.items()}
+
+    if isinstance(data, Mapping):
+        return one(data, "the object")
+    return [one(r, f"record {i + 1}") for i, r in enumerate(_records(data, "rename"))]
+
+
+_COMPARE = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+}
+
+
+def _comparable(field_value: Any, literal: Any, field: str, op: str) -> bool:
+    """Whether ``field_value`` can be compared with the literal; refuse what would coerce."""
+    if field_value is None:
+        return False
+    if literal is None:
+        return op in ("eq", "ne")
+    if _is_number(literal) and _is_number(field_value):
+        return True
+    if isinstance(literal, bool) and isinstance(field_value, bool):
+        return op in ("eq", "ne")
+    if isinstance(literal, str) and isinstance(field_value, str):
+        return True
+    raise Unsupported(
+        "query.type_mismatch",
+        f"{field!r} holds {_kind(field_value)} but the instruction compares it with "
+        f"{_kind(literal)} {literal!r}",
+    )
+
+
+def filter_records(data: Any, *, field: str, op: str = "eq", value: Any = None) -> list[Any]:
+    """Records whose ``field`` compares true with ``value``; records without it never match."""
+    records = _records(data, "filter")
+    test = _COMPARE.get(op)
+    if test is None:
+        raise OpError(f"filter: unknown comparison {op!r}")
+    out = []
+    for record in records:
+        if field not in record:
+            continue
+        current = record[field]
+        if (_comparable(current, value, field, op) and test(current, value)) or (
+            current is None and value is None and op == "eq"
+        ):
+            out.append(record)
+    return out
+
+
+def first(data: Any, *, count: int = 1) -> list[Any]:
+    if not isinstance(data, list):
+        raise OpError(f"first {count} needs a list; the data is {_kind(data)}")
+    return data[:count]
+
+
+def last(data: Any, *, count: int = 1) -> list[Any]:
+    if not isinstance(data, list):
+        raise OpError(f"last {count} needs a list; the data is {_kind(data)}")
+    return data[-count:] if count else []
+
+
+def pluck(data: Any, *, field: str) -> Any:
+    """The value of ``field`` in every record (or in the one object)."""
+    if isinstance(data, Mapping):
+        return get(data, path=field)
+    out = []
+    for i, record in enumerate(_records(data, "pluck")):
+        if field not in record:
+            raise OpError(f"record {i + 1} has no field {field!r}")
+        out.append(record[field])
+    return out
+
+
+def get(data: Any, *, path: str) -> Any:
+    """The value at a dotted path (``service.limits.burst``; numbers index arrays)."""
+    current = data
+    walked: list[str] = []
+    for part in path.split("."):
+        if isinstance(current, Mapping) and part in current:
+            current = current[part]
+        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
+            current = current[int(part)]
+        else:
+            where = ".".join(walked) or "the top level"
+            raise OpError(f"there is no {part!r} at {where} of the data (path {path!r})")
+        walked.append(part)
+    return current
+
+
+def keys(data: Any) -> list[str]:
+    if not isinstance(data, Mapping):
+        raise OpError(f"keys needs an object; the data is {_kind(data)}")
+    return [str(k) for k in data]
+
+
+def count(data: Any) -> int:
+    if not isinstance(data, list | Mapping):
+        raise OpError(f"count needs a list or an object; the data is {_kind(data)}")
+    return len(data)
+
+
+def _numbers(data: Any, field: str | None, op: str) -> list[int | float]:
+    values = pluck(data, field=field) if field else data
+    if not isinstance(values, list):
+        raise OpError(f"{op} needs a list of numbers; the data is {_kind(values)}")
+    for i, v in enumerate(values):
+        if not _is_number(v):
+            what = f"field {field!r} of record {i + 1}" if field else f"item {i + 1}"
+            raise OpError(f"{op}: {what} is {_kind(v)}, not a number")
+    return values
+
+
+def total(data: Any, *, field: str | None = None) -> int | float:
+    values = _numbers(data, field, "sum")
+    return (
+        sum(values)
+        if all(isinstance(v, int) for v in values)
+        else float(sum(Decimal(repr(v)) for v in values))
+    )
+
+
+def average(data: Any, *, field: str | None = None) -> float:
+    values = _numbers(data, field, "average")
+    if not values:
+        raise OpError("average of no values")
+    return float(sum(Decimal(repr(v)) for v in values) / len(values))
+
+
+def minimum(data: Any, *, field: str | None = None) -> int | float:
+    values = _numbers(data, field, "min")
+    if not values:
+        raise OpError("min of no values")
+    return min(values)
+
+
+def maximum(data: Any, *, field: str | None = None) -> int | float:
+    values = _numbers(data, field, "max")
+    if not values:
+        raise OpError("max of no values")
+    return max(values)
+
+
+def _extreme_by(data: Any, field: str, pick: Any, op: str) -> Any:
+    records = _records(data, op)
+    values = _numbers(records, field, op)
+    if not values:
+        raise OpError(f"{op} of no records")
+    best = pick(values)
+    winners = [r for r, v in zip(records, values, strict=True) if v == best]
+    if len(winners) > 1:
+        raise Unsupported("query.tie", f"{len(winners)} records share the {op} {field!r}")
+    return winners[0]
+
+
+def max_by(data: Any, *, field: str) -> Any:
+    """The one record with the highest ``field`` (a tie falls back)."""
+    return _extreme_by(data, field, max, "highest")
+
+
+def min_by(data: Any, *, field: str) -> Any:
+    """The one record with the lowest ``field`` (a tie falls back)."""
+    return _extreme_by(data, field, min, "lowest")
+
+
+def group_count(data: Any, *, field: str) -> dict[str, int]:
+    """How many records have each value of ``field``, in order of first appearance."""
+    out: dict[str, int] = {}
+    for i, record in enumerate(_records(data, "group")):
+        if field not in record:
+            raise OpError(f"group by {field!r}: record {i + 1} has no field {field!r}")
+        value = record[field]
+        if not isinstance(value, str):
+            raise Unsupported("query.group_key", f"group by {field!r}: values that are not strings")
+        out[value] = out.get(value, 0) + 1
+    return out
+
+
+def records(data: Any, *, noun: str) -> Any:
+    """The data unchanged: ``noun`` names the records ("take the books, …"). A noun that
+    could be a field of the data is not taken for the data itself."""
+    try:
+        field = resolve(noun, data_keys(data))
+    except Unsupported:
+        return data
+    raise Unsupported("query.noun_is_field", f"{noun!r} could mean the field {field!r}")
+
+
+def only(data: Any) -> Any:
+    """The single item of a one-item list (the instruction asked for "the" item)."""
+    if not isinstance(data, list) or len(data) != 1:
+        n = len(data) if isinstance(data, list) else "no"
+        raise Unsupported("query.not_single", f"the instruction asks for one item; there are {n}")
+    return data[0]
+
+
+def round_number(data: Any, *, decimals: int) -> str:
+    """A number written with exactly ``decimals`` decimals, rounding half up (2.675 → 2.68)."""
+    if not _is_number(data):
+        raise OpError(f"round needs a number; the data is {_kind(data)}")
+    quantum = Decimal(1).scaleb(-decimals)
+    return str(Decimal(repr(data)).quantize(quantum, rounding=ROUND_HALF_UP))
