@@ -85,8 +85,7 @@ def parse_yaml_documents(text: str) -> list[Any]:
         for event in ruamel.yaml.YAML(typ="safe", pure=True).parse(text):
             builder.feed(event)
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        reason = " ".join(part for part in (exc.context, exc.problem) if part) or "invalid YAML"
+        reason, mark = _explain(exc)
         raise _positioned(text, reason, mark) from None
     except ReaderError as exc:
         line, column = line_col(text, exc.position)
@@ -115,6 +114,36 @@ def parse_yaml_documents(text: str) -> list[Any]:
 def parse_yaml_ruamel_safe(text: str) -> Any:
     """ruamel.yaml's own YAML 1.2 safe load of ``text`` (a reference reader for checks)."""
     return ruamel.yaml.YAML(typ="safe", pure=True).load(text)
+
+
+def _explain(exc: MarkedYAMLError) -> tuple[str, Any]:
+    """A plain-language reason and the mark to point at for a ruamel.yaml error."""
+    context = exc.context or ""
+    problem = exc.problem or ""
+    mark = exc.problem_mark or exc.context_mark
+    found = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    if context.startswith("while parsing a flow") and exc.context_mark is not None:
+        opener = "[" if "sequence" in context else "{"
+        closer = "]" if opener == "[" else "}"
+        got = re.search(r"but (?:got|found) (.*)$", problem)
+        shown = got.group(1) if got else "something else"
+        if "end>" in shown:
+            shown = "the end of the text"
+            found = ""
+        return (
+            f"the '{opener}' opened here is not closed: expected ',' or '{closer}'"
+            f" but found {shown}{found}",
+            exc.context_mark,
+        )
+    if problem == "mapping values are not allowed here":
+        return "unexpected ':' here; check the indentation of this line", mark
+    if "expected <block end>" in problem:
+        return "bad indentation: this line does not line up with the lines above it", mark
+    if "found character '\\t' that cannot start any token" in problem:
+        return "a tab cannot be used for indentation or separation here; use spaces", mark
+    if problem.startswith("found duplicate") or "could not find expected ':'" in problem:
+        return f"{context} {problem}".strip(), mark
+    return " ".join(part for part in (context, problem) if part) or "invalid YAML", mark
 
 
 def _positioned(text: str, reason: str, mark: Any) -> PayloadError:

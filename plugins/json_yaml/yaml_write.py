@@ -33,6 +33,7 @@ __all__ = ["QUOTE_STYLES", "SEQ_STYLES", "emit_yaml"]
 QUOTE_STYLES = ("plain", "double", "single")
 SEQ_STYLES = ("block", "flow")
 _LONG_KEY = 1000
+MAX_DEPTH = 100  # deeper YAML overflows the recursive readers (ruamel.yaml, PyYAML pure)
 
 
 def emit_yaml(
@@ -67,18 +68,22 @@ def emit_yaml(
     out: list[str] = ["---"] if explicit_start else []
     try:
         if type(value) is dict and value:
-            writer.mapping(value, 0, out)
+            writer.mapping(value, 0, out, 1)
         elif type(value) is list and value:
             if writer.flow and writer.all_scalars(value):
                 out.append(writer.flow_seq(value))
             else:
-                writer.sequence(value, 0, out)
+                writer.sequence(value, 0, out, 1)
         else:
             out.append(writer.scalar(value))
     except RecursionError:
-        raise LimitExceeded("the value is nested too deeply to write as YAML") from None
+        raise _too_deep() from None
     out.append("")
     return "\n".join(out)
+
+
+def _too_deep() -> LimitExceeded:
+    return LimitExceeded(f"the value is nested more than {MAX_DEPTH} levels deep for YAML")
 
 
 class _Writer:
@@ -159,7 +164,9 @@ class _Writer:
         scalar = self.scalar
         return "[" + ", ".join([scalar(item, True) for item in items]) + "]"
 
-    def mapping(self, data: dict[str, Any], col: int, out: list[str]) -> None:
+    def mapping(self, data: dict[str, Any], col: int, out: list[str], depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise _too_deep()
         pad = " " * col
         items = sorted(data.items()) if self.sort_keys else data.items()
         indent = self.indent
@@ -173,19 +180,21 @@ class _Writer:
             kind = type(value)
             if kind is dict and value:
                 out.append(head)
-                self.mapping(value, col + indent, out)
+                self.mapping(value, col + indent, out, depth + 1)
             elif kind is list and value:
                 if self.flow and self.all_scalars(value):
                     out.append(head + " " + self.flow_seq(value))
                 else:
                     out.append(head)
-                    self.sequence(value, col + indent, out)
+                    self.sequence(value, col + indent, out, depth + 1)
             elif kind is str:
                 out.append(head + " " + self.string(value))
             else:
                 out.append(head + " " + self.scalar(value))
 
-    def sequence(self, items: list[Any], col: int, out: list[str]) -> None:
+    def sequence(self, items: list[Any], col: int, out: list[str], depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise _too_deep()
         pad = " " * col
         dash = pad + "- "
         inner = col + 2
@@ -193,14 +202,14 @@ class _Writer:
             kind = type(item)
             if kind is dict and item:
                 start = len(out)
-                self.mapping(item, inner, out)
+                self.mapping(item, inner, out, depth + 1)
                 out[start] = dash + out[start][inner:]
             elif kind is list and item:
                 if self.flow and self.all_scalars(item):
                     out.append(dash + self.flow_seq(item))
                 else:
                     start = len(out)
-                    self.sequence(item, inner, out)
+                    self.sequence(item, inner, out, depth + 1)
                     out[start] = dash + out[start][inner:]
             elif kind is str:
                 out.append(dash + self.string(item))
