@@ -59,6 +59,8 @@ _AMBIGUOUS = re.compile(
     r"|[-+]?[0-9][0-9_]*_[0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?"  # 1_000
     r"|[-+]?0b[01_]+)"
 )
+# First characters of every typed plain scalar (core schema and the ambiguous 1.1 forms).
+_TYPED_FIRST = frozenset("0123456789+-.~nNtTfFyYoO")
 _EXPANSION_FACTOR = 100  # aliases may expand a document to at most 100 nodes per char
 
 
@@ -343,7 +345,13 @@ class _Builder:
         raise Unsupported("yaml_tag", f"the YAML tag {tag} has no JSON equivalent")
 
     def plain(self, text: str, event: Any) -> Any:
-        if not text or text[0] in "0123456789+-.nNtTfF~":
+        if not text or text[0] in _TYPED_FIRST:
+            if _AMBIGUOUS.fullmatch(text):
+                raise Unsupported(
+                    "yaml_version_ambiguous",
+                    f"the plain scalar {text!r} means a different value in YAML 1.1 and "
+                    "YAML 1.2; quote it to make it a string",
+                )
             if _NULL.fullmatch(text):
                 return None
             if _TRUE.fullmatch(text):
@@ -351,18 +359,12 @@ class _Builder:
             if _FALSE.fullmatch(text):
                 return False
             number = _core_int(text)
-            if number is not None and not _AMBIGUOUS.fullmatch(text):
+            if number is not None:
                 return number
             if _FLOAT.fullmatch(text):
                 return float(text)
             if _INF_NAN.fullmatch(text):
                 self.non_finite(text)
-        if _AMBIGUOUS.fullmatch(text):
-            raise Unsupported(
-                "yaml_version_ambiguous",
-                f"the plain scalar {text!r} means a different value in YAML 1.1 and YAML 1.2; "
-                "quote it to make it a string",
-            )
         return text
 
     @staticmethod
