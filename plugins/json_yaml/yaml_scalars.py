@@ -67,7 +67,7 @@ _TYPED = re.compile(
 _TYPED_FIRST = frozenset(
     [c for c in _pyyaml.resolver.Resolver.yaml_implicit_resolvers if c]
     + [c for entry in _ruamel_resolver.implicit_resolvers for c in entry[3] if c]
-    + list("0123456789+-.~nNtTfF")  # the core schema's first characters
+    + list("0123456789+-.~nNtTfF_")  # core schema first characters; _ for "_1"-like ints
 )
 
 
@@ -77,7 +77,8 @@ _UNSAFE_CHAR = re.compile(
     "[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
 )
 _BLOCK_BAD = re.compile(r": | #|:$|^[-?:,\[\]{}#&*!|>'\"%@`]|^---|^\.\.\.")
-_FLOW_BAD = re.compile(r"[,\[\]{}]|: | #|:$|^[-?:#&*!|>'\"%@`]|^---|^\.\.\.")
+# In flow context PyYAML ends a plain scalar at any of ,?[]{} and some readers at ':'.
+_FLOW_BAD = re.compile(r"[,?:\[\]{}]| #|^[-#&*!|>'\"%@`]|^---|^\.\.\.")
 _DOUBLE_FIX = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
 
 
