@@ -1,0 +1,44 @@
+"""JSON text from JSON-compatible values."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from zerolayer.core.errors import PlanError, Unsupported
+
+__all__ = ["emit_json"]
+
+
+def emit_json(
+    value: Any,
+    *,
+    indent: int | None = 2,
+    sort_keys: bool = False,
+    ensure_ascii: bool = False,
+    single_line: bool = False,
+) -> str:
+    """Write ``value`` as JSON text (no trailing newline).
+
+    ``indent`` spaces per level (0-10); ``indent=None`` or ``single_line=True`` writes one
+    line with ``", "`` and ``": "`` separators. ``ensure_ascii`` escapes non-ASCII as
+    ``\\uXXXX``. Non-finite floats and non-JSON types raise :class:`Unsupported`.
+    """
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= 10):
+        raise PlanError(f"indent must be an integer from 0 to 10 or None, not {indent!r}")
+    one_line = single_line or indent is None
+    try:
+        return json.dumps(
+            value,
+            indent=None if one_line else indent,
+            separators=(", ", ": ") if one_line else (",", ": "),
+            sort_keys=sort_keys,
+            ensure_ascii=ensure_ascii,
+            allow_nan=False,
+        )
+    except ValueError as exc:
+        raise Unsupported("json_non_finite_float", f"no JSON form for the value: {exc}") from None
+    except TypeError as exc:
+        raise Unsupported("json_unsupported_type", f"no JSON form for the value: {exc}") from None
+    except RecursionError:
+        raise Unsupported("json_too_deep", "the value is nested too deeply to write") from None

@@ -1,0 +1,396 @@
+"""YAML 1.2 reading into plain JSON-compatible values, with positioned errors.
+
+ruamel.yaml's pure-Python parser (YAML 1.2) produces the event stream; this module builds
+values from the events itself, so every typing rule is explicit and JSON-shaped:
+
+* Plain scalars follow the YAML 1.2 core schema (null / bool / int / float / str). Quoted
+  and block scalars, and scalars tagged ``!`` or ``!!str``, are strings. ``!!int``,
+  ``!!float``, ``!!bool``, ``!!null``, ``!!map``, ``!!seq`` are honoured.
+* Plain scalars that YAML 1.1 readers (PyYAML, libyaml, go-yaml v2, ...) read as a bool
+  or an int but YAML 1.2 as a string -- ``yes/no/on/off`` and their capitalised forms,
+  ``0``-prefixed octals like ``0755``, numbers with ``_`` separators, ``0b`` binaries --
+  raise :class:`Unsupported` (``yaml_version_ambiguous``): the author's intent is unclear.
+  Dates, timestamps and ``1:30`` stay the strings they are written as (YAML 1.2).
+* ``.inf`` / ``.nan`` (no JSON equivalent), other tags (``!!binary``, ``!!timestamp``,
+  ``!!set``, ``!!omap``, local ``!foo`` tags), complex (collection) keys, recursive
+  aliases and ``%YAML 1.1`` documents raise :class:`Unsupported`.
+* Non-string scalar keys become strings only when their source text is already the JSON
+  spelling (``1``, ``true``, ``null``); ``1: a`` -> ``{"1": "a"}``. Others (``0x1F``,
+  ``1.50``, ``~``) are :class:`Unsupported`, as is a converted key that collides.
+* Duplicate keys are a :class:`PayloadError`. Anchors and aliases are resolved (shared
+  values); ``<<`` merge keys are applied like PyYAML and ruamel.yaml do (explicit keys win,
+  earlier merged mappings win over later ones).
+* :func:`parse_yaml` reads one document: an empty stream is ``None``, several documents
+  raise :class:`Unsupported` (``yaml_multi_document``); :func:`parse_yaml_documents`
+  returns the list of all documents.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import ruamel.yaml
+from ruamel.yaml import events as ev
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.reader import ReaderError
+from zerolayer.core.errors import (
+    LimitExceeded,
+    PayloadError,
+    Unsupported,
+    ZeroLayerError,
+    line_col,
+)
+
+__all__ = ["parse_yaml", "parse_yaml_documents", "parse_yaml_ruamel_safe"]
+
+_TAG = "tag:yaml.org,2002:"
+_NULL = re.compile(r"(?:null|Null|NULL|~|)")
+_TRUE = re.compile(r"(?:true|True|TRUE)")
+_FALSE = re.compile(r"(?:false|False|FALSE)")
+_INT10 = re.compile(r"[-+]?[0-9]+")
+_INT8 = re.compile(r"0o[0-7]+")
+_INT16 = re.compile(r"0x[0-9a-fA-F]+")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_INF_NAN = re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
+_AMBIGUOUS = re.compile(
+    r"(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF"
+    r"|[-+]?0[0-7_]*[0-7][0-7_]*"  # YAML 1.1 octal (0755), YAML 1.2 decimal
+    r"|[-+]?[0-9][0-9_]*_[0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?"  # 1_000
+    r"|[-+]?0b[01_]+)"
+)
+# First characters of every typed plain scalar (core schema and the ambiguous 1.1 forms).
+_TYPED_FIRST = frozenset("0123456789+-.~nNtTfFyYoO")
+_EXPANSION_FACTOR = 100  # aliases may expand a document to at most 100 nodes per char
+
+
+def parse_yaml(text: str) -> Any:
+    """Parse a single YAML 1.2 document into JSON-compatible values (None for no document).
+
+    Raises :class:`PayloadError` (``fmt="YAML"``, 1-based line and column) for text that is
+    not YAML or repeats a key, :class:`Unsupported` for YAML with no exact JSON form (see
+    the module docs) or several documents, :class:`LimitExceeded` for alias bombs.
+    """
+    docs = parse_yaml_documents(text)
+    if len(docs) > 1:
+        raise Unsupported(
+            "yaml_multi_document",
+            f"the YAML text holds {len(docs)} documents; only one can be converted",
+        )
+    return docs[0] if docs else None
+
+
+def parse_yaml_documents(text: str) -> list[Any]:
+    """Every document of a YAML 1.2 stream as JSON-compatible values (see :func:`parse_yaml`)."""
+    builder = _Builder(text)
+    try:
+        for event in ruamel.yaml.YAML(typ="safe", pure=True).parse(text):
+            builder.feed(event)
+    except MarkedYAMLError as exc:
+        reason, mark = _explain(exc)
+        raise _positioned(text, reason, mark) from None
+    except ReaderError as exc:
+        line, column = line_col(text, exc.position)
+        raise PayloadError(
+            f"character U+{exc.character:04X} is not allowed in YAML"
+            if isinstance(exc.character, int)
+            else str(exc.reason),
+            fmt="YAML",
+            text=text,
+            line=line,
+            column=column,
+        ) from None
+    except YAMLError as exc:
+        raise PayloadError(f"invalid YAML: {exc}", fmt="YAML", text=text) from None
+    except RecursionError:
+        raise LimitExceeded("YAML nesting is too deep to convert") from None
+    except ZeroLayerError:
+        raise
+    except Exception as exc:  # a reader bug (e.g. an assertion on %YAML 1.3): fall back
+        raise Unsupported(
+            "yaml_reader_failure", f"the YAML reader failed: {type(exc).__name__}: {exc}"
+        ) from None
+    return builder.documents
+
+
+def parse_yaml_ruamel_safe(text: str) -> Any:
+    """ruamel.yaml's own YAML 1.2 safe load of ``text`` (a reference reader for checks)."""
+    return ruamel.yaml.YAML(typ="safe", pure=True).load(text)
+
+
+def _explain(exc: MarkedYAMLError) -> tuple[str, Any]:
+    """A plain-language reason and the mark to point at for a ruamel.yaml error."""
+    context = exc.context or ""
+    problem = exc.problem or ""
+    mark = exc.problem_mark or exc.context_mark
+    found = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    if context.startswith("while parsing a flow") and exc.context_mark is not None:
+        opener = "[" if "sequence" in context else "{"
+        closer = "]" if opener == "[" else "}"
+        got = re.search(r"but (?:got|found) (.*)$", problem)
+        shown = got.group(1) if got else "something else"
+        if "end>" in shown:
+            shown = "the end of the text"
+            found = ""
+        return (
+            f"the '{opener}' opened here is not closed: expected ',' or '{closer}'"
+            f" but found {shown}{found}",
+            exc.context_mark,
+        )
+    if problem == "mapping values are not allowed here":
+        return "unexpected ':' here; check the indentation of this line", mark
+    if "expected <block end>" in problem:
+        return "bad indentation: this line does not line up with the lines above it", mark
+    if "found character '\\t' that cannot start any token" in problem:
+        return "a tab cannot be used for indentation or separation here; use spaces", mark
+    if problem.startswith("found duplicate") or "could not find expected ':'" in problem:
+        return f"{context} {problem}".strip(), mark
+    return " ".join(part for part in (context, problem) if part) or "invalid YAML", mark
+
+
+def _positioned(text: str, reason: str, mark: Any) -> PayloadError:
+    if mark is None:
+        return PayloadError(reason, fmt="YAML", text=text)
+    return PayloadError(reason, fmt="YAML", text=text, line=mark.line + 1, column=mark.column + 1)
+
+
+class _Frame:
+    """An open mapping or sequence while its events arrive."""
+
+    __slots__ = (
+        "anchor",
+        "is_map",
+        "key",
+        "key_event",
+        "key_source",
+        "merges",
+        "seen",
+        "size",
+        "value",
+    )
+
+    def __init__(self, value: Any, is_map: bool, anchor: str | None) -> None:
+        self.value = value
+        self.is_map = is_map
+        self.anchor = anchor
+        self.size = 1
+        self.key: Any = _NO_KEY
+        self.key_event: Any = None
+        self.key_source: Any = None
+        self.merges: list[dict[str, Any]] = []
+        self.seen: set[tuple[type, Any]] = set()
+
+
+_NO_KEY = object()
+_MERGE = object()
+
+
+class _Builder:
+    """Builds JSON-compatible values from a ruamel.yaml event stream."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.documents: list[Any] = []
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.open_anchors: set[str] = set()
+        self.budget = _EXPANSION_FACTOR * len(text) + 10_000
+        self.root: Any = None
+
+    # -- events --------------------------------------------------------------------------
+
+    def feed(self, event: Any) -> None:
+        kind = type(event)
+        if kind is ev.ScalarEvent:
+            value = self.scalar(event)
+            if event.anchor is not None:
+                self.anchors[event.anchor] = (value, 1)
+            self.add(value, 1, event)
+        elif kind is ev.AliasEvent:
+            name = event.anchor
+            if name in self.open_anchors:
+                raise Unsupported(
+                    "yaml_recursive_alias", f"alias *{name} refers to a node that contains it"
+                )
+            if name not in self.anchors:
+                raise self.error(f"found undefined alias *{name}", event)
+            value, size = self.anchors[name]
+            self.add(value, size, event)
+        elif kind is ev.MappingStartEvent or kind is ev.SequenceStartEvent:
+            is_map = kind is ev.MappingStartEvent
+            self.check_collection_tag(event, "map" if is_map else "seq")
+            if event.anchor is not None:
+                self.open_anchors.add(event.anchor)
+            self.stack.append(_Frame({} if is_map else [], is_map, event.anchor))
+        elif kind is ev.MappingEndEvent or kind is ev.SequenceEndEvent:
+            frame = self.stack.pop()
+            value = frame.value
+            if frame.merges:
+                merged: dict[str, Any] = {}
+                for part in reversed(frame.merges):
+                    merged.update(part)
+                merged.update(value)
+                value = merged
+            if frame.anchor is not None:
+                self.open_anchors.discard(frame.anchor)
+                self.anchors[frame.anchor] = (value, frame.size)
+            self.add(value, frame.size, event)
+        elif kind is ev.DocumentStartEvent:
+            version = event.version
+            if version is not None and tuple(version) != (1, 2):
+                raise Unsupported(
+                    "yaml_version",
+                    f"%YAML {'.'.join(map(str, version))} documents are not converted; "
+                    "only YAML 1.2 typing is supported",
+                )
+            self.anchors = {}
+            self.root = None
+        elif kind is ev.DocumentEndEvent:
+            self.documents.append(self.root)
+
+    def error(self, reason: str, event: Any) -> PayloadError:
+        return _positioned(self.text, reason, event.start_mark)
+
+    # -- values --------------------------------------------------------------------------
+
+    def add(self, value: Any, size: int, event: Any) -> None:
+        self.budget -= size
+        if self.budget < 0:
+            raise LimitExceeded("YAML aliases expand to too large a value")
+        if not self.stack:
+            self.root = value
+            return
+        frame = self.stack[-1]
+        frame.size += size
+        if not frame.is_map:
+            frame.value.append(value)
+            return
+        if frame.key is _NO_KEY:
+            frame.key = self.key(value, event)
+            frame.key_source = value
+            frame.key_event = event
+            return
+        key, frame.key = frame.key, _NO_KEY
+        if key is _MERGE:
+            frame.merges.extend(self.merge_sources(value, event))
+            return
+        ident = (type(frame.key_source), frame.key_source)
+        if ident in frame.seen:
+            raise self.error(f"duplicate key {key!r} in a mapping", frame.key_event)
+        if key in frame.value:
+            raise Unsupported(
+                "yaml_key_collision",
+                f"two different YAML keys both become the JSON key {key!r}",
+            )
+        frame.seen.add(ident)
+        frame.value[key] = value
+
+    def key(self, value: Any, event: Any) -> Any:
+        if type(value) is str:
+            if value == "<<" and type(event) is ev.ScalarEvent and _is_plain_untagged(event):
+                return _MERGE
+            return value
+        if type(value) in (dict, list):
+            raise Unsupported("yaml_complex_key", "a mapping or sequence used as a key")
+        source = event.value if type(event) is ev.ScalarEvent else None
+        spelled = _json_spelling(value)
+        if source is not None and source == spelled:
+            return spelled
+        raise Unsupported(
+            "yaml_non_string_key",
+            f"the key {source if source is not None else value!r} is not a string "
+            "and has no unambiguous JSON spelling",
+        )
+
+    def merge_sources(self, value: Any, event: Any) -> list[dict[str, Any]]:
+        if type(value) is dict:
+            return [value]
+        if type(value) is list and all(type(item) is dict for item in value):
+            return list(value)
+        raise Unsupported("yaml_merge", "a << merge key whose value is not a mapping")
+
+    def check_collection_tag(self, event: Any, kind: str) -> None:
+        tag = event.tag
+        if tag is None or tag == "!" or tag == _TAG + kind:
+            return
+        raise Unsupported("yaml_tag", f"the YAML tag {tag} has no JSON equivalent")
+
+    def scalar(self, event: Any) -> Any:
+        tag = event.tag
+        text = event.value
+        if tag is None:
+            if event.style is None:
+                return self.plain(text, event)
+            return text
+        if tag == "!" or tag == _TAG + "str":
+            return text
+        if tag == _TAG + "null" and _NULL.fullmatch(text):
+            return None
+        if tag == _TAG + "bool":
+            if _TRUE.fullmatch(text):
+                return True
+            if _FALSE.fullmatch(text):
+                return False
+        if tag == _TAG + "int":
+            number = _core_int(text)
+            if number is not None:
+                return number
+        if tag == _TAG + "float":
+            if _FLOAT.fullmatch(text) or _INT10.fullmatch(text):
+                return float(text)
+            if _INF_NAN.fullmatch(text):
+                self.non_finite(text)
+        if tag.startswith(_TAG) and tag[len(_TAG) :] in ("null", "bool", "int", "float"):
+            raise self.error(f"{text!r} is not a valid !!{tag[len(_TAG) :]}", event)
+        raise Unsupported("yaml_tag", f"the YAML tag {tag} has no JSON equivalent")
+
+    def plain(self, text: str, event: Any) -> Any:
+        if not text or text[0] in _TYPED_FIRST:
+            if _AMBIGUOUS.fullmatch(text):
+                raise Unsupported(
+                    "yaml_version_ambiguous",
+                    f"the plain scalar {text!r} means a different value in YAML 1.1 and "
+                    "YAML 1.2; quote it to make it a string",
+                )
+            if _NULL.fullmatch(text):
+                return None
+            if _TRUE.fullmatch(text):
+                return True
+            if _FALSE.fullmatch(text):
+                return False
+            number = _core_int(text)
+            if number is not None:
+                return number
+            if _FLOAT.fullmatch(text):
+                return float(text)
+            if _INF_NAN.fullmatch(text):
+                self.non_finite(text)
+        return text
+
+    @staticmethod
+    def non_finite(text: str) -> None:
+        raise Unsupported("yaml_non_finite_float", f"{text} has no JSON equivalent")
+
+
+def _core_int(text: str) -> int | None:
+    if _INT10.fullmatch(text):
+        return int(text)
+    if _INT8.fullmatch(text):
+        return int(text[2:], 8)
+    if _INT16.fullmatch(text):
+        return int(text[2:], 16)
+    return None
+
+
+def _json_spelling(value: Any) -> str:
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return repr(value)
+
+
+def _is_plain_untagged(event: Any) -> bool:
+    return event.tag is None and event.style is None
