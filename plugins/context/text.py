@@ -1,0 +1,332 @@
+"""Paragraphs and sections of a text, returned verbatim.
+
+A *paragraph* is a run of non-blank lines separated from its neighbours by blank lines (lines
+that hold only whitespace). A fenced code block (```` ``` ```` or ``~~~``) is kept whole even
+when it contains blank lines. Paragraphs come back exactly as written, internal newlines
+included; only the surrounding blank lines and the final line break are dropped.
+
+Counting paragraphs is only unambiguous for prose. Blocks that a reader may or may not count
+as a paragraph (a Markdown heading, a ``[SECTION: X]`` marker, a fenced code block, a table, a
+list, a block quote, a horizontal rule, a one-line lead-in that ends with a colon such as
+"Here is the memo:") are *uncertain*. ``paragraph`` counts both with and without them and
+answers only when both counts pick the same block; otherwise it raises ``Unsupported``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from zerolayer.core.errors import LimitExceeded, OpError, Unsupported
+
+#: Longest text the functions here accept (characters).
+MAX_TEXT_CHARS = 2_000_000
+#: A text with no paragraph break that is longer than this is never treated as one paragraph.
+LONG_UNBROKEN_CHARS = 3000
+
+BlockKind = Literal[
+    "prose", "heading", "section", "code", "table", "list", "quote", "rule", "lead_in"
+]
+
+_LINE_RE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+_FENCE_OPEN_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ATX_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SECTION_RE = re.compile(r"^\s*\[\s*SECTION\s*[:：]\s*(.*?)\s*\]\s*$", re.IGNORECASE)
+_SECTION_END_RE = re.compile(r"^\s*\[\s*/\s*SECTION(?:\s*[:：][^\]]*)?\s*\]\s*$", re.IGNORECASE)
+_RULE_RE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_LIST_RE = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+_TABLE_DELIM_RE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One blank-line separated block of a text: its verbatim text, kind and first line."""
+
+    text: str
+    kind: BlockKind
+    line: int  # 1-based line number of the block's first line in the source text
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A named part of a text, from a ``[SECTION: NAME]`` marker or a Markdown heading.
+
+    ``level`` is 0 for ``[SECTION: …]`` markers and 1–6 for ``#`` … ``######`` headings.
+    ``heading`` is the marker or heading line itself; ``body`` is what follows it, verbatim,
+    without surrounding blank lines, up to the next marker or heading of the same or a higher
+    level (a ``[/SECTION]`` line also closes a marker section).
+    """
+
+    name: str
+    level: int
+    heading: str
+    body: str
+    line: int  # 1-based line number of the heading line
+
+
+def _check_size(text: str) -> None:
+    if len(text) > MAX_TEXT_CHARS:
+        raise LimitExceeded(
+            f"text of {len(text)} characters is over the limit of {MAX_TEXT_CHARS} characters"
+        )
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text`` with their line breaks kept (only ``\\n`` splits lines)."""
+    return _LINE_RE.findall(text)
+
+
+def _is_blank(line: str) -> bool:
+    return not line.strip()
+
+
+def _fence_ranges(lines: list[str]) -> list[tuple[int, int]]:
+    """Inclusive (start, end) line indexes of fenced code blocks (an unclosed fence runs to
+    the end of the text)."""
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines):
+        m = _FENCE_OPEN_RE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        fence = m.group(1)
+        close = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*\r?\n?$")
+        j = i + 1
+        while j < len(lines) and not close.match(lines[j]):
+            j += 1
+        end = min(j, len(lines) - 1)
+        out.append((i, end))
+        i = end + 1
+    return out
+
+
+def _raw_blocks(text: str) -> list[tuple[str, int, bool]]:
+    """(verbatim text, first line number, is fenced code) for each blank-line separated block."""
+    lines = _lines(text)
+    fenced = {start: end for start, end in _fence_ranges(lines)}
+    blocks: list[tuple[str, int, bool]] = []
+    current: list[str] = []
+    start_line = 0
+    i = 0
+
+    def flush() -> None:
+        if current:
+            blocks.append(("".join(current).rstrip("\r\n"), start_line, False))
+            current.clear()
+
+    while i < len(lines):
+        if i in fenced:
+            flush()
+            end = fenced[i]
+            blocks.append(("".join(lines[i : end + 1]).rstrip("\r\n"), i + 1, True))
+            i = end + 1
+            continue
+        if _is_blank(lines[i]):
+            flush()
+        else:
+            if not current:
+                start_line = i + 1
+            current.append(lines[i])
+        i += 1
+    flush()
+    return blocks
+
+
+def _classify(block: str, fenced: bool, first: bool) -> BlockKind:
+    if fenced:
+        return "code"
+    lines = [ln.rstrip("\r") for ln in block.split("\n")]
+    head = lines[0]
+    if _ATX_RE.match(head) and len(lines) == 1:
+        return "heading"
+    if _SECTION_RE.match(head) or _SECTION_END_RE.match(head):
+        return "section"
+    if _ATX_RE.match(head):
+        return "heading"
+    if len(lines) >= 2 and "|" in head and _TABLE_DELIM_RE.match(lines[1]) and "-" in lines[1]:
+        return "table"
+    if len(lines) == 2 and re.match(r"^ {0,3}(=+|-+)[ \t]*$", lines[1]):
+        return "heading"  # setext heading
+    if _RULE_RE.match(head) and len(lines) == 1:
+        return "rule"
+    if _LIST_RE.match(head):
+        return "list"
+    if head.lstrip().startswith(">"):
+        return "quote"
+    if first and len(lines) == 1 and head.rstrip().endswith((":", "：")):
+        return "lead_in"
+    return "prose"
+
+
+def blocks(text: str) -> list[Block]:
+    """Every blank-line separated block of ``text``, verbatim, with its kind."""
+    _check_size(text)
+    raw = _raw_blocks(text)
+    return [
+        Block(body, _classify(body, fenced, idx == 0), line)
+        for idx, (body, line, fenced) in enumerate(raw)
+    ]
+
+
+def split_paragraphs(text: str) -> list[str]:
+    """The blank-line separated paragraphs of ``text``, each verbatim.
+
+    Internal newlines and indentation are kept; surrounding blank lines and the final line
+    break of each paragraph are dropped. A fenced code block counts as one paragraph even if it
+    contains blank lines.
+    """
+    return [b.text for b in blocks(text)]
+
+
+def has_paragraph_breaks(text: str) -> bool:
+    """True when ``text`` has at least two blank-line separated paragraphs."""
+    return len(blocks(text)) >= 2
+
+
+def _ordinal(n: int) -> str:
+    if n < 0:
+        return "last" if n == -1 else f"{-n}th from last"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def paragraph(text: str, n: int) -> str:
+    """Paragraph ``n`` of ``text``, verbatim: 1-based, or negative from the end (-1 = last).
+
+    Raises ``OpError`` when the text has fewer paragraphs, and ``Unsupported`` when the answer
+    is not certain: the text has no blank-line paragraph breaks but several lines, or is one
+    unbroken run longer than ``LONG_UNBROKEN_CHARS``, or the count depends on whether headings,
+    markers, code blocks, tables, lists or a lead-in line count as paragraphs.
+    """
+    if n == 0:
+        raise OpError("paragraph numbers start at 1 (or -1 for the last paragraph)")
+    all_blocks = blocks(text)
+    if not all_blocks:
+        raise OpError("the text is empty: it has no paragraphs")
+    if len(all_blocks) == 1:
+        only = all_blocks[0]
+        if "\n" in only.text.strip():
+            raise Unsupported(
+                "context_no_paragraphs",
+                "the text has line breaks but no blank lines between paragraphs, so where its "
+                "paragraphs begin and end is not certain",
+            )
+        if len(only.text) > LONG_UNBROKEN_CHARS:
+            raise Unsupported(
+                "context_no_paragraphs",
+                f"the text is {len(only.text)} characters with no paragraph breaks",
+            )
+    prose = [b for b in all_blocks if b.kind == "prose"]
+    idx = n - 1 if n > 0 else len(all_blocks) + n
+    pidx = n - 1 if n > 0 else len(prose) + n
+    by_all = all_blocks[idx] if 0 <= idx < len(all_blocks) else None
+    by_prose = prose[pidx] if 0 <= pidx < len(prose) else None
+    if by_all is not None and by_all is by_prose:
+        return by_all.text
+    if by_all is None and by_prose is None:
+        count = len(all_blocks)
+        raise OpError(
+            f"the text has {count} paragraph{'s' if count != 1 else ''}; "
+            f"there is no {_ordinal(n)} paragraph"
+        )
+    kinds = sorted({b.kind for b in all_blocks if b.kind != "prose"})
+    raise Unsupported(
+        "context_ambiguous_paragraph",
+        f"the {_ordinal(n)} paragraph depends on whether {', '.join(kinds)} blocks count as "
+        "paragraphs",
+    )
+
+
+def _heading_name(raw: str) -> str:
+    """A heading's text without trailing colon and surrounding emphasis markers."""
+    name = raw.strip()
+    for mark in ("**", "__", "*", "_"):
+        if len(name) > 2 * len(mark) and name.startswith(mark) and name.endswith(mark):
+            name = name[len(mark) : -len(mark)].strip()
+    return name.rstrip(":：").strip()
+
+
+def sections(text: str) -> list[Section]:
+    """The named sections of ``text`` in document order.
+
+    Sections start at ``[SECTION: NAME]`` marker lines (level 0) and ATX Markdown headings
+    ``#`` … ``######`` (levels 1–6); markers and headings inside fenced code blocks are ignored.
+    A section's body runs to the next marker or heading of the same or a higher (smaller)
+    level, so a heading's body includes its sub-headings; a ``[/SECTION]`` line closes the open
+    marker section and everything inside it.
+    """
+    _check_size(text)
+    lines = _lines(text)
+    in_fence: set[int] = set()
+    for start, end in _fence_ranges(lines):
+        in_fence.update(range(start, end + 1))
+    marks: list[tuple[int, int, str | None]] = []  # (line index, level, name or None=close)
+    for i, line in enumerate(lines):
+        if i in in_fence:
+            continue
+        bare = line.rstrip("\r\n")
+        if m := _SECTION_RE.match(bare):
+            marks.append((i, 0, m.group(1).strip()))
+        elif _SECTION_END_RE.match(bare):
+            marks.append((i, 0, None))
+        elif (m := _ATX_RE.match(bare)) and (m.group(2) or "").strip():
+            marks.append((i, len(m.group(1)), _heading_name(m.group(2) or "")))
+    out: list[Section] = []
+    for k, (i, level, name) in enumerate(marks):
+        if name is None:
+            continue
+        end = len(lines)
+        for j, jlevel, _ in marks[k + 1 :]:
+            if jlevel <= level:
+                end = j
+                break
+        body = "".join(lines[i + 1 : end])
+        body_lines = body.split("\n")
+        while body_lines and _is_blank(body_lines[0]):
+            body_lines.pop(0)
+        body = "\n".join(body_lines).rstrip()
+        out.append(Section(name, level, lines[i].rstrip("\r\n"), body, i + 1))
+    return out
+
+
+_NUMBERING_RE = re.compile(
+    r"^(?:(?:\d+(?:\.\d+)*|[ivxlcdm]+|[a-z])[.)、:]?|[一二三四五六七八九十百]+[、.．]|"
+    r"第[一二三四五六七八九十百\d]+[章节部分]+)\s*",
+    re.IGNORECASE,
+)
+
+
+def _norm_name(name: str, *, numbering: bool) -> str:
+    out = " ".join(_heading_name(name).split()).casefold()
+    if numbering:
+        out = _NUMBERING_RE.sub("", out, count=1).strip()
+    return out
+
+
+def section(text: str, name: str, *, include_heading: bool = False) -> str:
+    """The body of the section called ``name`` (verbatim; with its heading line if asked).
+
+    Names match case-insensitively with whitespace collapsed and a trailing colon or emphasis
+    markers ignored; when nothing matches that way, leading numbering ("2.", "II.", "一、",
+    "第三章") is ignored too. More than one match raises ``Unsupported``; none raises
+    ``OpError`` listing the sections there are.
+    """
+    found = sections(text)
+    if not found:
+        raise OpError("the text has no sections ([SECTION: NAME] markers or Markdown headings)")
+    for numbering in (False, True):
+        want = _norm_name(name, numbering=numbering)
+        hits = [s for s in found if _norm_name(s.name, numbering=numbering) == want and want]
+        if len(hits) > 1:
+            raise Unsupported(
+                "context_ambiguous_section",
+                f"{len(hits)} sections are called {name!r} (lines "
+                f"{', '.join(str(s.line) for s in hits)})",
+            )
+        if hits:
+            hit = hits[0]
+            return f"{hit.heading}\n\n{hit.body}".rstrip() if include_heading else hit.body
+    names = ", ".join(repr(s.name) for s in found)
+    raise OpError(f"no section called {name!r}; the sections are: {names}")
