@@ -15,7 +15,9 @@ The question rule (``question_kind``) is:
     where, can, could, would, should, is, are, was, were, does, did) or a Chinese one
     (什么, 为什么, 怎么, 怎样, 如何, 哪, 谁, 是否, 能否, 可否, 多少), and does not end
     with ``.``, ``。``, ``!`` or ``！`` ("When I run it, it fails." is a statement);
-- a turn is **unclear** when it is not a question by the rule above but could hold one: it has
+- a turn is **unclear** when the line above holds more than one sentence ("Hi! How are you?":
+  is the question the whole line or its last sentence?), or when it is not a question by the
+  rule above but could hold one: it has
   several lines and one of them is a question or unclear; or it is one line without final
   punctuation that starts with do/will/shall/am/may/have/has ("Do not …" is an order), or has
   a Chinese interrogative word inside ("我不知道为什么" may or may not ask); or it ends with
@@ -107,7 +109,17 @@ def turns(messages: Sequence[TurnLike]) -> list[tuple[str, str]]:
     return out
 
 
+_INNER_BREAK_RE = re.compile(r"[.!?](?=\s+\S)|[。！？](?=.)")
+
+
 def _line_kind(line: str) -> QuestionKind:
+    kind = _single_sentence_kind(line)
+    if kind == "question" and _INNER_BREAK_RE.search(line.strip().rstrip(_CLOSERS)):
+        return "unclear"  # "Hi! How are you?": the whole line or only its question?
+    return kind
+
+
+def _single_sentence_kind(line: str) -> QuestionKind:
     s = line.strip()
     if not s:
         return "statement"
@@ -209,7 +221,10 @@ def _candidates(
     if current_text:
         pos = last.rfind(current_text.strip())
         if pos < 0:
-            raise OpError("the instruction is not part of the current message")
+            raise Unsupported(
+                "context_instruction_not_found",
+                "the instruction text was not found in the current message",
+            )
         before = last[:pos]
         if before.strip() and (role is None or role == last_role):
             out.append(("the current message", before))

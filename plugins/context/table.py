@@ -465,7 +465,8 @@ def add_growth_column(
     Columns are chosen by ``resolve_growth_columns``. Each value is computed exactly and
     rounded once as ``fmt`` says (default: percent, 2 decimals, half-up). Raises ``OpError``
     for a cell that is not a number (naming row and column) or a previous value of zero (naming
-    the row), and ``Unsupported`` for a ragged table or an existing column called ``name``.
+    the row), and ``Unsupported`` for a ragged table, an existing column called ``name`` or a
+    negative previous value (``(this − last) / last`` and ``/ |last|`` both have users).
     """
     fmt = fmt or NumberFormat()
     _require_rectangular(table)
@@ -482,6 +483,12 @@ def add_growth_column(
             raise OpError(
                 f"row {r + 1} ({_row_label(table, r)}): the previous value in column "
                 f"{table.header[p]!r} is 0, so growth is undefined (division by zero)"
+            )
+        if prev < 0:
+            raise Unsupported(
+                "table_growth_negative_base",
+                f"row {r + 1} ({_row_label(table, r)}): the previous value is negative; "
+                "growth over a negative base has more than one convention",
             )
         row.append(format_ratio(growth(cur, prev), fmt))
     return out

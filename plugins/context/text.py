@@ -7,9 +7,11 @@ included; only the surrounding blank lines and the final line break are dropped.
 
 Counting paragraphs is only unambiguous for prose. Blocks that a reader may or may not count
 as a paragraph (a Markdown heading, a ``[SECTION: X]`` marker, a fenced code block, a table, a
-list, a block quote, a horizontal rule, a one-line lead-in that ends with a colon such as
-"Here is the memo:") are *uncertain*. ``paragraph`` counts both with and without them and
-answers only when both counts pick the same block; otherwise it raises ``Unsupported``.
+list, a block quote, a horizontal rule, a one-line first block that ends with a colon or comma
+such as "Here is the memo:" or "Dear team,", a short last block that starts with a line ending
+in a comma such as "Best regards," and a name) are *uncertain*. ``paragraph`` counts both with
+and without them and answers only when both counts pick the same block; otherwise it raises
+``Unsupported``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ MAX_TEXT_CHARS = 2_000_000
 LONG_UNBROKEN_CHARS = 3000
 
 BlockKind = Literal[
-    "prose", "heading", "section", "code", "table", "list", "quote", "rule", "lead_in"
+    "prose", "heading", "section", "code", "table", "list", "quote", "rule", "lead_in", "sign_off"
 ]
 
 _LINE_RE = re.compile(r"[^\n]*\n|[^\n]+\Z")
@@ -134,7 +136,7 @@ def _raw_blocks(text: str) -> list[tuple[str, int, bool]]:
     return blocks
 
 
-def _classify(block: str, fenced: bool, first: bool) -> BlockKind:
+def _classify(block: str, fenced: bool, first: bool, last: bool) -> BlockKind:
     if fenced:
         return "code"
     lines = [ln.rstrip("\r") for ln in block.split("\n")]
@@ -155,8 +157,16 @@ def _classify(block: str, fenced: bool, first: bool) -> BlockKind:
         return "list"
     if head.lstrip().startswith(">"):
         return "quote"
-    if first and len(lines) == 1 and head.rstrip().endswith((":", "：")):
-        return "lead_in"
+    if first and len(lines) == 1 and head.rstrip().endswith((":", "：", ",", "，")):
+        return "lead_in"  # "Here is the memo:", "Dear team,"
+    if (
+        last
+        and not first
+        and len(lines) <= 3
+        and head.rstrip().endswith((",", "，"))
+        and all(len(ln.strip()) <= 40 for ln in lines)
+    ):
+        return "sign_off"  # "Best regards,\nAlice"
     return "prose"
 
 
@@ -165,7 +175,7 @@ def blocks(text: str) -> list[Block]:
     _check_size(text)
     raw = _raw_blocks(text)
     return [
-        Block(body, _classify(body, fenced, idx == 0), line)
+        Block(body, _classify(body, fenced, idx == 0, idx == len(raw) - 1), line)
         for idx, (body, line, fenced) in enumerate(raw)
     ]
 
