@@ -37,7 +37,7 @@ from typing import Literal, Protocol
 
 from zerolayer.core.errors import OpError, Unsupported
 from zerolayer.plugins.context.table import Table, TableMatch, find_tables
-from zerolayer.plugins.context.text import has_paragraph_breaks
+from zerolayer.plugins.context.text import blocks, has_paragraph_breaks, paragraph
 
 
 class _HasRoleContent(Protocol):
@@ -254,6 +254,49 @@ def find_context_text(
             return text.strip("\r\n")
     who = f"{role} " if role else ""
     raise OpError(f"no earlier {who}text in the conversation has what the instruction asks for")
+
+
+def context_paragraph(
+    messages: Sequence[TurnLike],
+    current_text: str | None,
+    n: int,
+    *,
+    role: str | None = None,
+) -> str:
+    """Paragraph ``n`` of "the text above", verbatim, refusing to guess which text is meant.
+
+    The text is the one ``find_context_text`` picks (the most recent with two or more
+    paragraphs). ``Unsupported`` (``context_ambiguous_text``) when that choice is in doubt:
+    the picked text has too few paragraphs but an older one has enough, or (with no ``role``)
+    the picked text is an assistant reply while an older user text also has paragraph ``n``.
+    Otherwise as ``paragraph``: ``OpError`` when no text has paragraph ``n``.
+    """
+    texts = [
+        (where, text)
+        for where, text in _candidates(messages, current_text, role)
+        if has_paragraph_breaks(text)
+    ]
+    if not texts:
+        who = f"{role} " if role else ""
+        raise OpError(f"no earlier {who}text in the conversation has paragraphs")
+    where, text = texts[0]
+    older_with_n = [w for w, t in texts[1:] if len(blocks(t)) >= abs(n)]
+    if len(blocks(text)) < abs(n) and older_with_n:
+        raise Unsupported(
+            "context_ambiguous_text",
+            f"{where} has fewer than {abs(n)} paragraphs but {older_with_n[0]} has enough: "
+            "which text is meant is not certain",
+        )
+    if (
+        role is None
+        and where.startswith("assistant")
+        and any(w.startswith(("user", "the current")) for w in older_with_n)
+    ):
+        raise Unsupported(
+            "context_ambiguous_text",
+            f"'the text above' may be the assistant reply ({where}) or the user's text",
+        )
+    return paragraph(text.strip("\r\n"), n)
 
 
 def find_table_match(

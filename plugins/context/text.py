@@ -208,7 +208,9 @@ def paragraph(text: str, n: int) -> str:
     Raises ``OpError`` when the text has fewer paragraphs, and ``Unsupported`` when the answer
     is not certain: the text has no blank-line paragraph breaks but several lines, or is one
     unbroken run longer than ``LONG_UNBROKEN_CHARS``, or the count depends on whether headings,
-    markers, code blocks, tables, lists or a lead-in line count as paragraphs.
+    markers, code blocks, tables, lists, a lead-in or sign-off count as paragraphs, or on
+    whether the single line breaks of a block whose lines all end a sentence separate
+    paragraphs.
     """
     if n == 0:
         raise OpError("paragraph numbers start at 1 (or -1 for the last paragraph)")
@@ -228,25 +230,64 @@ def paragraph(text: str, n: int) -> str:
                 "context_no_paragraphs",
                 f"the text is {len(only.text)} characters with no paragraph breaks",
             )
-    prose = [b for b in all_blocks if b.kind == "prose"]
-    idx = n - 1 if n > 0 else len(all_blocks) + n
-    pidx = n - 1 if n > 0 else len(prose) + n
-    by_all = all_blocks[idx] if 0 <= idx < len(all_blocks) else None
-    by_prose = prose[pidx] if 0 <= pidx < len(prose) else None
-    if by_all is not None and by_all is by_prose:
-        return by_all.text
-    if by_all is None and by_prose is None:
+    readings = {
+        "blocks": all_blocks,
+        "prose blocks": [b for b in all_blocks if b.kind == "prose"],
+        "lines": _split_line_broken(all_blocks),
+        "prose lines": _split_line_broken([b for b in all_blocks if b.kind == "prose"]),
+    }
+    picks = {name: _pick(items, n) for name, items in readings.items()}
+    answers = {(b.line, b.text) if b is not None else None for b in picks.values()}
+    if len(answers) == 1:
+        (only_answer,) = answers
+        if only_answer is not None:
+            return only_answer[1]
         count = len(all_blocks)
         raise OpError(
             f"the text has {count} paragraph{'s' if count != 1 else ''}; "
             f"there is no {_ordinal(n)} paragraph"
         )
-    kinds = sorted({b.kind for b in all_blocks if b.kind != "prose"})
+    doubts = sorted({b.kind for b in all_blocks if b.kind != "prose"})
+    if picks["blocks"] != picks["lines"] or picks["prose blocks"] != picks["prose lines"]:
+        doubts.append("lines ending in sentence punctuation")
     raise Unsupported(
         "context_ambiguous_paragraph",
-        f"the {_ordinal(n)} paragraph depends on whether {', '.join(kinds)} blocks count as "
-        "paragraphs",
+        f"the {_ordinal(n)} paragraph depends on whether {', '.join(doubts)} count as paragraphs",
     )
+
+
+_SENTENCE_END = tuple(".!?。！？…")
+_CLOSING = "\"'”’）)」』"
+
+
+def _line_broken(block: Block) -> bool:
+    """True for a prose block of several lines that each end a sentence: its line breaks may
+    separate paragraphs (common in Chinese text), not wrap one."""
+    lines = [ln.strip() for ln in block.text.split("\n")]
+    return (
+        block.kind == "prose"
+        and len(lines) > 1
+        and all(ln.rstrip(_CLOSING).endswith(_SENTENCE_END) for ln in lines)
+    )
+
+
+def _split_line_broken(items: list[Block]) -> list[Block]:
+    """``items`` with each line-broken block replaced by one block per line."""
+    out: list[Block] = []
+    for b in items:
+        if _line_broken(b):
+            out.extend(
+                Block(ln.rstrip("\r"), "prose", b.line + k)
+                for k, ln in enumerate(b.text.split("\n"))
+            )
+        else:
+            out.append(b)
+    return out
+
+
+def _pick(items: list[Block], n: int) -> Block | None:
+    idx = n - 1 if n > 0 else len(items) + n
+    return items[idx] if 0 <= idx < len(items) else None
 
 
 def _heading_name(raw: str) -> str:

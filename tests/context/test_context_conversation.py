@@ -9,6 +9,7 @@ from context_cases import load
 from zerolayer.core import errors
 from zerolayer.core.messages import Message
 from zerolayer.plugins.context.conversation import (
+    context_paragraph,
     find_context_text,
     find_table,
     find_table_match,
@@ -65,6 +66,19 @@ def test_find_context_text_then_paragraph(case: dict[str, Any]) -> None:
         return
     src = find_context_text(messages, case["current"], role=role)
     assert paragraph(src, case["n"]) == case["expect"]
+
+
+@pytest.mark.parametrize("case", load("context_text.yaml"))
+def test_context_paragraph(case: dict[str, Any]) -> None:
+    messages = _messages(case)
+    expected = case.get("strict", case)
+    if "error" in expected:
+        with pytest.raises(errors.ZeroLayerError) as info:
+            context_paragraph(messages, case["current"], case["n"], role=case.get("role"))
+        _check_error(info.value, expected)
+        return
+    got = context_paragraph(messages, case["current"], case["n"], role=case.get("role"))
+    assert got == case["expect"]
 
 
 def test_message_objects_and_dicts_are_accepted() -> None:

@@ -10,7 +10,12 @@ from typing import Any
 
 import pytest
 from context_cases import load, raw
-from zerolayer.plugins.context.conversation import find_context_text, find_table, nth_question
+from zerolayer.plugins.context.conversation import (
+    context_paragraph,
+    find_context_text,
+    find_table,
+    nth_question,
+)
 from zerolayer.plugins.context.table import add_growth_column, split_row, to_markdown
 from zerolayer.plugins.context.text import paragraph, split_paragraphs
 
@@ -38,6 +43,7 @@ def test_dev_context_case(case: dict[str, Any]) -> None:
     elif op == "paragraph":
         source = find_context_text(messages, instruction)
         assert paragraph(source, params["n"]) == case["gold"]
+        assert context_paragraph(messages, instruction, params["n"]) == case["gold"]
     else:
         assert nth_question(messages, params["n"]) == case["gold"]
 

@@ -18,16 +18,17 @@ from zerolayer.plugins.context.text import paragraph, split_paragraphs
 settings.register_profile("context", max_examples=150, deadline=None)
 settings.load_profile("context")
 
-# A prose line: letters, digits, CJK and punctuation. It starts with "A" (no leading markup
-# makes it a heading, list, quote, table or fence) and ends with "." (no block is a lead-in or
-# a sign-off), so every block is an unambiguous prose paragraph.
+# A prose line: letters, digits, CJK and punctuation, starting with "A" (no leading markup
+# makes it a heading, list, quote, table or fence). A paragraph's inner lines end with a word
+# (it is wrapped prose, not one sentence per line) and its last line with "." (no block is a
+# lead-in or sign-off), so every block is an unambiguous prose paragraph.
 _WORD = st.text(
     alphabet=st.sampled_from(list("abcdefghijXYZ0123456789,.;'\"()?!春夏秋冬天地人和。，、？")),
     min_size=1,
     max_size=12,
 )
-_LINE = st.lists(_WORD, min_size=1, max_size=6).map(lambda ws: "A" + " ".join(ws) + ".")
-_PARA = st.lists(_LINE, min_size=1, max_size=3).map("\n".join)
+_LINE = st.lists(_WORD, min_size=1, max_size=6).map(lambda ws: "A" + " ".join(ws))
+_PARA = st.lists(_LINE, min_size=1, max_size=3).map(lambda ls: " w\n".join(ls) + ".")
 _SEP = st.sampled_from(["\n\n", "\n\n\n", "\n  \n", "\n\t\n\n"])
 
 
