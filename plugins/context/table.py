@@ -102,7 +102,7 @@ def _has_unescaped_pipe(line: str) -> bool:
 
 def _delimiter(line: str) -> list[Alignment] | None:
     """The alignments of a delimiter row, or ``None`` when ``line`` is not one."""
-    if not _has_unescaped_pipe(line) and not line.strip().startswith(("-", ":")):
+    if not _has_unescaped_pipe(line):  # "---" alone is a setext underline or a rule
         return None
     cells = split_row(line)
     out: list[Alignment] = []
