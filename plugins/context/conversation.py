@@ -90,7 +90,17 @@ ZH_PARTICLES = ("吗", "嘛")
 #: Final particles that end questions and statements alike ("还没到呢").
 ZH_WEAK_PARTICLES = ("呢",)
 _CLOSERS = "\"'”’）)」』】]》>*_`"
-_EN_WORD_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
+_EN_WORD_RE = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+_NEGATED = {"ca": "can", "wo": "will", "sha": "shall"}
+
+
+def _base_word(word: str) -> str:
+    """The word without a contraction: "What's" -> "what", "isn't" -> "is", "can't" -> "can"."""
+    w = word.casefold().replace("’", "'")
+    if w.endswith("n't"):
+        stem = w[:-3]
+        return _NEGATED.get(stem, stem)
+    return w.split("'")[0]
 
 
 def turns(messages: Sequence[TurnLike]) -> list[tuple[str, str]]:
@@ -132,7 +142,7 @@ def _single_sentence_kind(line: str) -> QuestionKind:
         return "unclear"
     terminal = bare.endswith((".", "。", "!", "！"))
     first = _EN_WORD_RE.match(s.lstrip("\"'“‘(（「*_`"))
-    word = first.group(0).casefold() if first else ""
+    word = _base_word(first.group(0)) if first else ""
     if word in EN_INTERROGATIVES and not terminal:
         return "question"
     if word in EN_WEAK_INTERROGATIVES and not terminal:

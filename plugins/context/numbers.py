@@ -14,8 +14,9 @@ A cell without any digit (``N/A``, ``—``, empty) is *not a number* (``OpError`
 site). A cell that has digits but another shape (``12%``, ``1e5``, ``1.234,5``, ``1 234``,
 ``12 kg``) raises ``Unsupported``: it is probably a number, but not one read here exactly.
 
-Rounding uses ``decimal`` quantize with an explicit mode: ``half_up`` (ties away from zero,
-the default, as in school arithmetic and spreadsheets) or ``half_even`` (banker's rounding).
+Rounding is exact with an explicit tie rule: ``half_up`` (ties away from zero, the default, as
+in school arithmetic and spreadsheets) or ``half_even`` (banker's rounding). ``is_tie`` tells
+when the rule matters, for callers that prefer to refuse ties.
 """
 
 from __future__ import annotations
@@ -110,6 +111,12 @@ def round_fraction(value: Fraction, decimals: int, rounding: Rounding = "half_up
     with localcontext() as ctx:
         ctx.prec = max(28, len(str(abs(n))) + 5)
         return Decimal(n).scaleb(-decimals)
+
+
+def is_tie(value: Fraction | Decimal, decimals: int) -> bool:
+    """True when ``value`` lies exactly halfway between two numbers of ``decimals`` places,
+    the only case where half-up, half-even and float formatting can disagree."""
+    return (Fraction(value) * 10**decimals).denominator == 2
 
 
 def round_decimal(value: Decimal, decimals: int, rounding: Rounding = "half_up") -> Decimal:

@@ -22,6 +22,7 @@ from zerolayer.plugins.context.numbers import (
     Rounding,
     check_decimals,
     format_like,
+    is_tie,
     parse_cell_number,
     plain,
     round_decimal,
@@ -415,13 +416,15 @@ class NumberFormat:
 
     ``percent``: ratio × 100 rounded to ``decimals`` places followed by ``%`` (``12.34%``);
     ``ratio``: the ratio itself rounded to ``decimals`` places (``0.1234``). ``plus_sign``
-    writes ``+`` before positive values.
+    writes ``+`` before positive values. ``ties="refuse"`` raises ``Unsupported`` for a value
+    exactly halfway between two results (where conventions disagree) instead of rounding it.
     """
 
     kind: Literal["percent", "ratio"] = "percent"
     decimals: int = 2
     rounding: Rounding = "half_up"
     plus_sign: bool = False
+    ties: Literal["round", "refuse"] = "round"
 
 
 def format_ratio(value: Fraction, fmt: NumberFormat) -> str:
@@ -434,6 +437,12 @@ def format_ratio(value: Fraction, fmt: NumberFormat) -> str:
         raise OpError(f"unknown number format {fmt.kind!r}; use 'percent' or 'ratio'")
     check_decimals(fmt.decimals)
     scaled = value * 100 if fmt.kind == "percent" else value
+    if fmt.ties == "refuse" and is_tie(scaled, fmt.decimals):
+        raise Unsupported(
+            "table_rounding_tie",
+            f"{plain(round_fraction(scaled, fmt.decimals + 1))} is exactly halfway at "
+            f"{fmt.decimals} decimals; the tie rule is not stated",
+        )
     rounded = round_fraction(scaled, fmt.decimals, fmt.rounding)
     if rounded == 0 and scaled < 0:
         raise Unsupported(
@@ -505,9 +514,13 @@ def column_numbers(table: Table, column: str | int) -> list[Decimal]:
 
 
 def sum_column(table: Table, column: str | int) -> Decimal:
-    """The exact sum of a numeric column. A table with a total row raises ``Unsupported``."""
+    """The exact sum of a numeric column, with as many decimal places as its most precise
+    cell. A table with a total row raises ``Unsupported``."""
     _check_no_total_row(table, "a sum")
-    return sum(column_numbers(table, column), Decimal(0))
+    values = column_numbers(table, column)
+    total = sum((Fraction(v) for v in values), Fraction(0))
+    places = max((-v.as_tuple().exponent for v in values if v.as_tuple().exponent < 0), default=0)
+    return round_fraction(total, places)  # exact: a sum has no more places than its terms
 
 
 def average_column(
@@ -625,12 +638,18 @@ def select_rows(table: Table, column: str | int, op: Comparison, value: str) -> 
 
 
 def round_column(
-    table: Table, column: str | int, decimals: int, *, rounding: Rounding = "half_up"
+    table: Table,
+    column: str | int,
+    decimals: int,
+    *,
+    rounding: Rounding = "half_up",
+    ties: Literal["round", "refuse"] = "round",
 ) -> Table:
     """A copy of ``table`` whose column cells are rounded to ``decimals`` places.
 
     Each cell keeps its own style (currency sign, thousands separators, parentheses). A
-    nonzero negative cell that rounds to zero raises ``Unsupported`` (``-0.00`` vs ``0.00``).
+    nonzero negative cell that rounds to zero raises ``Unsupported`` (``-0.00`` vs ``0.00``);
+    so does a tie when ``ties="refuse"``.
     """
     check_decimals(decimals)
     _require_rectangular(table)
@@ -638,6 +657,10 @@ def round_column(
     out = _copy(table)
     for r, row in enumerate(out.rows):
         number = _number(table, r, c)
+        if ties == "refuse" and is_tie(number.value, decimals):
+            raise Unsupported(
+                "table_rounding_tie", f"row {r + 1}: {row[c]!r} is exactly halfway; tie rule?"
+            )
         rounded = round_decimal(number.value, decimals, rounding)
         if rounded == 0 and number.value < 0:
             raise Unsupported(

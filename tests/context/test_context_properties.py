@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.context.table import (
     NumberFormat,
     Table,
@@ -45,17 +46,19 @@ def test_paragraph_n_is_verbatim(paras: list[str], seps: list[str], data: st.Dat
     assert paragraph(text, -n) == paras[-n]
 
 
-def _independent_percent(cur: int, prev: int, decimals: int) -> str:
-    """Growth in percent with round-half-up, computed with Fraction and integer arithmetic."""
+def _independent_percent(cur: int, prev: int, decimals: int, rounding: str) -> str:
+    """Growth in percent, rounded with integer arithmetic on a Fraction (no Decimal)."""
     exact = Fraction(cur - prev, prev) * 100 * 10**decimals
-    sign = -1 if exact < 0 else 1
     mag = abs(exact)
-    whole = mag.numerator // mag.denominator
-    if mag - whole >= Fraction(1, 2):
+    whole, rest = divmod(mag.numerator, mag.denominator)
+    twice = 2 * rest
+    if twice > mag.denominator or (
+        twice == mag.denominator and (rounding == "half_up" or whole % 2 == 1)
+    ):
         whole += 1
     digits = str(whole).rjust(decimals + 1, "0")
     body = digits if decimals == 0 else f"{digits[:-decimals]}.{digits[-decimals:]}"
-    return ("-" if sign < 0 and whole != 0 else "") + body + "%"
+    return ("-" if exact < 0 and whole != 0 else "") + body + "%"
 
 
 @given(
@@ -65,23 +68,44 @@ def _independent_percent(cur: int, prev: int, decimals: int) -> str:
         max_size=6,
     ),
     decimals=st.integers(0, 4),
+    rounding=st.sampled_from(["half_up", "half_even"]),
 )
-def test_growth_matches_fraction(pairs: list[tuple[int, int]], decimals: int) -> None:
-    expected = [_independent_percent(c, p, decimals) for c, p in pairs]
-    # rows whose exact growth is negative but rounds to zero are refused (-0 vs 0): skip them
-    pairs = [
-        (c, p)
-        for (c, p), e in zip(pairs, expected, strict=True)
-        if not (Fraction(c - p, p) < 0 and e.lstrip("-0.%") == "")
-    ]
-    expected = [_independent_percent(c, p, decimals) for c, p in pairs]
+@example(pairs=[(161, 160), (159, 160), (163, 160)], decimals=2, rounding="half_up")
+@example(pairs=[(161, 160), (159, 160), (163, 160)], decimals=2, rounding="half_even")
+@example(pairs=[(9, 8), (7, 8), (11, 8)], decimals=0, rounding="half_even")
+def test_growth_matches_fraction(
+    pairs: list[tuple[int, int]], decimals: int, rounding: str
+) -> None:
+    def refused(c: int, p: int) -> bool:  # -0 vs 0 is refused: leave those rows out
+        e = _independent_percent(c, p, decimals, rounding)
+        return Fraction(c - p, p) < 0 and not e.strip("-0.%")
+
+    pairs = [(c, p) for c, p in pairs if not refused(c, p)]
+    expected = [_independent_percent(c, p, decimals, rounding) for c, p in pairs]
     table = Table(
         ["name", "2022", "2023"],
         [[f"r{i}", f"{p:,}", str(c)] for i, (c, p) in enumerate(pairs)],
     )
-    out = add_growth_column(table, name="YoY", fmt=NumberFormat("percent", decimals))
+    fmt = NumberFormat("percent", decimals, rounding)  # type: ignore[arg-type]
+    out = add_growth_column(table, name="YoY", fmt=fmt)
     assert [row[-1] for row in out.rows] == expected
     assert [row[:-1] for row in out.rows] == table.rows
+
+
+@given(cur=st.integers(-(10**4), 10**4), prev=st.integers(1, 10**4), decimals=st.integers(0, 3))
+@example(cur=161, prev=160, decimals=2)
+@example(cur=7, prev=8, decimals=0)
+def test_ties_refused_exactly_when_halfway(cur: int, prev: int, decimals: int) -> None:
+    table = Table(["k", "last year", "this year"], [["a", str(prev), str(cur)]])
+    halfway = (Fraction(cur - prev, prev) * 100 * 10**decimals).denominator == 2
+    fmt = NumberFormat("percent", decimals, ties="refuse")
+    try:
+        add_growth_column(table, name="g", fmt=fmt)
+    except Unsupported as exc:
+        assert exc.reason in ("table_rounding_tie", "table_negative_zero")
+        assert halfway or exc.reason == "table_negative_zero"
+    else:
+        assert not halfway
 
 
 _CELL = st.text(

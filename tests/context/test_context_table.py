@@ -102,7 +102,11 @@ def _run_op(case: dict[str, Any]) -> Any:
         return select_rows(table, args["column"], args["op"], args["value"])
     if op == "round":
         return round_column(
-            table, args["column"], args["decimals"], rounding=args.get("rounding", "half_up")
+            table,
+            args["column"],
+            args["decimals"],
+            rounding=args.get("rounding", "half_up"),
+            ties=args.get("ties", "round"),
         )
     raise AssertionError(op)
 
