@@ -218,6 +218,9 @@ def last_question(messages: Sequence[TurnLike]) -> str:
     return nth_question(messages, -1)
 
 
+_CURRENT = "the current message"
+
+
 def _candidates(
     messages: Sequence[TurnLike], current_text: str | None, role: str | None
 ) -> list[tuple[str, str]]:
@@ -237,7 +240,7 @@ def _candidates(
             )
         before = last[:pos]
         if before.strip() and (role is None or role == last_role):
-            out.append(("the current message", before))
+            out.append((_CURRENT, before))
     for back, (r, content) in enumerate(reversed(earlier), start=1):
         if role is None or r == role:
             out.append((f"{r} turn {len(earlier) - back + 1}", content))
@@ -276,16 +279,23 @@ def context_paragraph(
     """Paragraph ``n`` of "the text above", verbatim, refusing to guess which text is meant.
 
     The text is the one ``find_context_text`` picks (the most recent with two or more
-    paragraphs). ``Unsupported`` (``context_ambiguous_text``) when that choice is in doubt:
-    the picked text has too few paragraphs but an older one has enough, or (with no ``role``)
-    the picked text is an assistant reply while an older user text also has paragraph ``n``.
+    paragraphs), except that one-paragraph text before the instruction in the current message
+    is the text when no earlier turn has paragraphs ("Short note.\n\nReturn the first paragraph
+    of the text above."). ``Unsupported`` (``context_ambiguous_text``) when the choice is in
+    doubt: one-paragraph text before the instruction while an earlier turn has paragraphs; the
+    picked text has too few paragraphs but an older one has enough; or (with no ``role``) the
+    picked text is an assistant reply while an older user text also has paragraph ``n``.
     Otherwise as ``paragraph``: ``OpError`` when no text has paragraph ``n``.
     """
-    texts = [
-        (where, text)
-        for where, text in _candidates(messages, current_text, role)
-        if has_paragraph_breaks(text)
-    ]
+    candidates = _candidates(messages, current_text, role)
+    texts = [(where, text) for where, text in candidates if has_paragraph_breaks(text)]
+    if candidates and candidates[0][0] == _CURRENT and texts[:1] != candidates[:1]:
+        if texts:
+            raise Unsupported(
+                "context_ambiguous_text",
+                f"'the text above' may be the short text before the instruction or {texts[0][0]}",
+            )
+        return paragraph(candidates[0][1].strip("\r\n"), n)
     if not texts:
         who = f"{role} " if role else ""
         raise OpError(f"no earlier {who}text in the conversation has paragraphs")
@@ -300,7 +310,7 @@ def context_paragraph(
     if (
         role is None
         and where.startswith("assistant")
-        and any(w.startswith(("user", "the current")) for w in older_with_n)
+        and any(w.startswith("user") for w in older_with_n)
     ):
         raise Unsupported(
             "context_ambiguous_text",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Literal
 
 from zerolayer.core.errors import LimitExceeded, OpError, Unsupported
@@ -141,16 +142,15 @@ def _classify(block: str, fenced: bool, first: bool, last: bool) -> BlockKind:
         return "code"
     lines = [ln.rstrip("\r") for ln in block.split("\n")]
     head = lines[0]
-    if _ATX_RE.match(head) and len(lines) == 1:
-        return "heading"
-    if _SECTION_RE.match(head) or _SECTION_END_RE.match(head):
+    if any(_SECTION_RE.match(ln) or _SECTION_END_RE.match(ln) for ln in lines):
         return "section"
-    if _ATX_RE.match(head):
+    if any(_ATX_RE.match(ln) for ln in lines):
         return "heading"
-    if len(lines) >= 2 and "|" in head and _TABLE_DELIM_RE.match(lines[1]) and "-" in lines[1]:
-        return "table"
-    if len(lines) == 2 and re.match(r"^ {0,3}(=+|-+)[ \t]*$", lines[1]):
-        return "heading"  # setext heading
+    for above, below in pairwise(lines):
+        if "|" in above and "-" in below and _TABLE_DELIM_RE.match(below):
+            return "table"
+        if re.match(r"^ {0,3}(=+|-+)[ \t]*$", below):
+            return "heading"  # setext heading underline
     if _RULE_RE.match(head) and len(lines) == 1:
         return "rule"
     if _LIST_RE.match(head):

@@ -78,7 +78,7 @@ def test_context_paragraph(case: dict[str, Any]) -> None:
         _check_error(info.value, expected)
         return
     got = context_paragraph(messages, case["current"], case["n"], role=case.get("role"))
-    assert got == case["expect"]
+    assert got == expected["expect"]
 
 
 def test_message_objects_and_dicts_are_accepted() -> None:
