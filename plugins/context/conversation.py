@@ -21,7 +21,8 @@ The question rule (``question_kind``) is:
   several lines and one of them is a question or unclear; or it is one line without final
   punctuation that starts with do/will/shall/am/may/have/has ("Do not …" is an order), or has
   a Chinese interrogative word inside ("我不知道为什么" may or may not ask); or it ends with
-  ``呢`` and no question mark ("还没到呢" is a statement);
+  ``呢`` and no question mark ("还没到呢" is a statement); or it has a question mark that
+  does not end it ("I asked why? and got nothing.");
 - everything else is a **statement**.
 
 ``nth_question`` walks the user turns before the current one; it raises ``Unsupported`` when
@@ -152,6 +153,8 @@ def _single_sentence_kind(line: str) -> QuestionKind:
         return "question"
     if any(w in s for w in ZH_INTERROGATIVES) and not terminal:
         return "unclear"
+    if "?" in s or "？" in s:
+        return "unclear"  # "I asked why? and got nothing."
     return "statement"
 
 
