@@ -322,7 +322,7 @@ _TOTAL_WORDS = {"total", "totals", "sum", "grand total", "subtotal", "合计", "
 
 def _check_no_total_row(table: Table, what: str) -> None:
     for r, row in enumerate(table.rows, start=1):
-        if row and _norm_header(row[0]).rstrip(":：") in _TOTAL_WORDS:
+        if row and _norm_header(row[0]).strip("*_ ").rstrip(":：") in _TOTAL_WORDS:
             raise Unsupported(
                 "table_total_row",
                 f"row {r} ({row[0]!r}) looks like a total row; {what} would be ambiguous",
@@ -368,19 +368,33 @@ def _year_columns(table: Table) -> list[tuple[int, int]]:
     return out
 
 
+def _period_column(table: Table, name: str | int) -> int:
+    """``column_index``, and for a year that names no header exactly, the one year header
+    for that year ("2023" finds "FY2023" or "2023年")."""
+    try:
+        return column_index(table, name)
+    except OpError:
+        m = _YEAR_RE.match(name.strip()) if isinstance(name, str) else None
+        same = [i for year, i in _year_columns(table) if m and year == int(m.group(1))]
+        if len(same) == 1:
+            return same[0]
+        raise
+
+
 def resolve_growth_columns(
     table: Table, current: str | int | None = None, previous: str | int | None = None
 ) -> tuple[int, int]:
     """The (current, previous) column indexes for a growth column.
 
-    Named columns are looked up with ``column_index``. When one or both are not named:
+    Named columns are looked up with ``column_index`` (a year also finds its one year header:
+    "2023" finds "FY2023" or "2023年"). When one or both are not named:
     a header with a current-period word (``this year``, ``今年``, ``本期`` …) and one with a
     previous-period word (``last year``, ``去年``, ``上期`` …), each unique; or exactly two
     year headers (``2022``, ``FY2023``, ``2023年``), the later one being current. When these
     rules find nothing, or disagree with each other or with a named column, ``Unsupported``.
     """
-    cur = column_index(table, current) if current is not None else None
-    prev = column_index(table, previous) if previous is not None else None
+    cur = _period_column(table, current) if current is not None else None
+    prev = _period_column(table, previous) if previous is not None else None
     if cur is not None and prev is not None:
         if cur == prev:
             raise OpError("the current and previous columns are the same column")
