@@ -20,6 +20,7 @@ from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import GrammarError, LarkError, UnexpectedInput, VisitError
+
 from zerolayer.core.errors import StartupError, Unsupported
 from zerolayer.core.fields import FieldRef
 from zerolayer.core.plan import Directive
@@ -97,6 +98,7 @@ class InstructionParser:
                 hint=f"fragments loaded: {owners}; start zerolayer with ZEROLAYER_PLUGINS to "
                 "find the plugin whose fragment breaks it",
             ) from exc
+        _check_keyword_overlap(self._lark, fragments)
         self._transformer = _build_transformer(fragments)
         self._finishers = [f.finish for f in fragments if f.finish is not None]
 
@@ -119,6 +121,39 @@ class InstructionParser:
         for finish in self._finishers:
             directives = finish(directives)
         return directives
+
+
+_ALTERNATIVE = re.compile(r"^[\w\u3400-\u9fff -]+$")
+
+
+def _samples(pattern: str) -> list[str]:
+    """Literal words a keyword pattern matches: its plain alternatives ("zap|zip")."""
+    body = re.sub(r"\(\?[!=<][^)]*\)", "", pattern)  # drop look-arounds
+    body = body.removeprefix("(?:").removesuffix(")") if body.startswith("(?:") else body
+    return [alt for alt in body.split("|") if _ALTERNATIVE.match(alt)]
+
+
+def _check_keyword_overlap(lark: Lark, fragments: Sequence[GrammarFragment]) -> None:
+    """Two plugins must not claim the same keyword: the lexer would silently pick one."""
+    owner = {}
+    for fragment in fragments:
+        for name in _DEFINITION.findall(fragment.text):
+            if name.isupper():
+                owner[name] = fragment
+    terms = [t for t in lark.terminals if t.name in owner]
+    compiled = {t.name: re.compile(t.pattern.to_regexp()) for t in terms}
+    for a in terms:
+        for word in _samples(a.pattern.value if hasattr(a.pattern, "value") else ""):
+            for b in terms:
+                if owner[a.name] is owner[b.name] or a.priority != b.priority:
+                    continue
+                if compiled[b.name].fullmatch(word):
+                    fa, fb = owner[a.name], owner[b.name]
+                    raise StartupError(
+                        f"plugins {fa.plugin!r} and {fb.plugin!r} both claim the keyword "
+                        f"{word!r} ({a.name} and {b.name}); one grammar must drop it or give "
+                        "its terminal another priority"
+                    )
 
 
 def _near(text: str, pos: int | None) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lark import Token
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import FieldRef
 from zerolayer.core.plan import Directive, Option, Source, Step
