@@ -1,4 +1,4 @@
-"""The markdown_html cases of zeroscore's dev.jsonl: payload extracted, compared with html_equals."""
+"""The markdown_html cases of zeroscore's dev.jsonl, compared with its html_equals check."""
 
 from __future__ import annotations
 
