@@ -158,6 +158,46 @@ def _source_guard(state: StateCore) -> None:
         )
 
 
+_CONTAINER_PREFIX = re.compile(r"^[ \t>]*")
+_LIST_MARKER = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|$)")
+_ROW_LIKE_DELIMITER = re.compile(r"[ \t]*[|:\-][|:\- \t]*")
+
+
+def _table_guard(state: StateCore) -> None:
+    """Refuse tables that cmark-gfm builds differently from markdown-it.
+
+    cmark-gfm ends a table at a body line that is only ``|`` or that could start another
+    block (raw HTML, a list item), while markdown-it goes on with the table; it lets a block
+    quote or list item start on the header line, where markdown-it's table rule wins; and it
+    does not start a table inside a paragraph that already holds a delimiter-like line.
+    """
+    raw: list[str] | None = None
+    lines: list[str] = []
+    for tok in state.tokens:
+        if tok.type != "table_open" or not tok.map:
+            continue
+        if raw is None:
+            raw = state.src.split("\n")
+            lines = [_CONTAINER_PREFIX.sub("", line) for line in raw]
+        start, end = tok.map
+        header = lines[start]
+        if _LIST_MARKER.match(header) or (tok.level == 0 and raw[start].lstrip().startswith(">")):
+            raise Unsupported("gfm_table_ambiguous", "a table header line that starts a block")
+        for line in lines[start + 2 : end]:
+            if line.strip() == "|" or line.startswith("<") or _LIST_MARKER.match(line):
+                raise Unsupported(
+                    "gfm_table_ambiguous", "a table row that cmark-gfm reads as another block"
+                )
+        i = start - 1
+        while i >= 0 and lines[i].strip():
+            if "-" in lines[i] and _ROW_LIKE_DELIMITER.fullmatch(lines[i]):
+                raise Unsupported(
+                    "gfm_table_ambiguous",
+                    "a table that interrupts a paragraph holding a delimiter-like line",
+                )
+            i -= 1
+
+
 def _strikethrough(state: StateInline, silent: bool) -> bool:
     """GFM strikethrough delimiters: runs of one or two ``~`` (longer runs are text).
 
@@ -195,6 +235,7 @@ def enable_gfm(md: MarkdownIt, *, raw_html: bool) -> None:
     md.enable(["table", "strikethrough"])
     md.inline.ruler.at("strikethrough", _strikethrough)
     md.core.ruler.before("block", "gfm_source_guard", _source_guard)
+    md.core.ruler.after("block", "gfm_table_guard", _table_guard)
     md.use(tasklists_plugin)
     md.core.ruler.after("github-tasklists", "gfm_tasklist_markup", _tasklist_markup)
     md.core.ruler.after("gfm_tasklist_markup", "gfm_autolink_www_url", autolink.www_url_rule)

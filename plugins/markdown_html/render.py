@@ -7,6 +7,7 @@ combination and cached, since building one costs far more than rendering a small
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,6 +25,9 @@ DEFAULT_MAX_OUTPUT_CHARS = 32 << 20
 # the limit is refused (Unsupported) rather than rendered incompletely.
 MAX_NESTING = 48
 _RECURSION_MARGIN = 2
+# markdown-it gives up on a link label nested about MAX_NESTING brackets deep, silently.
+MAX_BRACKET_DEPTH = MAX_NESTING - 8
+_BRACKET = re.compile(r"[\[\]]")
 
 
 def _blockquote_open(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
@@ -81,6 +85,22 @@ def _check_nesting(tokens: Sequence[Token]) -> None:
     )
 
 
+def _check_brackets(text: str) -> None:
+    if text.count("[") < MAX_BRACKET_DEPTH:
+        return
+    depth = 0
+    for m in _BRACKET.finditer(text):
+        if m.group() == "[":
+            depth += 1
+            if depth >= MAX_BRACKET_DEPTH:
+                raise Unsupported(
+                    "markdown_nesting_too_deep",
+                    f"the Markdown nests brackets {MAX_BRACKET_DEPTH} or more deep",
+                )
+        elif depth:
+            depth -= 1
+
+
 def _document(body: str, title: str) -> str:
     return (
         '<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n'
@@ -114,6 +134,7 @@ def render_markdown(
         raise LimitExceeded(
             f"the Markdown is larger than the {max_input_bytes}-byte limit of the renderer"
         )
+    _check_brackets(text)
     md = parser(gfm, safe)
     env: dict[str, Any] = {}
     if max_output_chars != DEFAULT_MAX_OUTPUT_CHARS:

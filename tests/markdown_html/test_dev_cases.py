@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -13,16 +12,6 @@ from zerolayer.plugins.markdown_html.render import render_markdown
 
 ZEROSCORE = Path("/work/shared/zeroscore")
 _FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})[^\n]*$", re.M)
-
-
-def _zeroscore() -> ModuleType:
-    pytest.importorskip("requests")  # zeroscore.py exits at import without these
-    pytest.importorskip("yaml")
-    spec = importlib.util.spec_from_file_location("zeroscore", ZEROSCORE / "zeroscore.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def extract_payload(message: str) -> str:
@@ -52,11 +41,10 @@ def _cases() -> list:
 
 
 @pytest.mark.parametrize("case", _cases())
-def test_dev_case(case: dict) -> None:
-    zs = _zeroscore()
+def test_dev_case(case: dict, zeroscore: ModuleType) -> None:
     message = case["request"]["messages"][-1]["content"]
     html = render_markdown(extract_payload(message))
-    result = zs.check_html_equals(html, case["expect"]["gold"], case["expect"]["options"])
+    result = zeroscore.check_html_equals(html, case["expect"]["gold"], case["expect"]["options"])
     assert result.ok, result.reason
 
 

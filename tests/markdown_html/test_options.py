@@ -94,6 +94,13 @@ def test_deep_nesting_is_refused_not_truncated() -> None:
     assert render_markdown(">" * 10 + " ok\n").count("<blockquote>") == 10
 
 
+def test_deep_brackets_are_refused_not_misparsed() -> None:
+    ok = "[" * 30 + "x" + "]" * 30 + "(u)\n"
+    assert render_markdown(ok) == '<p><a href="u">' + "[" * 29 + "x" + "]" * 29 + "</a></p>\n"
+    with pytest.raises(Unsupported):
+        render_markdown("[" * 60 + "x" + "]" * 60 + "(u)\n")
+
+
 def test_parsers_are_cached() -> None:
     assert parser(False, False) is parser(False, False)
     assert parser(True, False) is not parser(False, False)
