@@ -38,6 +38,9 @@ _UNICODE_SPACES = frozenset(
 _HREF_SAFE = frozenset(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+!*(),%#@?=;:/$~"
 )
+# Work allowed for the www/URL scan of one text token: linear in its length.
+_WORK_PER_CHAR = 8
+_WORK_BASE = 4096
 # Raw source that closing/opening inline delimiters stand for (their markup).
 _DELIM_TOKENS = frozenset(
     {"em_open", "em_close", "strong_open", "strong_close", "s_open", "s_close"}
@@ -77,12 +80,13 @@ def escape_href(url: str) -> str:
     return "".join(out)
 
 
-def _domain_ok(s: str, start: int, end: int, need_period: bool) -> bool:
+def _domain_ok(s: str, start: int, end: int, need_period: bool) -> tuple[bool, int]:
     """cmark-gfm's ``check_domain`` on ``s[start:end]`` (``end`` = end of the inline text).
 
-    Only whether the domain is accepted matters here: the link is extended to the next
-    whitespace afterwards anyway. A non-ASCII character ends the scan after itself (cmark
-    walks bytes and stops on the continuation byte).
+    Only whether the domain is accepted matters here (with the number of characters looked
+    at): the link is extended to the next whitespace afterwards anyway. A non-ASCII
+    character ends the scan after itself (cmark walks bytes and stops on the continuation
+    byte).
     """
     size = end - start
     periods = under_last = under_prev = 0
@@ -105,8 +109,8 @@ def _domain_ok(s: str, start: int, end: int, need_period: bool) -> bool:
             break
         i += 1
     if (under_prev or under_last) and periods <= 10:
-        return False
-    return periods > 0 or not need_period
+        return False, i
+    return periods > 0 or not need_period, i
 
 
 def _trim(s: str, start: int, end: int) -> int:
@@ -193,6 +197,17 @@ class _Scanner:
         self.text = self.own
         self.complete = idx + 1 == len(children)  # self.text reaches the end of the inline
         self._extended = False
+        self._run = (-1, -1)  # (start, end) of the last run measured: ends are shared
+        self.budget = _WORK_PER_CHAR * len(self.own) + _WORK_BASE
+
+    def spend(self, work: int) -> None:
+        """Count scanning work; refuse inputs that would make the scan quadratic."""
+        self.budget -= work
+        if self.budget < 0:
+            raise Unsupported(
+                "gfm_autolink_too_complex",
+                "too many overlapping bare-URL candidates to check them exactly",
+            )
 
     def _extend(self) -> None:
         """Append the source of the following tokens, up to a whitespace or ``<``."""
@@ -213,12 +228,16 @@ class _Scanner:
 
     def run_end(self, i: int) -> int:
         """End of the run of non-space, non-``<`` characters that starts at ``i``."""
+        if self._run[0] <= i < self._run[1]:
+            return self._run[1]
         while True:
             s = self.text
             j = i
             while j < len(s) and s[j] not in _SPACE and s[j] != "<":
                 j += 1
+            self.spend(j - i)
             if j < len(s) or self.complete:
+                self._run = (i, j)
                 return j
             if self._extended:
                 raise Unsupported(
@@ -267,7 +286,9 @@ def _match_www(sc: _Scanner, i: int) -> int:
     if prev and prev not in _WWW_PREFIX_OK and prev not in _SPACE:
         return 0
     end = sc.run_end(i)
-    if not _domain_ok(sc.text, i, len(sc.text), True):
+    ok, work = _domain_ok(sc.text, i, len(sc.text), True)
+    sc.spend(work)
+    if not ok:
         return 0
     stop = _trim(sc.text, i, end)
     return _own_end(sc, stop) if stop > i else 0
@@ -288,11 +309,15 @@ def _match_url(sc: _Scanner, colon: int) -> tuple[int, int, str] | None:
     if scheme is None:
         return None
     host = colon + 3
+    if host < len(s) and not _is_hostchar(s[host]):
+        return None
     end = sc.run_end(host)
     text = sc.text
     if host >= len(text) or not _is_hostchar(text[host]):
         return None
-    if not _domain_ok(text, host, len(text), False):
+    ok, work = _domain_ok(text, host, len(text), False)
+    sc.spend(work)
+    if not ok:
         return None
     stop = _own_end(sc, _trim(text, colon, end))
     return (start, stop, s[start:stop])

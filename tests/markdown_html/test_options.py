@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from zerolayer.core.errors import LimitExceeded, Unsupported
 from zerolayer.plugins.markdown_html.headings import github_slug
@@ -156,9 +158,20 @@ def test_gfm_rendering(src: str, html: str) -> None:
         ("- [ ] \nfoo\n", "gfm_tasklist_ambiguous"),
         ("~*a*~\n", "gfm_strikethrough_ambiguous"),
         ("head\n:-\n", "gfm_table_ambiguous"),
+        ("| a |\n|---|\n|\n", "gfm_table_ambiguous"),
+        ("| a |\n|---|\n<b>\n", "gfm_table_ambiguous"),
+        ("> a | b\n|---|---|\n", "gfm_table_ambiguous"),
+        ("x\n|---|---|\n| a | b |\n|---|---|\n", "gfm_table_ambiguous"),
     ],
 )
 def test_gfm_refuses_where_cmark_gfm_differs(src: str, reason: str) -> None:
     with pytest.raises(Unsupported) as info:
         render_markdown(src, gfm=True)
     assert info.value.reason == reason
+
+
+def test_many_overlapping_url_candidates_stay_linear() -> None:
+    start = time.perf_counter()
+    out = render_markdown("http://!" * 20_000 + "\n", gfm=True)
+    assert "<a " not in out
+    assert time.perf_counter() - start < 5  # quadratic scanning would take minutes
