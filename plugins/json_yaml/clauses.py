@@ -70,7 +70,7 @@ def convert_to(children: Children) -> list[Directive]:
     dst = _fmts(children)[-1]
     out: list[Directive] = [_emit(dst)]
     # "convert to JSON" says the payload is not JSON (YAML reads any JSON too)
-    verbs = [c for c in children if isinstance(c, Token) and c.type == "JY_CONVERT"]
+    verbs = [c for c in children if isinstance(c, Token) and c.type == "CONVERT"]
     if verbs and dst == "json":
         out.insert(0, Source("yaml"))
     return out
@@ -88,7 +88,7 @@ def convert_zh(children: Children) -> list[Directive]:
     fmts = _fmts(children)
     if len(fmts) == 2:
         return [Source(fmts[0]), _emit(fmts[1])]
-    return convert_to([*children, Token("JY_CONVERT", "转")])
+    return convert_to([*children, Token("CONVERT", "转")])
 
 
 def source(children: Children) -> list[Directive]:
