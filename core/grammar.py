@@ -82,6 +82,49 @@ def compose(fragments: Sequence[GrammarFragment]) -> str:
     return text.replace("__CJK_STOP__", stops)
 
 
+def shift_reduce_conflicts(text: str) -> set[str]:
+    """The shift/reduce conflicts Lark resolves (as shift) in a grammar, one line each."""
+    import logging
+
+    from lark import logger as lark_logger
+
+    seen: list[str] = []
+
+    class _Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record.getMessage())
+
+    handler = _Collect(logging.DEBUG)
+    level = lark_logger.level
+    lark_logger.addHandler(handler)
+    lark_logger.setLevel(logging.DEBUG)
+    try:
+        Lark(text, parser="lalr", lexer="contextual")
+    finally:
+        lark_logger.removeHandler(handler)
+        lark_logger.setLevel(level)
+    conflicts, terminal = set(), ""
+    for message in seen:
+        if message.startswith("Shift/Reduce conflict for terminal"):
+            terminal = message.split("terminal ")[1].split(":")[0]
+        elif message.startswith(" * ") and terminal:
+            conflicts.add(f"{terminal}: {message[3:]}")
+    return conflicts
+
+
+def cross_fragment_conflicts(fragments: Sequence[GrammarFragment]) -> set[str]:
+    """Shift/reduce conflicts that appear only when the fragments are composed.
+
+    A fragment may rely on Lark resolving its own conflicts as shift; a conflict that no
+    fragment has alone comes from two families competing for the same words, and makes one
+    of them silently lose. ``zerolayer plugins --check`` and the test suite report these.
+    """
+    alone: set[str] = set()
+    for fragment in fragments:
+        alone |= shift_reduce_conflicts(compose([fragment]))
+    return shift_reduce_conflicts(compose(fragments)) - alone
+
+
 class InstructionParser:
     """Parses normalised instruction text into directives."""
 
