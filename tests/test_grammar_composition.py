@@ -19,6 +19,4 @@ def test_a_competing_fragment_is_reported() -> None:
     )
     direct = GrammarFragment("bb", "%extend clause: bb_c\nbb_c: CONVERT TO BB_Y\nBB_Y.2: /yy/\n")
     assert cross_fragment_conflicts([wraps, direct])
-    assert not shift_reduce_conflicts(
-        "start: a\na: A\nA: /a/\n"
-    )  # and a clean grammar has none
+    assert not shift_reduce_conflicts("start: a\na: A\nA: /a/\n")  # and a clean grammar has none
