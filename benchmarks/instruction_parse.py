@@ -58,12 +58,12 @@ def main() -> None:
         except Unsupported as exc:
             print(f"| {raw[:60]} | falls back ({exc.reason}) | - | - | - |")
             continue
-        lalr_s = _median(lambda: lalr.parse(text), 300)
+        lalr_s = _median(lambda t=text: lalr.parse(t), 300)
         lalr_times.append(lalr_s)
         try:
             tree = earley.parse(text)
             ambiguous = "_ambig" in tree.pretty()
-            earley_s = _median(lambda: earley.parse(text), 10)
+            earley_s = _median(lambda t=text: earley.parse(t), 10)
             ratio = f"{earley_s / lalr_s:.0f}x"
             ratios.append(earley_s / lalr_s)
             earley_us = f"{earley_s * 1e6:.0f}"

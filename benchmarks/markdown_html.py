@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 from markdown_it import MarkdownIt
+
 from zerolayer.plugins.markdown_html.render import render_markdown
 
 SECTION = """\

@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
+
 from zerolayer.core.errors import Unsupported
 
 _SPACE = frozenset(" \t\n\v\f\r")

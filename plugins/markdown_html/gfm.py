@@ -18,6 +18,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline.state_inline import Delimiter
 from markdown_it.token import Token
 from mdit_py_plugins.tasklists import tasklists_plugin
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.markdown_html import autolink
 

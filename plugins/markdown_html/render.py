@@ -15,6 +15,7 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
+
 from zerolayer.core.errors import LimitExceeded, Unsupported
 from zerolayer.plugins.markdown_html.gfm import enable_gfm
 from zerolayer.plugins.markdown_html.headings import add_heading_ids, first_heading_text

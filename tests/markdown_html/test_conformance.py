@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from zerolayer.plugins.markdown_html.render import render_markdown
 
 CORPORA = Path("/work/shared/corpora")

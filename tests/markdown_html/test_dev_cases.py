@@ -8,6 +8,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
 from zerolayer.plugins.markdown_html.render import render_markdown
 
 ZEROSCORE = Path("/work/shared/zeroscore")

@@ -11,6 +11,7 @@ import random
 from types import ModuleType
 
 import pytest
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.markdown_html.render import render_markdown
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+
 from zerolayer.core.errors import LimitExceeded, Unsupported
 from zerolayer.plugins.markdown_html.headings import github_slug
 from zerolayer.plugins.markdown_html.render import parser, render_markdown

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from zerolayer.plugins.markdown_html.render import render_markdown
 from zerolayer.plugins.markdown_html.sanity import html_problems
 
