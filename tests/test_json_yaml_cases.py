@@ -7,7 +7,7 @@ human expects:
 
 - ``route: deterministic`` with ``format`` (``yaml``/``json``) and ``value`` (the output,
   parsed, must equal it exactly, booleans never equal to numbers; YAML is read by PyYAML and
-  by ruamel.yaml) or ``same: true`` (it must equal the JSON payload's data), or ``text``
+  by ruamel.yaml; with ``ordered: true`` keys must come in the same order) or ``same: true`` (it must equal the JSON payload's data), or ``text``
   (the exact output), and ``options`` checked on the output text;
 - ``route: fallback`` with the exact ``reason``;
 - ``route: error`` with ``mentions`` (substrings of the error message, e.g. ``line 3``).
@@ -90,14 +90,18 @@ def request_for(case: dict[str, Any]) -> EngineRequest:
     )
 
 
-def strict_equal(a: Any, b: Any) -> bool:
-    """Equality where types must match too (True ≠ 1, 1 ≠ 1.0, "1" ≠ 1)."""
+def strict_equal(a: Any, b: Any, *, ordered: bool = False) -> bool:
+    """Equality where types must match too (True ≠ 1, 1 ≠ 1.0, "1" ≠ 1); with ``ordered``
+    the keys of every mapping must also come in the same order."""
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
-        return list(a) == list(b) and all(strict_equal(a[k], b[k]) for k in a)
+        same_keys = list(a) == list(b) if ordered else set(a) == set(b)
+        return same_keys and all(strict_equal(a[k], b[k], ordered=ordered) for k in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b, strict=True))
+        return len(a) == len(b) and all(
+            strict_equal(x, y, ordered=ordered) for x, y in zip(a, b, strict=True)
+        )
     return bool(a == b)
 
 
@@ -214,7 +218,8 @@ def check_result(case: dict[str, Any], result: EngineResult) -> None:
         want = json.loads(case["payload"]) if expect.get("same") else expect.get("value")
         if "value" in expect or expect.get("same"):
             for parsed in read_output(output, expect["format"]):
-                assert strict_equal(parsed, want), f"{parsed!r} != {want!r}"
+                ordered = expect.get("ordered", False)
+                assert strict_equal(parsed, want, ordered=ordered), f"{parsed!r} != {want!r}"
         if "options" in expect:
             check_options(output, expect["format"], expect["options"])
     elif route == "fallback":

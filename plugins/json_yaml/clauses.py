@@ -90,6 +90,23 @@ def convert_zh(children: Children) -> list[Directive]:
     return convert_to([*children, Token("JY_CONVERT", "转")])
 
 
+def convert_to_minified(children: Children) -> list[Directive]:
+    """ "Convert this YAML to minified JSON": the conversion and one-line output."""
+    return [*convert_to(children), Option("single_line", True)]
+
+
+def convert_from_to_minified(children: Children) -> list[Directive]:
+    return [*convert_from_to(children), Option("single_line", True)]
+
+
+def seq_dash(children: Children) -> list[Directive]:
+    """ "数组项用'-'开头": sequence items start with a dash, i.e. block style."""
+    mark = next(c for c in children if isinstance(c, str) and not isinstance(c, Token))
+    if mark.strip() != "-":
+        raise Unsupported("parse.seq_mark", f"items cannot start with {mark!r} in YAML")
+    return [Option("seq_style", "block")]
+
+
 def source(children: Children) -> list[Directive]:
     return [Source(_fmts(children)[0])]
 
@@ -285,6 +302,9 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_double": _const("double"),
     "jy_single": _const("single"),
     "jy_seq_block": _const([Option("seq_style", "block")]),
+    "jy_seq_dash": seq_dash,
+    "jy_convert_to_minified": convert_to_minified,
+    "jy_convert_from_to_minified": convert_from_to_minified,
     "jy_seq_flow": _const([Option("seq_style", "flow")]),
     "jy_doc_start": _const([Option("explicit_start", True)]),
     "jy_keep_unicode": _const([Option("ensure_ascii", False)]),
