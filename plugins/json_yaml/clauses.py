@@ -142,7 +142,14 @@ def keep(children: Children) -> list[Directive]:
 
 
 def drop(children: Children) -> list[Directive]:
-    return [Step("drop", {"fields": _names(children)})]
+    """ "remove the email field (from every user | from the JSON)"."""
+    names = _names(children)
+    if _tokens(children, "JY_FROM"):
+        fmts = _fmts(children)
+        if fmts:
+            return [Source(fmts[0]), Step("drop", {"fields": names})]
+        names = names[:-1]  # "from every user": the records, not a field
+    return [Step("drop", {"fields": names})]
 
 
 def rename(children: Children) -> list[Directive]:
@@ -157,6 +164,17 @@ def cond(op: str) -> Callable[[Children], tuple[str, Any, Any]]:
         if isinstance(value, (Token, FieldRef)):
             value = str(value)
         return ("cond", field, (children[1] if op == "" else op), value)
+
+    return build
+
+
+def flag(value: bool, prefix: str) -> Callable[[Children], tuple[str, Any, Any, Any]]:
+    """A boolean condition: "in stock" → ``in_stock`` is true, "有库存" → ``库存`` is true."""
+
+    def build(children: Children) -> tuple[str, Any, Any, Any]:
+        field = _names(children)[-1]
+        name = FieldRef(prefix + "_".join(str(field).split()))
+        return ("cond", name, "eq", value)
 
     return build
 
@@ -185,6 +203,31 @@ def first(children: Children) -> list[Directive]:
     return out
 
 
+def top(children: Children) -> list[Directive]:
+    """ "top 3 students by score": the highest first (unless an order is stated), then N."""
+    key = _names(children)[-1]
+    return [
+        Step("sort", {"key": key, "order": _order(children, "desc")}),
+        Step("first", {"count": _count(children)}),
+    ]
+
+
+_ZH_HIGH = ("最高", "最大", "最多", "最高值", "最大值")
+
+
+def top_zh(children: Children) -> list[Directive]:
+    """ "分数最高的前3名学生的名字": sort by 分数, take 3, then the named field if any."""
+    names = _names(children)
+    word = str(_tokens(children, "JY_ZH_EXTREME")[0])
+    out: list[Directive] = [
+        Step("sort", {"key": names[0], "order": "desc" if word in _ZH_HIGH else "asc"}),
+        Step("first", {"count": _count(children)}),
+    ]
+    if len(names) > 1:
+        out.append(Step("pluck", {"field": names[1]}))
+    return out
+
+
 def last(children: Children) -> list[Directive]:
     return [Step("last", {"count": _count(children)})]
 
@@ -197,12 +240,45 @@ _AGGREGATES = {"sum": "sum", "total": "sum", "average": "avg", "mean": "avg", "a
 
 
 def aggregate(children: Children) -> list[Directive]:
-    word = _tokens(children, "JY_AGG")[0].lower()
+    """ "the total price", "the maximum score": one number from a numeric field."""
     field = _names(children)[0]
-    return [Step(_AGGREGATES[word], {"field": field})]
+    agg = _tokens(children, "JY_AGG")
+    if agg:
+        return [Step(_AGGREGATES[agg[0].lower()], {"field": field})]
+    word = _tokens(children, "JY_EXTREME")[0].lower()
+    return [Step("max" if word in _HIGH else "min", {"field": field})]
+
+
+_ZH_AGGREGATES = {
+    "总和": "sum",
+    "之和": "sum",
+    "总计": "sum",
+    "合计": "sum",
+    "平均值": "avg",
+    "平均数": "avg",
+    "平均": "avg",
+    "均值": "avg",
+    "最大值": "max",
+    "最高值": "max",
+    "最小值": "min",
+    "最低值": "min",
+}
+
+
+def aggregate_zh(children: Children) -> list[Directive]:
+    """ "价格的总和是多少", "分数的最大值": one number from a numeric field."""
+    word = str(_tokens(children, "JY_ZH_AGG", "JY_ZH_EXTREME_VALUE")[0])
+    return [Step(_ZH_AGGREGATES[word], {"field": _names(children)[-1]})]
 
 
 _HIGH = ("highest", "largest", "biggest", "greatest", "most", "maximum", "max")
+
+
+def extreme_zh(children: Children) -> list[Directive]:
+    """ "分数最高的学生是谁": the one record with the highest 分数."""
+    word = str(_tokens(children, "JY_ZH_EXTREME")[0])
+    field = _names(children)[0]
+    return [Step("max_by" if word in _ZH_HIGH else "min_by", {"field": field})]
 
 
 def extreme(children: Children) -> list[Directive]:
@@ -234,6 +310,12 @@ def group(children: Children) -> list[Directive]:
     return [Step("group_count", {"field": _names(children)[-1]})]
 
 
+def group_zh(children: Children) -> list[Directive]:
+    """ "按 class 字段分组，统计每个班级的人数": the tallied name must be the grouped field."""
+    names = _names(children)
+    return [Step("group_count", {"field": names[0], "same_as": names[1]})]
+
+
 def round_(children: Children) -> list[Directive]:
     return [Step("round", {"decimals": _count(children)})]
 
@@ -248,6 +330,10 @@ def finish(directives: list[Directive]) -> list[Directive]:
     else read X from the one record at hand."""
     out: list[Directive] = []
     for d in directives:
+        if isinstance(d, Step) and d.op == "jy.group_shape":
+            if not any(isinstance(s, Step) and s.op == "group_count" for s in out):
+                raise Unsupported("query.shape", "keys and values of what? nothing is grouped")
+            continue
         if isinstance(d, Step) and d.op == "jy.focus":
             field = d.params["field"]
             steps = [s for s in out if isinstance(s, Step)]
@@ -260,9 +346,31 @@ def finish(directives: list[Directive]) -> list[Directive]:
             if last_step and last_step.op in ("max_by", "min_by", "only"):
                 out.append(Step("get", {"path": field}))
                 continue
+            if last_step and last_step.op in ("first", "last", "sort", "filter"):
+                out.append(Step("pluck", {"field": field}))
+                continue
             raise Unsupported("query.focus", f"cannot tell which {field!r} the answer is")
+        if isinstance(d, Step) and d.op == "sort" and _already_sorted(out, d):
+            continue
         out.append(d)
     return out
+
+
+_ORDER_KEEPING = ("first", "last", "pluck", "project", "filter", "drop")
+
+
+def _already_sorted(done: list[Directive], sort: Step) -> bool:
+    """Whether the steps so far already left the data in ``sort``'s order: the last sort was
+    by the same key and order, and only order-keeping steps ran after it ("前3名…按分数从高到
+    低输出" restates the order of "分数最高的前3名")."""
+    for d in reversed(done):
+        if not isinstance(d, Step):
+            continue
+        if d.op == "sort":
+            return bool(d.params == sort.params)
+        if d.op not in _ORDER_KEEPING:
+            return False
+    return False
 
 
 def _same_field(a: Any, b: Any) -> bool:
@@ -333,6 +441,10 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_cond": cond(""),
     "jy_cond_eq": lambda children: ("cond", children[0], "eq", children[-1]),
     "jy_filter": filter_,
+    "jy_flag_true": flag(True, "in_"),
+    "jy_flag_false": flag(False, "in_"),
+    "jy_flag_zh_true": flag(True, ""),
+    "jy_flag_zh_false": flag(False, ""),
     "jy_first": first,
     "jy_first_zh": first,
     "jy_last": last,
@@ -346,6 +458,13 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_get": get,
     "jy_keys": _const([Step("keys")]),
     "jy_group": group,
+    "jy_group_zh": group_zh,
+    "jy_group_shape": _const([Step("jy.group_shape")]),
+    "jy_top": top,
+    "jy_top_zh": top_zh,
+    "jy_aggregate_zh": aggregate_zh,
+    "jy_extreme_zh": extreme_zh,
+    "jy_noun": lambda children: ("noun", str(children[0])),
     "jy_group_count_by": group,
     "jy_round": round_,
     "jy_answer_plain": _const([]),
