@@ -7,8 +7,9 @@ human expects:
 
 - ``route: deterministic`` with ``format`` (``yaml``/``json``) and ``value`` (the output,
   parsed, must equal it exactly, booleans never equal to numbers; YAML is read by PyYAML and
-  by ruamel.yaml; with ``ordered: true`` keys must come in the same order) or ``same: true`` (it must equal the JSON payload's data), or ``text``
-  (the exact output), and ``options`` checked on the output text;
+  by ruamel.yaml; with ``ordered: true`` keys must also come in the same order) or
+  ``same: true`` (it must equal the JSON payload's data), or ``text`` (the exact output),
+  and ``options`` checked on the output text;
 - ``route: fallback`` with the exact ``reason``;
 - ``route: error`` with ``mentions`` (substrings of the error message, e.g. ``line 3``).
 
@@ -137,6 +138,19 @@ def _mappings(value: Any) -> list[dict[str, Any]]:
     return out
 
 
+def _has_nested(value: Any) -> bool:
+    """Whether some mapping holds a non-empty collection: only then is YAML indentation seen."""
+    if isinstance(value, dict):
+        children = list(value.values())
+        if any(isinstance(v, dict | list) and v for v in children):
+            return True
+    elif isinstance(value, list):
+        children = value
+    else:
+        return False
+    return any(_has_nested(v) for v in children)
+
+
 def _yaml_value_nodes(node: yaml.Node) -> list[yaml.Node]:
     """Scalar nodes that are values (mapping values, sequence items, a top-level scalar)."""
     if isinstance(node, yaml.ScalarNode):
@@ -174,7 +188,8 @@ def check_options(text: str, fmt: str, options: dict[str, Any]) -> None:
     if "indent" in options:
         n = options["indent"]
         widths = {len(ln) - len(ln.lstrip(" ")) for ln in text.splitlines() if ln.strip()}
-        assert n in widths, f"no line is indented by {n}: {sorted(widths)}"
+        if fmt == "json" or _has_nested(value):
+            assert n in widths, f"no line is indented by {n}: {sorted(widths)}"
         if fmt == "json":
             assert all(w % n == 0 for w in widths), f"indents {sorted(widths)} not by {n}"
     if options.get("quote") == "double":

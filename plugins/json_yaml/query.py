@@ -269,9 +269,7 @@ def group_count(data: Any, *, field: str, same_as: str | None = None) -> dict[st
     ``same_as`` is a second name the instruction gave the field ("按 class 分组，统计每个班级
     的人数"); it must resolve to the same field, else the request falls back."""
     if same_as is not None and same_as != field:
-        raise Unsupported(
-            "query.group_field", f"grouped by {field!r} but counted per {same_as!r}"
-        )
+        raise Unsupported("query.group_field", f"grouped by {field!r} but counted per {same_as!r}")
     out: dict[str, int] = {}
     for i, record in enumerate(_records(data, "group")):
         if field not in record:
