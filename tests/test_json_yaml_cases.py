@@ -31,6 +31,7 @@ import yaml
 from ruamel.yaml import YAML
 from zerolayer.core.engine import Engine, EngineConfig
 from zerolayer.core.messages import EngineRequest, EngineResult, Message, Route
+from zerolayer.core.normalise import normalise
 
 CASES = Path(__file__).parent / "cases" / "json_yaml"
 
@@ -258,3 +259,33 @@ def test_enough_cases() -> None:
     assert routes.count("fallback") >= 30
     assert routes.count("error") >= 10
     assert sum(bool(re.search(r"[\u4e00-\u9fff]", message_text(c))) for c in cases) >= 40
+
+
+DOC = Path(__file__).parent.parent / "docs" / "instructions.md"
+DOC_SECTIONS = ("JSON and YAML conversions", "JSON queries")
+
+
+def doc_examples() -> list[str]:
+    """The example lines (list items in backticks) of the JSON/YAML sections of the doc."""
+    examples: list[str] = []
+    section = None
+    for line in DOC.read_text("utf-8").splitlines():
+        if line.startswith("## "):
+            section = line[3:].strip()
+        elif section in DOC_SECTIONS and (m := re.fullmatch(r"- `(.*)`", line)):
+            examples.append(m.group(1))
+    return examples
+
+
+def test_doc_examples_are_tested_cases(engine: Engine) -> None:
+    """Every documented phrasing parses and is a deterministic case with a checked output."""
+    examples = doc_examples()
+    assert len(examples) >= 60
+    answered = {
+        p.values[0]["instruction"]
+        for p in ALL_CASES
+        if p.values[0]["expect"]["route"] == "deterministic" and "instruction" in p.values[0]
+    }
+    for example in examples:
+        assert example in answered, f"doc example is not a deterministic case: {example!r}"
+        assert engine.parser.parse(normalise(example)), example
