@@ -158,6 +158,8 @@ class Engine:
         h.update((request.system or "").encode())
         for m in request.messages:
             h.update(b"\x00" + m.role.encode() + b"\x01" + m.content.encode())
+        for p in request.payloads:
+            h.update(b"\x02" + p.encode())
         return h.hexdigest()
 
     def plugin_info(self) -> list[dict[str, Any]]:
@@ -181,8 +183,12 @@ class Engine:
     def _parse(self, instruction: str) -> tuple[Directive, ...]:
         return tuple(self.parser.parse(instruction))
 
-    def _read(self, message: str) -> _Reading:
-        candidates = segment(message)
+    def _read(self, message: str, payloads: tuple[str, ...] = ()) -> _Reading:
+        if payloads:
+            given = tuple(Payload(p) for p in payloads)
+            candidates = [Segmented(message, given, how="explicit")]
+        else:
+            candidates = segment(message)
         first_failure: Unsupported | None = None
         for i, candidate in enumerate(candidates):
             instruction = normalise(candidate.instruction)
@@ -200,7 +206,7 @@ class Engine:
         raise first_failure or NoMatch("the instruction is not understood")
 
     def _plan(self, request: EngineRequest) -> tuple[_Reading, Plan]:
-        reading = self._read(request.messages[-1].content)
+        reading = self._read(request.messages[-1].content, request.payloads)
         payloads = reading.segmented.payloads
         first = payloads[0] if payloads else None
         hint = PayloadHint(first.hint if first else None, first.text if first else None)

@@ -1,3 +1,6 @@
 """Built-in transformer plugins, registered exactly like third-party ones."""
 
-DEFAULT_PLUGINS: tuple[str, ...] = ("zerolayer.plugins.json_yaml",)
+DEFAULT_PLUGINS: tuple[str, ...] = (
+    "zerolayer.plugins.json_yaml",
+    "zerolayer.plugins.markdown_html",
+)

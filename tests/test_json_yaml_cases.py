@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 import yaml
 from ruamel.yaml import YAML
+
 from zerolayer.core.engine import Engine, EngineConfig
 from zerolayer.core.messages import EngineRequest, EngineResult, Message, Route
 from zerolayer.core.normalise import normalise

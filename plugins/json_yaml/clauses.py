@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lark import Token
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import FieldRef
 from zerolayer.core.plan import Directive, Option, Source, Step
@@ -69,7 +70,7 @@ def convert_to(children: Children) -> list[Directive]:
     dst = _fmts(children)[-1]
     out: list[Directive] = [_emit(dst)]
     # "convert to JSON" says the payload is not JSON (YAML reads any JSON too)
-    verbs = [c for c in children if isinstance(c, Token) and c.type == "JY_CONVERT"]
+    verbs = [c for c in children if isinstance(c, Token) and c.type == "CONVERT"]
     if verbs and dst == "json":
         out.insert(0, Source("yaml"))
     return out
@@ -87,7 +88,7 @@ def convert_zh(children: Children) -> list[Directive]:
     fmts = _fmts(children)
     if len(fmts) == 2:
         return [Source(fmts[0]), _emit(fmts[1])]
-    return convert_to([*children, Token("JY_CONVERT", "转")])
+    return convert_to([*children, Token("CONVERT", "转")])
 
 
 def convert_to_minified(children: Children) -> list[Directive]:
@@ -144,7 +145,7 @@ def keep(children: Children) -> list[Directive]:
 def drop(children: Children) -> list[Directive]:
     """ "remove the email field (from every user | from the JSON)"."""
     names = _names(children)
-    if _tokens(children, "JY_FROM"):
+    if _tokens(children, "FROM"):
         fmts = _fmts(children)
         if fmts:
             return [Source(fmts[0]), Step("drop", {"fields": names})]
