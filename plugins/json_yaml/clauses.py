@@ -119,6 +119,16 @@ def indent(children: Children) -> list[Directive]:
     return [Option("indent", n)]
 
 
+def indent_fmt(children: Children) -> list[Directive]:
+    """ "re-indent this YAML with 4 spaces": the payload's format and the indentation."""
+    return [Source(_fmts(children)[0]), *indent(children)]
+
+
+def sort_keys_of(children: Children) -> list[Directive]:
+    """ "sort the keys of this JSON": the payload's format and sorted keys."""
+    return [Source(_fmts(children)[0]), Option("sort_keys", True)]
+
+
 def quote(children: Children) -> list[Directive]:
     style = next(c for c in children if c in ("double", "single"))
     return [Option("quote", style)]
@@ -326,9 +336,27 @@ def answer_field(children: Children) -> list[Directive]:
     return [Step("jy.focus", {"field": _names(children)[0]})]
 
 
+def _reformat(directives: list[Directive]) -> list[Directive]:
+    """Output options or "pretty-print" with no writer ("Minify this JSON", "Sort the keys of
+    this YAML"): write the data back in the one format the instruction names."""
+    pretty = any(isinstance(d, Step) and d.op == "jy.reformat" for d in directives)
+    out = [d for d in directives if not (isinstance(d, Step) and d.op == "jy.reformat")]
+    if any(isinstance(d, Step) and d.op in ("json.emit", "yaml.emit") for d in out):
+        return out
+    if not pretty and not any(isinstance(d, Option) for d in out):
+        return out
+    sources = {d.format for d in out if isinstance(d, Source)}
+    if len(sources) != 1 or not sources <= set(_FORMATS):
+        if pretty:
+            raise Unsupported("query.reformat_format", "say which format to write: JSON or YAML")
+        return out
+    return [*out, _emit(sources.pop())]
+
+
 def finish(directives: list[Directive]) -> list[Directive]:
     """Resolve "answer with X only": nothing to do when the chain already ends on field X,
-    else read X from the one record at hand."""
+    else read X from the one record at hand. Then see ``_reformat``."""
+    directives = _reformat(directives)
     out: list[Directive] = []
     for d in directives:
         if isinstance(d, Step) and d.op == "jy.group_shape":
@@ -407,6 +435,8 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_query": _flatten,
     "jy_sort_keys": _const([Option("sort_keys", True)]),
     "jy_indent": indent,
+    "jy_indent_fmt": indent_fmt,
+    "jy_sort_keys_of": sort_keys_of,
     "jy_quote": quote,
     "jy_double": _const("double"),
     "jy_single": _const("single"),
@@ -419,6 +449,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_keep_unicode": _const([Option("ensure_ascii", False)]),
     "jy_escape_unicode": _const([Option("ensure_ascii", True)]),
     "jy_minify": _const([Option("single_line", True)]),
+    "jy_reformat": _const([Step("jy.reformat")]),
     "jy_noop": _const([]),
     "jy_asc": _const("asc"),
     "jy_desc": _const("desc"),
