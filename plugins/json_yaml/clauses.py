@@ -143,9 +143,17 @@ def _order(children: Children, default: str | None) -> str:
     return default
 
 
+_PARTICIPLES = ("sorted", "ordered", "arranged", "ranked")
+
+
 def sort(children: Children) -> list[Directive]:
+    """ "sort by X": a sort step; "sorted by X" is resolved by ``finish`` (see there)."""
     key = _names(children)[-1]
-    return [Step("sort", {"key": key, "order": _order(children, "asc")})]
+    params = {"key": key, "order": _order(children, "asc")}
+    words = _tokens(children, "JY_SORT")
+    if words and words[0].lower() in _PARTICIPLES:
+        return [Step("jy.sorted", params)]
+    return [Step("sort", params)]
 
 
 def keep(children: Children) -> list[Directive]:
@@ -237,6 +245,11 @@ def top_zh(children: Children) -> list[Directive]:
     if len(names) > 1:
         out.append(Step("pluck", {"field": names[1]}))
     return out
+
+
+def top_of_sorted(children: Children) -> list[Directive]:
+    """ "… and return the top 2": the first N of data an earlier clause sorted."""
+    return [Step("jy.top", {"count": _count(children)})]
 
 
 def last(children: Children) -> list[Directive]:
@@ -359,6 +372,19 @@ def finish(directives: list[Directive]) -> list[Directive]:
     directives = _reformat(directives)
     out: list[Directive] = []
     for d in directives:
+        previous = next((s for s in reversed(out) if isinstance(s, Step)), None)
+        if isinstance(d, Step) and d.op == "jy.sorted":
+            # "the first 2 students sorted by name": sort first, or take 2 and then sort?
+            if previous is not None and previous.op in ("first", "last"):
+                raise Unsupported(
+                    "query.order_ambiguous",
+                    "say whether to sort before or after taking the first/last items",
+                )
+            d = Step("sort", d.params)
+        if isinstance(d, Step) and d.op == "jy.top":
+            if not _sorted_before(out):
+                raise Unsupported("query.top_unordered", "top N by which field?")
+            d = Step("first", d.params)
         if isinstance(d, Step) and d.op == "jy.group_shape":
             if not any(isinstance(s, Step) and s.op == "group_count" for s in out):
                 raise Unsupported("query.shape", "keys and values of what? nothing is grouped")
@@ -386,6 +412,17 @@ def finish(directives: list[Directive]) -> list[Directive]:
 
 
 _ORDER_KEEPING = ("first", "last", "pluck", "project", "filter", "drop")
+
+
+def _sorted_before(done: list[Directive]) -> bool:
+    """Whether the data at this point is sorted: a sort step, then only order-keeping ones."""
+    for d in reversed(done):
+        if isinstance(d, Step):
+            if d.op == "sort":
+                return True
+            if d.op not in _ORDER_KEEPING:
+                return False
+    return False
 
 
 def _already_sorted(done: list[Directive], sort: Step) -> bool:
@@ -494,6 +531,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_group_shape": _const([Step("jy.group_shape")]),
     "jy_top": top,
     "jy_top_zh": top_zh,
+    "jy_top_of_sorted": top_of_sorted,
     "jy_aggregate_zh": aggregate_zh,
     "jy_extreme_zh": extreme_zh,
     "jy_noun": lambda children: ("noun", str(children[0])),
