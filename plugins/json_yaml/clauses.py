@@ -252,6 +252,11 @@ def top_of_sorted(children: Children) -> list[Directive]:
     return [Step("jy.top", {"count": _count(children)})]
 
 
+def first_field(children: Children) -> list[Directive]:
+    """ "the first 3 names only": the first N, answered with that field."""
+    return [Step("first", {"count": _count(children)}), *answer_field(children)]
+
+
 def last(children: Children) -> list[Directive]:
     return [Step("last", {"count": _count(children)})]
 
@@ -532,6 +537,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_top": top,
     "jy_top_zh": top_zh,
     "jy_top_of_sorted": top_of_sorted,
+    "jy_first_field": first_field,
     "jy_aggregate_zh": aggregate_zh,
     "jy_extreme_zh": extreme_zh,
     "jy_noun": lambda children: ("noun", str(children[0])),
