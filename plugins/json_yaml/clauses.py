@@ -488,6 +488,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_convert_from_to_minified": convert_from_to_minified,
     "jy_seq_flow": _const([Option("seq_style", "flow")]),
     "jy_doc_start": _const([Option("explicit_start", True)]),
+    "jy_no_doc_start": _const([Option("explicit_start", False)]),
     "jy_keep_unicode": _const([Option("ensure_ascii", False)]),
     "jy_escape_unicode": _const([Option("ensure_ascii", True)]),
     "jy_minify": _const([Option("single_line", True)]),
