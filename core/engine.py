@@ -190,19 +190,26 @@ class Engine:
         else:
             candidates = segment(message)
         first_failure: Unsupported | None = None
-        for i, candidate in enumerate(candidates):
+        refused: list[tuple[Segmented, GateFailure]] = []
+        for candidate in candidates:
             instruction = normalise(candidate.instruction)
             gate = check_text(instruction, tuple(p.text for p in candidate.payloads))
             if gate is not None:
-                if i == 0:  # the most likely reading is an open or vague ask
-                    raise Unsupported(gate.reason, gate.detail)
+                refused.append((candidate, gate))
                 continue
             try:
                 directives = self._parse_cached(instruction)
             except NoMatch as exc:
                 first_failure = first_failure or exc
                 continue
+            # A reading that failed the gate still counts unless its "instruction" is
+            # payload of this reading (a YAML payload placed before the instruction).
+            for earlier, failure in refused:
+                if not any(earlier.instruction.strip() in p.text for p in candidate.payloads):
+                    raise Unsupported(failure.reason, failure.detail)
             return _Reading(candidate, instruction, directives)
+        if refused:
+            raise Unsupported(refused[0][1].reason, refused[0][1].detail)
         raise first_failure or NoMatch("the instruction is not understood")
 
     def _plan(self, request: EngineRequest) -> tuple[_Reading, Plan]:

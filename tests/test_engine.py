@@ -133,3 +133,17 @@ def test_registered_examples_give_their_expected_answers(engine: Engine) -> None
     for example in engine.registry.examples:
         result = engine.run(example.instruction, example.payload)
         assert result.output == example.expected, example
+
+
+def test_payload_before_the_instruction_is_not_gated_as_an_ask(engine: Engine) -> None:
+    message = "summary: why we moved\nowner: ana\n\n把上面的YAML转成JSON"
+    result = engine.run(EngineRequest(messages=(Message("user", message),), temperature=0))
+    assert result.route is Route.DETERMINISTIC
+    assert result.output is not None and '"summary": "why we moved"' in result.output
+
+
+def test_an_open_ask_before_a_payload_still_falls_back(engine: Engine) -> None:
+    message = 'What do you think of this JSON?\n\n{"a": 1}\n\nConvert it to YAML.'
+    result = engine.run(EngineRequest(messages=(Message("user", message),), temperature=0))
+    assert result.route is Route.FALLBACK
+    assert result.reason == "gate.open_ended"
