@@ -202,10 +202,11 @@ class Engine:
             except NoMatch as exc:
                 first_failure = first_failure or exc
                 continue
-            # A reading that failed the gate still counts unless its "instruction" is
-            # payload of this reading (a YAML payload placed before the instruction).
+            # A reading that failed the gate still counts unless its "instruction" is the
+            # whole payload of this reading (a YAML payload placed before the instruction).
             for earlier, failure in refused:
-                if not any(earlier.instruction.strip() in p.text for p in candidate.payloads):
+                gated = earlier.instruction.strip()
+                if not any(gated == p.text.strip() for p in candidate.payloads):
                     raise Unsupported(failure.reason, failure.detail)
             return _Reading(candidate, instruction, directives)
         if refused:
