@@ -16,7 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from zerolayer.rules_api.headers import answer_headers
+from zerolayer.rules_api.headers import STATUS, answer_headers
 
 log = logging.getLogger("zerolayer.rules_api")
 
@@ -146,8 +146,12 @@ def install_error_handlers(app: FastAPI, on_reject: Any = None) -> None:
 
     async def api_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ApiError)
+        headers = exc.headers
+        if STATUS not in headers:  # rejected before the engine (request-level error)
+            note(request, exc.status)
+            headers = {**rejection_headers(request.url.path, "request.invalid"), **headers}
         return error_response(
-            request, exc.status, exc.message, kind=exc.kind, code=exc.code, headers=exc.headers
+            request, exc.status, exc.message, kind=exc.kind, code=exc.code, headers=headers
         )
 
     async def invalid(request: Request, exc: Exception) -> JSONResponse:

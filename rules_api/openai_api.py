@@ -154,19 +154,21 @@ def openai_router(service: AnswerService) -> APIRouter:
                 finish = completion_finish(prepared, completion)
                 record(service, API, decision, started, failed=False,
                        model_tokens=finish.output_tokens)  # fmt: skip
-                payload = completion_body(prepared, cid, created, completion.text, finish, body.n)
+                payload = completion_body(
+                    prepared, cid, created, completion.text, finish, body.n or 1
+                )
                 return JSONResponse(payload, headers=headers)
         if prepared.stream:
             include = bool(body.stream_options and body.stream_options.include_usage)
             deltas = answer_deltas(service, API, prepared, decision, start, started)
             return StreamingResponse(
-                chunk_stream(prepared, cid, created, body.n, include, deltas),
+                chunk_stream(prepared, cid, created, body.n or 1, include, deltas),
                 media_type="text/event-stream",
                 headers={**headers, **SSE_HEADERS},
             )
         shaped, finish = shape_deterministic(prepared, decision)
         record(service, API, decision, started, failed=False, saved_tokens=finish.output_tokens)
-        payload = completion_body(prepared, cid, created, shaped.text, finish, body.n)
+        payload = completion_body(prepared, cid, created, shaped.text, finish, body.n or 1)
         return JSONResponse(payload, headers=headers)
 
     @router.get("/v1/models", summary="List models (OpenAI shape; Anthropic shape on request)")

@@ -94,9 +94,9 @@ class ChatCompletionRequest(_Open):
     max_completion_tokens: int | None = Field(default=None, ge=1)
     temperature: float | None = Field(default=None, ge=0, le=2)
     top_p: float | None = Field(default=None, ge=0, le=1)
-    n: int = Field(default=1, ge=1, le=16)
+    n: int | None = Field(default=None, ge=1, le=16)
     stop: str | list[str] | None = None
-    stream: bool = False
+    stream: bool | None = None
     stream_options: StreamOptions | None = None
     logprobs: bool | None = None
     response_format: dict[str, Any] | None = None

@@ -118,3 +118,14 @@ class FakeFallback:
                 raise ConnectionError("fake fallback broke mid-stream")
             yield piece
         yield Completion(text, input_tokens=7, output_tokens=count_tokens(text))
+
+
+def anthropic_body(text: str, **extra: Any) -> dict[str, Any]:
+    """A minimal Anthropic request body with one user turn (temperature 0)."""
+    return {
+        "model": "any",
+        "max_tokens": 256,
+        "temperature": 0,
+        "messages": [{"role": "user", "content": text}],
+        **extra,
+    }

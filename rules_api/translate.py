@@ -143,6 +143,6 @@ def from_openai(body: ChatCompletionRequest, *, disabled: bool = False) -> Prepa
         model=body.model,
         max_tokens=body.max_completion_tokens or body.max_tokens,
         stop=tuple(s for s in stop if s),
-        stream=body.stream,
+        stream=bool(body.stream),
         forced_reason=forced,
     )
