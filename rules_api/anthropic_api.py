@@ -116,7 +116,7 @@ async def answer(
 ) -> tuple[Decision, float]:
     """Decide a request; an engine ERROR is recorded and raised as its 400 answer."""
     started = time.perf_counter()
-    decision = await run_in_threadpool(service.decide, prepared)
+    decision = await service.decide_async(prepared)
     if decision.route is Route.ERROR:
         record(service, api, decision, started, failed=True)
         raise service.engine_error(decision)

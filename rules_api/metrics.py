@@ -221,6 +221,12 @@ class ServiceMetrics:
             ["api", "status"],
             registry=reg,
         )
+        self.internal_errors = Counter(
+            "zerolayer_internal_errors",
+            "Requests answered 500 by the last-resort handler (bugs; should stay 0)",
+            ["api"],
+            registry=reg,
+        )
         self.cache = Counter(
             "zerolayer_cache_lookups",
             "Cache lookups by result (hit, miss)",
@@ -266,8 +272,11 @@ class ServiceMetrics:
         )
 
     def reject(self, api: str, status: int) -> None:
-        """Count a request rejected before the engine."""
-        self.rejected.labels(api, str(status)).inc()
+        """Count a request rejected before the engine (4xx), or an internal error (5xx)."""
+        if status >= 500:
+            self.internal_errors.labels(api).inc()
+        else:
+            self.rejected.labels(api, str(status)).inc()
 
     def render(self) -> bytes:
         """The Prometheus text exposition of this app's registry."""

@@ -97,7 +97,7 @@ def serve(
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m zerolayer.rules_api.server [--host H] [--port P] [--workers N]``."""
+    """Command line of ``python -m zerolayer.rules_api`` (host, port, workers, log level)."""
     import argparse
 
     parser = argparse.ArgumentParser(description="Run zerolayer's HTTP service.")

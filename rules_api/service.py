@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
 from zerolayer.core.errors import LimitExceeded, OpError, PayloadError, Unsupported, ZeroLayerError
 from zerolayer.core.fallback import Completion, FallbackBackend, FallbackUnavailable
 from zerolayer.core.messages import EngineRequest, EngineResult, Route
@@ -158,6 +159,22 @@ class AnswerService:
         ):
             self.cache.put(key, CachedAnswer(decision.output, decision.plan))
         return decision
+
+    def runs_inline(self, prepared: Prepared) -> bool:
+        """True when deciding is cheap enough to run on the event loop: a small request and
+        an in-process cache. A thread hand-off costs more than a small engine run; big
+        payloads and Redis (network) go to the thread pool so the loop is never held long."""
+        if self.cache.kind == "redis":
+            return False
+        request = prepared.request
+        size = len(request.system or "") + sum(len(m.content) for m in request.messages)
+        return size <= self.settings.inline_max_chars
+
+    async def decide_async(self, prepared: Prepared) -> Decision:
+        """``decide`` on the event loop or in the thread pool (see ``runs_inline``)."""
+        if self.runs_inline(prepared):
+            return self.decide(prepared)
+        return await run_in_threadpool(self.decide, prepared)
 
     def headers(self, decision: Decision) -> dict[str, str]:
         """The x-zero-layer headers of a decision."""

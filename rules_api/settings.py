@@ -27,6 +27,7 @@ class ServiceSettings:
     stream_chunk_tokens: int = 8
     warmup_max_items: int = 1000
     admin_token: str | None = None
+    inline_max_chars: int = 65_536
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ServiceSettings:
@@ -47,7 +48,12 @@ class ServiceSettings:
         for name in ("max_body_bytes", "plan_header_max", "stream_chunk_tokens"):
             if getattr(self, name) < 1:
                 raise StartupError(f"ZEROLAYER_{name.upper()} must be at least 1")
-        for name in ("cache_max_bytes", "warmup_max_items", "metrics_window_max"):
+        for name in (
+            "cache_max_bytes",
+            "warmup_max_items",
+            "metrics_window_max",
+            "inline_max_chars",
+        ):
             if getattr(self, name) < 0:
                 raise StartupError(f"ZEROLAYER_{name.upper()} must not be negative")
         if self.metrics_window_s <= 0:
@@ -77,4 +83,5 @@ _CONVERTERS: dict[str, Callable[[str], Any]] = {
     "stream_chunk_tokens": int,
     "warmup_max_items": int,
     "admin_token": str,
+    "inline_max_chars": int,
 }

@@ -107,6 +107,9 @@ def test_catch_all_answers_in_api_shape(make_live, path: str) -> None:
     response = httpx.post(server.url + path, json=body, timeout=10)
     assert response.status_code == 500
     assert "internal error" in assert_shape(path, response.json(), 500)
+    metrics = httpx.get(server.url + "/metrics").text
+    api = "openai" if "chat" in path else "anthropic"
+    assert f'zerolayer_internal_errors_total{{api="{api}"}} 1.0' in metrics
 
 
 def test_engine_crash_falls_back_instead_of_failing(make_live) -> None:

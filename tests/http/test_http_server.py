@@ -52,7 +52,7 @@ def test_two_uvicorn_workers_from_the_environment(redis_url: str) -> None:
         "ZEROLAYER_ENGINE": FAKE,
         "ZEROLAYER_REDIS_URL": redis_url,
     }
-    cmd = [sys.executable, "-m", "zerolayer.rules_api.server", "--port", str(port),
+    cmd = [sys.executable, "-m", "zerolayer.rules_api", "--port", str(port),
            "--workers", "2", "--log-level", "warning"]  # fmt: skip
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
