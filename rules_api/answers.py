@@ -7,6 +7,7 @@ one ``Finish``; it records the request's metrics when the sequence ends (or is a
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -132,13 +133,9 @@ async def answer_deltas(
         if final is None:
             finish = Finish("end_turn", None, input_tokens(prepared.request), count_tokens(text))
         else:
-            finish = completion_finish(prepared, Completion(text, *_rest(final)))
+            finish = completion_finish(prepared, dataclasses.replace(final, text=text))
         failed, spent = False, finish.output_tokens
         yield finish
     finally:
         record(service, api, decision, started, failed=failed, saved_tokens=saved,
                model_tokens=spent)  # fmt: skip
-
-
-def _rest(final: Completion) -> tuple[str, str | None, int, int]:
-    return final.stop_reason, final.stop_sequence, final.input_tokens, final.output_tokens

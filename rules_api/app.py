@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
+from zerolayer.core.errors import StartupError
 from zerolayer.core.fallback import FallbackBackend
 from zerolayer.rules_api.admin_api import admin_router
 from zerolayer.rules_api.anthropic_api import anthropic_router
@@ -28,7 +29,15 @@ def create_app(
     settings: ServiceSettings | None = None,
     metrics: ServiceMetrics | None = None,
 ) -> FastAPI:
-    """The HTTP app around ``engine``; the cache defaults to what ``settings`` asks for."""
+    """The HTTP app around ``engine``; the cache defaults to what ``settings`` asks for.
+
+    StartupError when ``engine`` lacks part of the ``EngineLike`` protocol or a setting is bad.
+    """
+    if not isinstance(engine, EngineLike):
+        raise StartupError(
+            f"{type(engine).__name__} is not an engine: it needs run, fingerprint, "
+            "plugin_info and rule_set_version"
+        )
     settings = settings or ServiceSettings()
     settings.check()
     metrics = metrics or ServiceMetrics(settings.metrics_window_s, settings.metrics_window_max)

@@ -36,6 +36,13 @@ def test_bad_factory_names_fail_at_start_up(spec: str) -> None:
         load_object(spec)
 
 
+def test_create_app_refuses_what_is_not_an_engine() -> None:
+    from zerolayer.rules_api import create_app
+
+    with pytest.raises(StartupError, match="not an engine"):
+        create_app(object())  # type: ignore[arg-type]
+
+
 def test_serve_refuses_objects_with_several_workers() -> None:
     with pytest.raises(StartupError, match="environment"):
         serve(workers=2, engine=FakeEngine())
