@@ -6,10 +6,11 @@ import secrets
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.concurrency import run_in_threadpool
 from zerolayer.rules_api.api_errors import ApiError
+from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.schemas import WarmupRequest
 from zerolayer.rules_api.service import AnswerService
 

@@ -7,14 +7,13 @@ message_delta (stop_reason, usage), message_stop.
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from zerolayer.core.messages import Route
 from zerolayer.rules_api.answers import (
@@ -25,6 +24,8 @@ from zerolayer.rules_api.answers import (
     shape_deterministic,
 )
 from zerolayer.rules_api.api_errors import ApiError
+from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
+from zerolayer.rules_api.encoding import dump_json
 from zerolayer.rules_api.headers import CONTROL
 from zerolayer.rules_api.schemas import CountTokensRequest, MessagesRequest
 from zerolayer.rules_api.service import AnswerService, Decision, input_tokens
@@ -65,7 +66,7 @@ def usage(inp: int, out: int) -> dict[str, int]:
 
 def sse(event: str, data: dict[str, Any]) -> bytes:
     """One server-sent event as Anthropic writes them."""
-    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+    return b"event: " + event.encode() + b"\ndata: " + dump_json(data) + b"\n\n"
 
 
 async def event_stream(

@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.headers import STATUS, answer_headers
 
 log = logging.getLogger("zerolayer.rules_api")

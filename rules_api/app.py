@@ -10,6 +10,7 @@ from zerolayer.rules_api.anthropic_api import anthropic_router
 from zerolayer.rules_api.api_errors import flavour_of, install_error_handlers
 from zerolayer.rules_api.cache import ResponseCache, build_cache
 from zerolayer.rules_api.contracts import EngineLike
+from zerolayer.rules_api.encoding import SafeJSONResponse
 from zerolayer.rules_api.guard import GuardMiddleware
 from zerolayer.rules_api.metrics import ServiceMetrics
 from zerolayer.rules_api.openai_api import openai_router
@@ -48,7 +49,12 @@ def create_app(
         metrics=metrics,
         settings=settings,
     )
-    app = FastAPI(title="zerolayer", version="0.1.0", description=DESCRIPTION)
+    app = FastAPI(
+        title="zerolayer",
+        version="0.1.0",
+        description=DESCRIPTION,
+        default_response_class=SafeJSONResponse,
+    )
     app.state.service = service
 
     def on_reject(request: Request, status: int) -> None:

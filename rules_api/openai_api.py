@@ -7,14 +7,13 @@ GET /v1/models answers in Anthropic's shape when the request carries ``anthropic
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from zerolayer.core.messages import Route
 from zerolayer.rules_api.answers import (
@@ -27,6 +26,8 @@ from zerolayer.rules_api.answers import (
 )
 from zerolayer.rules_api.anthropic_api import SSE_HEADERS, answer, disabled
 from zerolayer.rules_api.api_errors import ApiError
+from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
+from zerolayer.rules_api.encoding import dump_json
 from zerolayer.rules_api.schemas import ChatCompletionRequest
 from zerolayer.rules_api.service import AnswerService
 from zerolayer.rules_api.translate import Prepared, from_openai
@@ -79,7 +80,7 @@ def chunk(cid: str, created: int, model: str, choices: list[dict[str, Any]], **e
         "choices": choices,
         **extra,
     }
-    return f"data: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+    return b"data: " + dump_json(data) + b"\n\n"
 
 
 async def chunk_stream(
@@ -100,7 +101,7 @@ async def chunk_stream(
             continue
         if item.error is not None:
             error = {"message": item.error, "type": "server_error", "param": None, "code": None}
-            yield f"data: {json.dumps({'error': error})}\n\n".encode()
+            yield b"data: " + dump_json({"error": error}) + b"\n\n"
             break
         reason = OPENAI_FINISH.get(item.stop_reason, "stop")
         yield chunk(cid, created, model, [_choice(i, {}, reason) for i in range(n)])

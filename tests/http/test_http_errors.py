@@ -34,7 +34,9 @@ def assert_shape(path: str, body: Any, status: int) -> str:
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_malformed_request_gets_api_error_shape(live, case: dict[str, Any]) -> None:
     headers = {"content-type": case.get("content_type", "application/json")}
-    content = case["raw"] if "raw" in case else json.dumps(case.get("json"))
+    content: str | bytes = case["raw"] if "raw" in case else json.dumps(case.get("json"))
+    if "raw_hex" in case:
+        content = bytes.fromhex(case["raw_hex"])
     if "nested_depth" in case:
         depth = case["nested_depth"]
         content = content.replace('"NESTED"', "[" * depth + "]" * depth)
@@ -50,6 +52,37 @@ def test_malformed_request_gets_api_error_shape(live, case: dict[str, Any]) -> N
     if case["path"] in ANSWER_PATHS:
         assert response.headers["x-zero-layer-status"] == "active"
         assert response.headers["x-zero-layer-reason"] == "request.invalid"
+
+
+LONE_SURROGATE = '"ECHO-UPPER: a\\ud800b"'  # valid JSON; UTF-8 cannot encode the result
+
+
+@pytest.mark.parametrize("path", ANSWER_PATHS)
+@pytest.mark.parametrize("stream", [False, True])
+def test_lone_surrogates_are_answered_not_crashed(live, path: str, stream: bool) -> None:
+    body = json.dumps(anthropic_body("PLACEHOLDER", stream=stream)).replace(
+        '"PLACEHOLDER"', LONE_SURROGATE
+    )
+    response = httpx.post(live.url + path, content=body,
+                          headers={"content-type": "application/json"})  # fmt: skip
+    assert response.status_code == 200
+    assert "\\ud800" in response.text  # escaped in the JSON text, decodes to the same string
+    if not stream:
+        data = response.json()
+        text = (
+            data["content"][0]["text"]
+            if "content" in data
+            else data["choices"][0]["message"]["content"]
+        )
+        assert text == "A\ud800B"
+
+
+def test_lone_surrogate_in_an_error_excerpt(live) -> None:
+    body = json.dumps(anthropic_body("PLACEHOLDER")).replace('"PLACEHOLDER"', '"BAD: [\\ud800"')
+    response = httpx.post(live.url + "/v1/messages", content=body,
+                          headers={"content-type": "application/json"})  # fmt: skip
+    assert response.status_code == 400
+    assert "line 1" in response.json()["error"]["message"]
 
 
 def test_content_length_over_limit_is_413(bare) -> None:
