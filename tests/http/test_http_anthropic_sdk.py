@@ -223,3 +223,11 @@ def test_count_tokens_uses_the_same_counter(live) -> None:
 def test_models_list_in_anthropic_shape(live) -> None:
     page = live.anthropic().models.list()
     assert [m.id for m in page.data] == ["zerolayer"]
+
+
+def test_sdk_does_not_retry_when_no_fallback_is_configured(bare) -> None:
+    before = bare.engine.runs
+    client = anthropic.Anthropic(base_url=bare.url, api_key="k", max_retries=2)
+    with pytest.raises(anthropic.InternalServerError):
+        create(client, "an open question")
+    assert bare.engine.runs == before + 1  # x-should-retry: false was obeyed

@@ -186,3 +186,11 @@ def test_models_list_accepts_any_model(live) -> None:
     client = live.openai()
     assert [m.id for m in client.models.list()] == ["zerolayer"]
     assert client.models.retrieve("whatever-model").id == "whatever-model"
+
+
+def test_sdk_does_not_retry_when_no_fallback_is_configured(bare) -> None:
+    before = bare.engine.runs
+    client = openai.OpenAI(base_url=f"{bare.url}/v1", api_key="k", max_retries=2)
+    with pytest.raises(openai.InternalServerError):
+        create(client, "an open question")
+    assert bare.engine.runs == before + 1  # x-should-retry: false was obeyed
