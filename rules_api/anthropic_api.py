@@ -28,7 +28,7 @@ from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.encoding import dump_json
 from zerolayer.rules_api.headers import CONTROL
 from zerolayer.rules_api.schemas import CountTokensRequest, MessagesRequest
-from zerolayer.rules_api.service import AnswerService, Decision, input_tokens
+from zerolayer.rules_api.service import AnswerService, Decision, StreamStart, input_tokens
 from zerolayer.rules_api.translate import Prepared, from_anthropic
 
 API = "anthropic"
@@ -73,7 +73,7 @@ async def event_stream(
     prepared: Prepared, msg_id: str, deltas: AsyncIterator[str | Finish]
 ) -> AsyncIterator[bytes]:
     """Anthropic's streaming event sequence around the answer's text deltas."""
-    start = {
+    start: dict[str, Any] = {
         "id": msg_id,
         "type": "message",
         "role": "assistant",
@@ -135,7 +135,7 @@ def anthropic_router(service: AnswerService) -> APIRouter:
         headers = service.headers(decision)
         msg_id = f"msg_{uuid.uuid4().hex[:24]}"
         headers["request-id"] = f"req_{uuid.uuid4().hex[:24]}"
-        start = None
+        start: StreamStart | None = None
         if decision.route is Route.FALLBACK:
             if prepared.stream:
                 try:

@@ -85,7 +85,9 @@ def flavour_of(path: str, headers: Mapping[str, str] | None = None) -> Flavour:
     return "anthropic"
 
 
-def error_body(flavour: Flavour, kind: str, message: str, code: str | None = None) -> dict:
+def error_body(
+    flavour: Flavour, kind: str, message: str, code: str | None = None
+) -> dict[str, Any]:
     """The JSON body of an error answer in the given API's shape."""
     if flavour == "openai":
         otype, ocode = OPENAI_OF_KIND.get(kind, ("server_error", None))

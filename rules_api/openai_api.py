@@ -29,7 +29,7 @@ from zerolayer.rules_api.api_errors import ApiError
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.encoding import dump_json
 from zerolayer.rules_api.schemas import ChatCompletionRequest
-from zerolayer.rules_api.service import AnswerService
+from zerolayer.rules_api.service import AnswerService, StreamStart
 from zerolayer.rules_api.translate import Prepared, from_openai
 
 API = "openai"
@@ -141,7 +141,7 @@ def openai_router(service: AnswerService) -> APIRouter:
         headers = service.headers(decision)
         cid = f"chatcmpl-{uuid.uuid4().hex[:24]}"
         created = int(time.time())
-        start = None
+        start: StreamStart | None = None
         if decision.route is Route.FALLBACK:
             try:
                 if prepared.stream:

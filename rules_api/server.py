@@ -46,7 +46,8 @@ def build(factory: Callable[[], Any]) -> Any:
 
 def engine_from_env() -> EngineLike:
     """The engine named by ``ZEROLAYER_ENGINE`` (the real engine by default)."""
-    return build(load_object(os.environ.get("ZEROLAYER_ENGINE") or DEFAULT_ENGINE))
+    engine: EngineLike = build(load_object(os.environ.get("ZEROLAYER_ENGINE") or DEFAULT_ENGINE))
+    return engine
 
 
 def fallback_from_env() -> FallbackBackend | None:

@@ -8,9 +8,10 @@ assistant's (prefill), a forced tool call, logprobs, a structured ``response_for
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from zerolayer.core.messages import EngineRequest, Message
+from zerolayer.core.messages import EngineRequest, Message, Role
 from zerolayer.rules_api.api_errors import ApiError
 from zerolayer.rules_api.schemas import (
     AnthropicMessage,
@@ -37,7 +38,7 @@ class Prepared:
 
 
 def join_blocks(
-    blocks: list[ContentBlock] | list[ContentPart] | list[SystemBlock], where: str
+    blocks: Sequence[ContentBlock | ContentPart | SystemBlock], where: str
 ) -> tuple[str, bool]:
     """Join the text of ``text`` blocks; also say whether any block was not text.
 
@@ -116,7 +117,8 @@ def from_openai(body: ChatCompletionRequest, *, disabled: bool = False) -> Prepa
         else:
             if msg.role == "assistant" and (msg.model_extra or {}).get("tool_calls"):
                 forced = forced or "request.tool_message"
-            turns.append(Message(msg.role, text))
+            role: Role = "assistant" if msg.role == "assistant" else "user"
+            turns.append(Message(role, text))
     if not turns:
         forced = forced or "request.no_user_message"
         turns.append(Message("user", ""))
