@@ -51,6 +51,7 @@ class Figures:
     requests: int
     errors: int
     active: int
+    cache_hits: int
     seconds: float
     throughput_rps: float
     p50_ms: float
@@ -67,11 +68,11 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def figures(
-    name: str, conc: int, lat: list[float], errors: int, active: int, secs: float
+    name: str, conc: int, lat: list[float], errors: int, active: int, hits: int, secs: float
 ) -> Figures:
     """Summarise latencies (seconds) of one scenario."""
     return Figures(
-        name, conc, len(lat), errors, active, round(secs, 3),
+        name, conc, len(lat), errors, active, hits, round(secs, 3),
         round(len(lat) / secs, 1) if secs else 0.0,
         round(percentile(lat, 50) * 1000, 3), round(percentile(lat, 99) * 1000, 3),
     )  # fmt: skip
@@ -96,7 +97,7 @@ def bench_engine(engine: Any, template: str, n: int, duration: float) -> Figures
         active += result.route.value == "deterministic"
         if time.perf_counter() - start > duration:
             break
-    return figures("engine", 1, lat, 0, active, time.perf_counter() - start)
+    return figures("engine", 1, lat, 0, active, 0, time.perf_counter() - start)
 
 
 async def bench_http(
@@ -104,7 +105,7 @@ async def bench_http(
 ) -> Figures:
     """Send the texts with ``concurrency`` connections; stop early after ``duration`` s."""
     lat: list[float] = []
-    errors = active = 0
+    errors = active = hits = 0
     queue: asyncio.Queue[str] = asyncio.Queue()
     for text in texts:
         queue.put_nowait(text)
@@ -113,7 +114,7 @@ async def bench_http(
     async def worker() -> None:
         # One client (one keep-alive connection) per worker: a shared pool of 64 connections
         # costs httpx more than the server spends on a request.
-        nonlocal errors, active
+        nonlocal errors, active, hits
         async with httpx.AsyncClient(base_url=url, timeout=30) as client:
             while not queue.empty() and time.perf_counter() - start < duration:
                 text = queue.get_nowait()
@@ -126,9 +127,10 @@ async def bench_http(
                 lat.append(time.perf_counter() - t0)
                 errors += response.status_code != 200
                 active += response.headers.get("x-zero-layer-status") == "active"
+                hits += response.headers.get("x-zero-layer-cache-hit") == "true"
 
     await asyncio.gather(*(worker() for _ in range(concurrency)))
-    return figures(name, concurrency, lat, errors, active, time.perf_counter() - start)
+    return figures(name, concurrency, lat, errors, active, hits, time.perf_counter() - start)
 
 
 @contextmanager
@@ -194,11 +196,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", default=None, help="write the figures to this file")
     args = parser.parse_args(argv)
     results = run(args)
-    print(f"{'scenario':<10} {'conc':>4} {'requests':>8} {'errors':>6} {'active':>6} "
-          f"{'req/s':>9} {'p50 ms':>8} {'p99 ms':>8}")  # fmt: skip
+    columns = (
+        "scenario",
+        "conc",
+        "requests",
+        "errors",
+        "active",
+        "hits",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+    )
+    print("  ".join(f"{c:>9}" for c in columns))
     for r in results:
-        print(f"{r.scenario:<10} {r.concurrency:>4} {r.requests:>8} {r.errors:>6} {r.active:>6} "
-              f"{r.throughput_rps:>9.1f} {r.p50_ms:>8.3f} {r.p99_ms:>8.3f}")  # fmt: skip
+        row = (r.scenario, r.concurrency, r.requests, r.errors, r.active, r.cache_hits,
+               f"{r.throughput_rps:.1f}", f"{r.p50_ms:.3f}", f"{r.p99_ms:.3f}")  # fmt: skip
+        print("  ".join(f"{v:>9}" for v in row))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump([asdict(r) for r in results], fh, indent=2)
