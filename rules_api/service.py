@@ -145,7 +145,7 @@ class AnswerService:
             return Decision(Route.FALLBACK, reason=prepared.forced_reason)
         key = self.fingerprint(prepared)
         if key is not None:
-            hit = self.cache.get(key)
+            hit = self.cache_get(key)
             self.metrics.cache.labels("hit" if hit else "miss").inc()
             if hit is not None:
                 return Decision(
@@ -157,8 +157,23 @@ class AnswerService:
             and decision.route is Route.DETERMINISTIC
             and decision.output is not None
         ):
-            self.cache.put(key, CachedAnswer(decision.output, decision.plan))
+            self.cache_put(key, CachedAnswer(decision.output, decision.plan))
         return decision
+
+    def cache_get(self, key: str) -> CachedAnswer | None:
+        """A cache lookup that cannot fail a request: a broken cache is a miss (logged)."""
+        try:
+            return self.cache.get(key)
+        except Exception:
+            log.exception("cache get failed")
+            return None
+
+    def cache_put(self, key: str, answer: CachedAnswer) -> None:
+        """Store an answer; a broken cache is logged, never raised."""
+        try:
+            self.cache.put(key, answer)
+        except Exception:
+            log.exception("cache put failed")
 
     def runs_inline(self, prepared: Prepared) -> bool:
         """True when deciding is cheap enough to run on the event loop: a small request and
@@ -290,11 +305,11 @@ class AnswerService:
         key = self.fingerprint(prepared)
         if key is None:
             return "skipped", "not_cacheable", None
-        if self.cache.get(key) is not None:
+        if self.cache_get(key) is not None:
             return "cached", None, None
         decision = self.run_engine(prepared)
         if decision.route is Route.DETERMINISTIC and decision.output is not None:
-            self.cache.put(key, CachedAnswer(decision.output, decision.plan))
+            self.cache_put(key, CachedAnswer(decision.output, decision.plan))
             return "warmed", None, None
         if decision.route is Route.ERROR:
             detail = str(decision.error) if decision.error is not None else None

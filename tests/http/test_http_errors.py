@@ -119,7 +119,7 @@ def test_chunked_body_under_limit_is_read(bare) -> None:
 
 
 class BrokenCache:
-    """A cache that fails: a bug the catch-all must still answer in the API's shape."""
+    """A cache that fails on every call."""
 
     kind = "broken"
 
@@ -133,11 +133,32 @@ class BrokenCache:
         return {"kind": self.kind, "ok": False}
 
 
+def test_broken_cache_does_not_fail_requests(make_live) -> None:
+    server = make_live(cache=BrokenCache())
+    for _ in range(2):
+        response = httpx.post(server.url + "/v1/messages", json=anthropic_body("ECHO-UPPER: hi"))
+        assert response.status_code == 200
+        assert response.headers["x-zero-layer-cache-hit"] == "false"
+    assert server.engine.runs == 2
+
+
+class BuggyFallback:
+    """A backend that breaks its contract (returns no Completion): a bug in the server's
+    reach that only the last-resort handler can answer."""
+
+    name = "buggy"
+
+    def generate(self, request, *, max_tokens, stop=()):  # type: ignore[no-untyped-def]
+        return None
+
+    def stream(self, request, *, max_tokens, stop=()):  # type: ignore[no-untyped-def]
+        return iter(())
+
+
 @pytest.mark.parametrize("path", ["/v1/messages", "/v1/chat/completions"])
 def test_catch_all_answers_in_api_shape(make_live, path: str) -> None:
-    server = make_live(cache=BrokenCache())
-    body = anthropic_body("ECHO-UPPER: hi")
-    response = httpx.post(server.url + path, json=body, timeout=10)
+    server = make_live(fallback=BuggyFallback())
+    response = httpx.post(server.url + path, json=anthropic_body("an open question"), timeout=10)
     assert response.status_code == 500
     assert "internal error" in assert_shape(path, response.json(), 500)
     metrics = httpx.get(server.url + "/metrics").text
