@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
 from zerolayer.core.messages import EngineRequest, Message
 from zerolayer.rules_api.server import build, load_object
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.concurrency import run_in_threadpool
+
 from zerolayer.rules_api.api_errors import ApiError
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.schemas import WarmupRequest

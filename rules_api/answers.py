@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
 from starlette.concurrency import iterate_in_threadpool
+
 from zerolayer.core.fallback import Completion
 from zerolayer.core.messages import Route
 from zerolayer.rules_api.service import (

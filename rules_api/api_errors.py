@@ -15,6 +15,7 @@ from typing import Any, Literal
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.headers import STATUS, answer_headers
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
+
 from zerolayer.core.errors import StartupError
 from zerolayer.core.fallback import FallbackBackend
 from zerolayer.rules_api.admin_api import admin_router

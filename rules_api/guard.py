@@ -15,6 +15,7 @@ from typing import Any
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
 from zerolayer.rules_api.api_errors import (
     KIND_OF_STATUS,
     BodyTooLarge,

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
+
 from zerolayer.core.messages import Route
 from zerolayer.rules_api.answers import (
     OPENAI_FINISH,

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI
+
 from zerolayer.core.errors import StartupError
 from zerolayer.core.fallback import FallbackBackend
 from zerolayer.rules_api.app import create_app

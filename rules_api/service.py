@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
+
 from zerolayer.core.errors import LimitExceeded, OpError, PayloadError, Unsupported, ZeroLayerError
 from zerolayer.core.fallback import Completion, FallbackBackend, FallbackUnavailable
 from zerolayer.core.messages import EngineRequest, EngineResult, Route

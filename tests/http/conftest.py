@@ -18,8 +18,17 @@ import openai
 import pytest
 import uvicorn
 from fastapi import FastAPI
+
 from zerolayer.rules_api import ServiceSettings, create_app
 from zerolayer.rules_api.testing import FakeEngine, FakeFallback
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register ``slow`` here too, so that this folder also runs where pyproject lacks it."""
+    config.addinivalue_line(
+        "markers",
+        "slow: builds or installs packages, or starts servers (seconds, not milliseconds)",
+    )
 
 
 @dataclass

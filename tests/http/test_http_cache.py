@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+
 from zerolayer.rules_api import ServiceSettings
 from zerolayer.rules_api.cache import (
     CachedAnswer,
@@ -14,6 +15,8 @@ from zerolayer.rules_api.cache import (
     entry_size,
 )
 from zerolayer.rules_api.testing import anthropic_body
+
+pytestmark = pytest.mark.slow  # live servers, subprocesses or many generated requests
 
 
 def test_entry_size_counts_utf8_bytes() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
+
 from zerolayer.rules_api.metrics import ServiceMetrics
 from zerolayer.rules_api.settings import ServiceSettings
 

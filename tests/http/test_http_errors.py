@@ -8,9 +8,12 @@ from typing import Any
 
 import httpx
 import pytest
+
 from zerolayer.rules_api import ServiceSettings
 from zerolayer.rules_api.cache import CachedAnswer
 from zerolayer.rules_api.testing import FakeEngine, FakeFallback, anthropic_body
+
+pytestmark = pytest.mark.slow  # live servers, subprocesses or many generated requests
 
 CASES = json.loads((Path(__file__).parent / "cases" / "malformed.json").read_text("utf-8"))
 ANSWER_PATHS = ("/v1/messages", "/v1/chat/completions")

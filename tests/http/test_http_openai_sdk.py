@@ -7,6 +7,8 @@ from urllib.parse import unquote
 import openai
 import pytest
 
+pytestmark = pytest.mark.slow  # live servers, subprocesses or many generated requests
+
 ECHO = "ECHO-UPPER: "
 
 

@@ -7,11 +7,15 @@ documented answer of a fallback request without a fallback, so the app under tes
 
 from __future__ import annotations
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
+
 from zerolayer.rules_api import create_app
 from zerolayer.rules_api.testing import FakeEngine, FakeFallback
+
+pytestmark = pytest.mark.slow  # live servers, subprocesses or many generated requests
 
 app = create_app(FakeEngine(), fallback=FakeFallback())
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)

@@ -12,9 +12,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+
 from zerolayer.core.errors import StartupError
 from zerolayer.rules_api.server import app_from_env, load_object, serve
 from zerolayer.rules_api.testing import FakeEngine, anthropic_body
+
+pytestmark = pytest.mark.slow  # live servers, subprocesses or many generated requests
 
 FAKE = "zerolayer.rules_api.testing:FakeEngine"
 

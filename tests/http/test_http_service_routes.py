@@ -7,9 +7,12 @@ import math
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+
 from zerolayer.rules_api import ServiceSettings
 from zerolayer.rules_api.metrics import Observation, ServiceMetrics, consistency, window_figures
 from zerolayer.rules_api.testing import FakeEngine, FakeFallback, anthropic_body
+
+pytestmark = pytest.mark.slow  # live servers, subprocesses or many generated requests
 
 
 def scrape(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

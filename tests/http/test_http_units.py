@@ -7,6 +7,7 @@ from urllib.parse import unquote
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from zerolayer.core.errors import StartupError
 from zerolayer.core.messages import EngineRequest
 from zerolayer.rules_api.headers import header_safe
