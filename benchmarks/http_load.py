@@ -29,7 +29,6 @@ import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -140,11 +139,10 @@ def server(engine_spec: str, workers: int) -> Iterator[str]:
     with closing(socket.socket()) as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    root = Path(__file__).resolve().parents[1]
     env = {
         **os.environ,
         "ZEROLAYER_ENGINE": engine_spec,
-        "PYTHONPATH": os.pathsep.join([str(root / ".dev"), os.environ.get("PYTHONPATH", "")]),
+        "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),  # what this process imports
     }
     cmd = [sys.executable, "-m", "zerolayer.rules_api", "--port", str(port),
            "--workers", str(workers), "--log-level", "warning"]  # fmt: skip

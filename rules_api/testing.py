@@ -5,14 +5,19 @@
 ``BAD:`` with a ``PayloadError`` from parsing the rest as JSON (line and column), raises an
 unexpected exception for ``CRASH:``, and falls back for everything else. Its gate mimics the
 real one: temperature must be 0, top_p absent or 1, and the request not disabled.
+
+``serve_app`` runs an app with uvicorn in a thread on a free loopback port (live-server tests).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import socket
 import threading
+import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from zerolayer.core.errors import PayloadError
@@ -129,3 +134,37 @@ def anthropic_body(text: str, **extra: Any) -> dict[str, Any]:
         "messages": [{"role": "user", "content": text}],
         **extra,
     }
+
+
+def free_socket() -> socket.socket:
+    """A listening-ready TCP socket bound to a free loopback port."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Accepted connections inherit this; without it small writes wait for delayed ACKs (40 ms).
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
+@contextmanager
+def serve_app(app: Any) -> Iterator[str]:
+    """Run ``app`` with uvicorn in a thread on a free loopback port; yield its base URL."""
+    sock = free_socket()
+    port = sock.getsockname()[1]
+    import uvicorn  # imported here: only live-server tests need it
+
+    config = uvicorn.Config(app, log_level="warning", ws="none", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()

@@ -6,21 +6,19 @@ import os
 import shutil
 import socket
 import subprocess
-import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
 import anthropic
 import openai
 import pytest
-import uvicorn
 from fastapi import FastAPI
 
 from zerolayer.rules_api import ServiceSettings, create_app
-from zerolayer.rules_api.testing import FakeEngine, FakeFallback
+from zerolayer.rules_api.testing import FakeEngine, FakeFallback, free_socket, serve_app
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -46,38 +44,6 @@ class Live:
     def openai(self, **kwargs: Any) -> openai.OpenAI:
         """An OpenAI SDK client pointed at this server."""
         return openai.OpenAI(base_url=f"{self.url}/v1", api_key="test-key", max_retries=0, **kwargs)
-
-
-def free_socket() -> socket.socket:
-    """A listening-ready TCP socket bound to a free loopback port."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    # Accepted connections inherit this; without it small writes wait for delayed ACKs (40 ms).
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.bind(("127.0.0.1", 0))
-    return sock
-
-
-@contextmanager
-def serve_app(app: FastAPI) -> Iterator[str]:
-    """Run ``app`` with uvicorn in a thread on a free loopback port; yield its base URL."""
-    sock = free_socket()
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", ws="none", lifespan="off")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
 
 
 @pytest.fixture

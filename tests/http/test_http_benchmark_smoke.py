@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_http_load_benchmark_reports_all_scenarios(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
-    env = {**os.environ, "PYTHONPATH": str(ROOT / ".dev")}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     cmd = [sys.executable, str(ROOT / "benchmarks" / "http_load.py"), "--requests", "20",
            "--duration", "10", "--concurrency", "1", "4", "--json", str(out)]  # fmt: skip
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120, check=False)
