@@ -9,7 +9,7 @@ is OpenAI unless the request carries ``anthropic-version``); everything else is 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
@@ -136,7 +136,9 @@ def describe_validation(errors: Sequence[Any]) -> str:
     return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
 
 
-def install_error_handlers(app: FastAPI, on_reject: Any = None) -> None:
+def install_error_handlers(
+    app: FastAPI, on_reject: Callable[[Request, int], None] | None = None
+) -> None:
     """Answer errors (malformed JSON, validation, 404/405/413) in the API's shape.
 
     Validation errors become 400 (not FastAPI's 422). ``on_reject(request, status)`` is called
