@@ -1,0 +1,73 @@
+"""Service routes: cache warm-up, plugins, health, readiness and Prometheus metrics."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from prometheus_client import CONTENT_TYPE_LATEST
+from starlette.concurrency import run_in_threadpool
+
+from zerolayer.rules_api.api_errors import ApiError
+from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
+from zerolayer.rules_api.schemas import WarmupRequest
+from zerolayer.rules_api.service import AnswerService
+
+
+def check_admin(service: AnswerService, request: Request) -> None:
+    """When ``ZEROLAYER_ADMIN_TOKEN`` is set, require it (Bearer or x-api-key); else 401."""
+    token = service.settings.admin_token
+    if not token:
+        return
+    given = request.headers.get("x-api-key", "")
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        given = auth[7:].strip()
+    if not secrets.compare_digest(given.encode(), token.encode()):
+        raise ApiError(401, "this route needs the admin token", kind="authentication_error")
+
+
+def admin_router(service: AnswerService) -> APIRouter:
+    """The service routes."""
+    router = APIRouter(tags=["service"])
+
+    @router.post("/v1/cache/warmup", summary="Answer Anthropic-style requests and cache them")
+    async def warmup(
+        body: WarmupRequest | list[dict[str, Any]], request: Request
+    ) -> dict[str, Any]:
+        check_admin(service, request)
+        bodies = body.requests if isinstance(body, WarmupRequest) else body
+        return await run_in_threadpool(service.warmup, bodies)
+
+    @router.get("/v1/plugins", summary="Installed plugins, their ops and grammar fragments")
+    async def plugins() -> dict[str, Any]:
+        info = await run_in_threadpool(service.engine.plugin_info)
+        return {"rule_set_version": service.engine.rule_set_version, "plugins": info}
+
+    @router.get("/health", summary="Liveness")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @router.get("/health/ready", summary="Readiness: the engine is loaded")
+    async def ready() -> JSONResponse:
+        def probe() -> dict[str, Any]:
+            out: dict[str, Any] = {"status": "ready"}
+            try:
+                out["rule_set_version"] = service.engine.rule_set_version
+                out["plugins"] = len(service.engine.plugin_info())
+            except Exception as exc:  # not ready: say why, do not crash
+                return {"status": "not_ready", "error": f"engine: {exc}"}
+            out["cache"] = service.cache.stats()
+            out["fallback"] = getattr(service.fallback, "name", None)
+            return out
+
+        result = await run_in_threadpool(probe)
+        return JSONResponse(result, status_code=200 if result["status"] == "ready" else 503)
+
+    @router.get("/metrics", summary="Prometheus metrics")
+    async def metrics() -> Response:
+        return Response(service.metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+    return router

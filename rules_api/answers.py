@@ -1,0 +1,142 @@
+"""The answer of one request as a sequence of text deltas and a finish, for both APIs.
+
+Both API modules shape the same sequence: ``answer_deltas`` yields text pieces of a
+deterministic answer (cut into chunks by the token counter) or of the fallback's stream, then
+one ``Finish``; it records the request's metrics when the sequence ends (or is abandoned).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+
+from starlette.concurrency import iterate_in_threadpool
+
+from zerolayer.core.fallback import Completion
+from zerolayer.core.messages import Route
+from zerolayer.rules_api.service import (
+    AnswerService,
+    Decision,
+    Shaped,
+    StreamStart,
+    apply_limits,
+    input_tokens,
+)
+from zerolayer.rules_api.translate import Prepared
+from zerolayer.rules_api.usage import chunk_text, count_tokens
+
+log = logging.getLogger("zerolayer.rules_api")
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """The end of an answer: why it stopped and its usage, or the error that broke it."""
+
+    stop_reason: str  # end_turn | stop_sequence | max_tokens (Anthropic names)
+    stop_sequence: str | None
+    input_tokens: int
+    output_tokens: int
+    error: str | None = None
+
+
+OPENAI_FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length"}
+
+
+def record(
+    service: AnswerService,
+    api: str,
+    decision: Decision,
+    started: float,
+    *,
+    failed: bool,
+    saved_tokens: int = 0,
+    model_tokens: int = 0,
+) -> None:
+    """Record the metrics of one request that reached the engine (or was routed around it)."""
+    service.metrics.observe(
+        api=api,
+        route=decision.status,
+        reason=decision.reason if decision.route is not Route.DETERMINISTIC else None,
+        plan=decision.plan,
+        latency_s=time.perf_counter() - started,
+        failed=failed,
+        saved_tokens=saved_tokens,
+        model_tokens=model_tokens,
+    )
+
+
+def shape_deterministic(prepared: Prepared, decision: Decision) -> tuple[Shaped, Finish]:
+    """The deterministic answer cut to the request's limits, and its finish."""
+    shaped = apply_limits(decision.output or "", prepared.max_tokens, prepared.stop)
+    finish = Finish(
+        shaped.stop_reason,
+        shaped.stop_sequence,
+        input_tokens(prepared.request),
+        count_tokens(shaped.text),
+    )
+    return shaped, finish
+
+
+def completion_finish(prepared: Prepared, completion: Completion) -> Finish:
+    """The finish of a fallback completion: its own token counts, else the local counter."""
+    return Finish(
+        completion.stop_reason,
+        completion.stop_sequence,
+        completion.input_tokens or input_tokens(prepared.request),
+        completion.output_tokens or count_tokens(completion.text),
+    )
+
+
+async def answer_deltas(
+    service: AnswerService,
+    api: str,
+    prepared: Prepared,
+    decision: Decision,
+    start: StreamStart | None,
+    started: float,
+) -> AsyncIterator[str | Finish]:
+    """Text deltas then one ``Finish``; metrics are recorded when the sequence ends."""
+    failed, saved, spent = True, 0, 0
+    try:
+        if decision.route is Route.DETERMINISTIC:
+            shaped, finish = shape_deterministic(prepared, decision)
+            for chunk in chunk_text(shaped.text, service.settings.stream_chunk_tokens):
+                yield chunk
+            failed, saved = False, finish.output_tokens
+            yield finish
+            return
+        assert start is not None
+        texts: list[str] = []
+        final: Completion | None = None
+
+        def items() -> Iterator[str | Completion]:
+            yield from start.first
+            yield from start.rest
+
+        try:
+            async for item in iterate_in_threadpool(items()):
+                if isinstance(item, Completion):
+                    final = item
+                    break
+                if item:
+                    texts.append(item)
+                    yield item
+        except Exception as exc:  # the backend broke mid-stream: end with an error event
+            log.error("fallback stream failed: %r", exc)
+            text = "".join(texts)
+            yield Finish("end_turn", None, input_tokens(prepared.request), count_tokens(text),
+                         error="the neural fallback failed while streaming")  # fmt: skip
+            return
+        text = "".join(texts)
+        if final is None:
+            finish = Finish("end_turn", None, input_tokens(prepared.request), count_tokens(text))
+        else:
+            finish = completion_finish(prepared, dataclasses.replace(final, text=text))
+        failed, spent = False, finish.output_tokens
+        yield finish
+    finally:
+        record(service, api, decision, started, failed=failed, saved_tokens=saved,
+               model_tokens=spent)  # fmt: skip

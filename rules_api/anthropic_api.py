@@ -1,0 +1,177 @@
+"""The Anthropic Messages API: POST /v1/messages (with streaming), /v1/messages/count_tokens.
+
+Answers have Anthropic's shapes; streams follow Anthropic's event sequence: message_start,
+content_block_start, ping, content_block_delta (text_delta) …, content_block_stop,
+message_delta (stop_reason, usage), message_stop.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response, StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from zerolayer.core.messages import Route
+from zerolayer.rules_api.answers import (
+    Finish,
+    answer_deltas,
+    completion_finish,
+    record,
+    shape_deterministic,
+)
+from zerolayer.rules_api.api_errors import ApiError
+from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
+from zerolayer.rules_api.encoding import dump_json
+from zerolayer.rules_api.headers import CONTROL
+from zerolayer.rules_api.schemas import CountTokensRequest, MessagesRequest
+from zerolayer.rules_api.service import AnswerService, Decision, StreamStart, input_tokens
+from zerolayer.rules_api.translate import Prepared, from_anthropic
+
+API = "anthropic"
+SSE_HEADERS = {"cache-control": "no-cache"}
+
+
+def disabled(request: Request) -> bool:
+    """True when the request header ``x-zero-layer: disable`` asks for the neural fallback."""
+    return request.headers.get(CONTROL, "").strip().lower() == "disable"
+
+
+def message_body(prepared: Prepared, msg_id: str, text: str, finish: Finish) -> dict[str, Any]:
+    """A complete Anthropic ``message`` object."""
+    return {
+        "id": msg_id,
+        "type": "message",
+        "role": "assistant",
+        "model": prepared.model,
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": finish.stop_reason,
+        "stop_sequence": finish.stop_sequence,
+        "usage": usage(finish.input_tokens, finish.output_tokens),
+    }
+
+
+def usage(inp: int, out: int) -> dict[str, int]:
+    """Anthropic usage (zerolayer does no prompt caching: those counts are 0)."""
+    return {
+        "input_tokens": inp,
+        "output_tokens": out,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+    }
+
+
+def sse(event: str, data: dict[str, Any]) -> bytes:
+    """One server-sent event as Anthropic writes them."""
+    return b"event: " + event.encode() + b"\ndata: " + dump_json(data) + b"\n\n"
+
+
+async def event_stream(
+    prepared: Prepared, msg_id: str, deltas: AsyncIterator[str | Finish]
+) -> AsyncIterator[bytes]:
+    """Anthropic's streaming event sequence around the answer's text deltas."""
+    start: dict[str, Any] = {
+        "id": msg_id,
+        "type": "message",
+        "role": "assistant",
+        "model": prepared.model,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": usage(input_tokens(prepared.request), 1),
+    }
+    yield sse("message_start", {"type": "message_start", "message": start})
+    yield sse(
+        "content_block_start",
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    )
+    yield sse("ping", {"type": "ping"})
+    async for item in deltas:
+        if isinstance(item, str):
+            delta = {"type": "text_delta", "text": item}
+            yield sse(
+                "content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}
+            )
+            continue
+        if item.error is not None:
+            error = {"type": "api_error", "message": item.error}
+            yield sse("error", {"type": "error", "error": error})
+            return
+        yield sse("content_block_stop", {"type": "content_block_stop", "index": 0})
+        yield sse(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": item.stop_reason, "stop_sequence": item.stop_sequence},
+                "usage": {"output_tokens": item.output_tokens},
+            },
+        )
+        yield sse("message_stop", {"type": "message_stop"})
+
+
+async def answer(
+    service: AnswerService, prepared: Prepared, api: str = API
+) -> tuple[Decision, float]:
+    """Decide a request; an engine ERROR is recorded and raised as its 400 answer."""
+    started = time.perf_counter()
+    decision = await service.decide_async(prepared)
+    if decision.route is Route.ERROR:
+        record(service, api, decision, started, failed=True)
+        raise service.engine_error(decision)
+    return decision, started
+
+
+def anthropic_router(service: AnswerService) -> APIRouter:
+    """The routes of the Anthropic Messages API."""
+    router = APIRouter(tags=["anthropic"])
+
+    @router.post("/v1/messages", summary="Create a message (Anthropic Messages API)")
+    async def create_message(body: MessagesRequest, request: Request) -> Response:
+        prepared = from_anthropic(body, disabled=disabled(request))
+        decision, started = await answer(service, prepared)
+        headers = service.headers(decision)
+        msg_id = f"msg_{uuid.uuid4().hex[:24]}"
+        headers["request-id"] = f"req_{uuid.uuid4().hex[:24]}"
+        start: StreamStart | None = None
+        if decision.route is Route.FALLBACK:
+            if prepared.stream:
+                try:
+                    start = await run_in_threadpool(service.open_stream, prepared, decision)
+                except ApiError:
+                    record(service, API, decision, started, failed=True)
+                    raise
+            else:
+                try:
+                    completion = await run_in_threadpool(service.complete, prepared, decision)
+                except ApiError:
+                    record(service, API, decision, started, failed=True)
+                    raise
+                finish = completion_finish(prepared, completion)
+                record(service, API, decision, started, failed=False,
+                       model_tokens=finish.output_tokens)  # fmt: skip
+                return JSONResponse(
+                    message_body(prepared, msg_id, completion.text, finish), headers=headers
+                )
+        if prepared.stream:
+            deltas = answer_deltas(service, API, prepared, decision, start, started)
+            return StreamingResponse(
+                event_stream(prepared, msg_id, deltas),
+                media_type="text/event-stream",
+                headers={**headers, **SSE_HEADERS},
+            )
+        shaped, finish = shape_deterministic(prepared, decision)
+        record(service, API, decision, started, failed=False, saved_tokens=finish.output_tokens)
+        return JSONResponse(message_body(prepared, msg_id, shaped.text, finish), headers=headers)
+
+    @router.post("/v1/messages/count_tokens", summary="Count input tokens (Anthropic)")
+    async def count_message_tokens(body: CountTokensRequest) -> dict[str, int]:
+        as_messages = MessagesRequest(
+            model=body.model, max_tokens=1, messages=body.messages, system=body.system
+        )
+        return {"input_tokens": input_tokens(from_anthropic(as_messages).request)}
+
+    return router

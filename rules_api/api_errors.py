@@ -1,0 +1,183 @@
+"""Error answers in the shape of the API a client speaks, and the handlers that make them.
+
+Anthropic: ``{"type": "error", "error": {"type": KIND, "message": ...}}``.
+OpenAI: ``{"error": {"message": ..., "type": TYPE, "param": null, "code": CODE}}``.
+The flavour of an error follows the request path (``/v1/chat/...`` is OpenAI; ``/v1/models``
+is OpenAI unless the request carries ``anthropic-version``); everything else is Anthropic.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
+from zerolayer.rules_api.headers import STATUS, answer_headers
+
+log = logging.getLogger("zerolayer.rules_api")
+
+Flavour = Literal["anthropic", "openai"]
+ANSWER_PATHS = ("/v1/messages", "/v1/chat/completions")
+
+# Anthropic error type of each HTTP status zerolayer answers with.
+KIND_OF_STATUS = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    405: "invalid_request_error",
+    413: "request_too_large",
+    415: "invalid_request_error",
+    422: "invalid_request_error",
+    500: "api_error",
+    502: "api_error",
+    503: "overloaded_error",
+}
+# OpenAI (type, code) for each Anthropic kind.
+OPENAI_OF_KIND = {
+    "invalid_request_error": ("invalid_request_error", None),
+    "authentication_error": ("invalid_request_error", "invalid_api_key"),
+    "permission_error": ("invalid_request_error", "permission_denied"),
+    "not_found_error": ("invalid_request_error", "not_found"),
+    "request_too_large": ("invalid_request_error", "request_too_large"),
+    "api_error": ("server_error", None),
+    "overloaded_error": ("server_error", "overloaded"),
+}
+
+
+class ApiError(Exception):
+    """An error answer: HTTP status, Anthropic error kind, message, extra headers."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        kind: str | None = None,
+        code: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.kind = kind or KIND_OF_STATUS.get(status, "api_error")
+        self.code = code
+        self.headers = dict(headers or {})
+
+
+class BodyTooLarge(StarletteHTTPException):
+    """The request body is over the configured limit (raised while it is read)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"request body is larger than the limit of {limit} bytes")
+
+
+def flavour_of(path: str, headers: Mapping[str, str] | None = None) -> Flavour:
+    """Which API's error shape a request path gets."""
+    if path.startswith("/v1/chat/"):
+        return "openai"
+    if path.startswith("/v1/models"):
+        return "anthropic" if headers and "anthropic-version" in headers else "openai"
+    return "anthropic"
+
+
+def error_body(
+    flavour: Flavour, kind: str, message: str, code: str | None = None
+) -> dict[str, Any]:
+    """The JSON body of an error answer in the given API's shape."""
+    if flavour == "openai":
+        otype, ocode = OPENAI_OF_KIND.get(kind, ("server_error", None))
+        return {"error": {"message": message, "type": otype, "param": None, "code": code or ocode}}
+    return {"type": "error", "error": {"type": kind, "message": message}}
+
+
+def rejection_headers(path: str, reason: str) -> dict[str, str]:
+    """zerolayer headers of a request rejected before the engine on an answer route."""
+    if path.rstrip("/") not in ANSWER_PATHS:
+        return {}
+    return answer_headers(active=True, reason=reason)
+
+
+def error_response(
+    request: Request,
+    status: int,
+    message: str,
+    *,
+    kind: str | None = None,
+    code: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
+    """An error answer for ``request`` in its API's shape."""
+    flavour = flavour_of(request.url.path, request.headers)
+    kind = kind or KIND_OF_STATUS.get(status, "api_error")
+    return JSONResponse(
+        error_body(flavour, kind, message, code), status_code=status, headers=dict(headers or {})
+    )
+
+
+def describe_validation(errors: Sequence[Any]) -> str:
+    """One line naming each invalid field the way the upstream APIs do (``messages.0.role: …``)."""
+    parts: list[str] = []
+    for err in list(errors)[:5]:
+        loc = [str(p) for p in err.get("loc", ()) if p != "body"]
+        if err.get("type") == "json_invalid":
+            detail = (err.get("ctx") or {}).get("error", "invalid JSON")
+            where = f" (at character {loc[0]})" if loc else ""
+            parts.append(f"request body is not valid JSON: {detail}{where}")
+            continue
+        field = ".".join(loc) or "body"
+        parts.append(f"{field}: {err.get('msg', 'invalid value')}")
+    more = len(errors) - len(parts)
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+def install_error_handlers(
+    app: FastAPI, on_reject: Callable[[Request, int], None] | None = None
+) -> None:
+    """Answer errors (malformed JSON, validation, 404/405/413) in the API's shape.
+
+    Validation errors become 400 (not FastAPI's 422). ``on_reject(request, status)`` is called
+    for each rejection (metrics). Unexpected exceptions are caught by ``GuardMiddleware``.
+    """
+
+    def note(request: Request, status: int) -> None:
+        if on_reject is not None:
+            on_reject(request, status)
+
+    async def api_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ApiError)
+        headers = exc.headers
+        if STATUS not in headers:  # rejected before the engine (request-level error)
+            note(request, exc.status)
+            headers = {**rejection_headers(request.url.path, "request.invalid"), **headers}
+        return error_response(
+            request, exc.status, exc.message, kind=exc.kind, code=exc.code, headers=headers
+        )
+
+    async def invalid(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        note(request, 400)
+        headers = rejection_headers(request.url.path, "request.invalid")
+        return error_response(request, 400, describe_validation(exc.errors()), headers=headers)
+
+    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        status = exc.status_code if exc.status_code in KIND_OF_STATUS else 400
+        note(request, status)
+        reason = "request.too_large" if status == 413 else "request.invalid"
+        headers = {**(exc.headers or {}), **rejection_headers(request.url.path, reason)}
+        message = str(exc.detail)
+        if status == 404:
+            message = f"not found: {request.method} {request.url.path}"
+        elif status == 405:
+            message = f"method {request.method} is not allowed on {request.url.path}"
+        return error_response(request, status, message, headers=headers)
+
+    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(StarletteHTTPException, http_error)

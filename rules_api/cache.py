@@ -1,0 +1,216 @@
+"""The response cache: deterministic answers keyed by the engine's request fingerprint.
+
+Two stores share one protocol: ``MemoryCache``, an in-process LRU bounded in bytes (one
+worker), and ``RedisCache`` (several workers or replicas; ``ZEROLAYER_REDIS_URL``). A cache
+never fails a request: a store that cannot be reached counts as a miss and is logged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from zerolayer.rules_api.settings import ServiceSettings
+
+log = logging.getLogger("zerolayer.rules_api.cache")
+
+ENTRY_OVERHEAD = 64  # bytes counted per entry on top of key, output and plan
+
+
+@dataclass(frozen=True, slots=True)
+class CachedAnswer:
+    """A deterministic answer as stored: the raw output and its plan (flavour-independent)."""
+
+    output: str
+    plan: str | None = None
+
+    def to_json(self) -> str:
+        """Compact JSON form used by the Redis store."""
+        return json.dumps({"output": self.output, "plan": self.plan})
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CachedAnswer:
+        """Inverse of ``to_json``; ValueError when the text is not a stored answer."""
+        data = json.loads(text)
+        if not isinstance(data, dict) or not isinstance(data.get("output"), str):
+            raise ValueError("not a cached answer")
+        plan = data.get("plan")
+        return cls(output=data["output"], plan=plan if isinstance(plan, str) else None)
+
+
+@runtime_checkable
+class ResponseCache(Protocol):
+    """Where deterministic answers are kept between requests."""
+
+    kind: str
+
+    def get(self, key: str) -> CachedAnswer | None:
+        """The answer stored under ``key``, or None."""
+        ...
+
+    def put(self, key: str, answer: CachedAnswer) -> None:
+        """Store ``answer`` under ``key`` (may silently decline, e.g. too large)."""
+        ...
+
+    def stats(self) -> dict[str, Any]:
+        """Figures for /metrics and /health/ready (entries, bytes, ok)."""
+        ...
+
+
+def entry_size(key: str, answer: CachedAnswer) -> int:
+    """Bytes an entry is charged in the memory cache: UTF-8 sizes plus a fixed overhead."""
+    plan = answer.plan or ""
+    return (
+        len(key.encode("utf-8", "surrogatepass"))
+        + len(answer.output.encode("utf-8", "surrogatepass"))
+        + len(plan.encode("utf-8", "surrogatepass"))
+        + ENTRY_OVERHEAD
+    )
+
+
+class NullCache:
+    """A cache that keeps nothing (``ZEROLAYER_CACHE_MAX_BYTES=0`` without Redis)."""
+
+    kind = "none"
+
+    def get(self, key: str) -> CachedAnswer | None:
+        """Always a miss."""
+        return None
+
+    def put(self, key: str, answer: CachedAnswer) -> None:
+        """Keep nothing."""
+
+    def stats(self) -> dict[str, Any]:
+        """No entries, always healthy."""
+        return {"kind": self.kind, "entries": 0, "bytes": 0, "ok": True}
+
+
+class MemoryCache:
+    """In-process LRU cache whose total size stays under ``max_bytes`` (see ``entry_size``)."""
+
+    kind = "memory"
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[str, tuple[CachedAnswer, int]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> CachedAnswer | None:
+        """The answer under ``key`` (marks it most recently used), or None."""
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is None:
+                return None
+            self._entries.move_to_end(key)
+            return hit[0]
+
+    def put(self, key: str, answer: CachedAnswer) -> None:
+        """Store the answer, evicting least recently used entries to stay within budget."""
+        size = entry_size(key, answer)
+        if size > self.max_bytes:
+            return
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self._bytes -= old[1]
+            while self._entries and self._bytes + size > self.max_bytes:
+                _, (_, evicted) = self._entries.popitem(last=False)
+                self._bytes -= evicted
+            self._entries[key] = (answer, size)
+            self._bytes += size
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def bytes_used(self) -> int:
+        """Bytes currently charged to the entries."""
+        return self._bytes
+
+    def stats(self) -> dict[str, Any]:
+        """Entries, bytes used and the byte budget."""
+        with self._lock:
+            return {
+                "kind": self.kind,
+                "entries": len(self._entries),
+                "bytes": self._bytes,
+                "max_bytes": self.max_bytes,
+                "ok": True,
+            }
+
+
+class RedisCache:
+    """Answers kept in Redis under ``<prefix><fingerprint>``, shared by every worker.
+
+    Redis errors (down, timeout) are logged and read as misses; ``ttl_s`` sets an expiry.
+    Eviction under memory pressure is Redis's own (configure ``maxmemory-policy``).
+    """
+
+    kind = "redis"
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        ttl_s: int | None = None,
+        prefix: str = "zerolayer:answer:",
+        timeout_s: float = 0.5,
+        client: Any = None,
+    ) -> None:
+        if client is None:
+            import redis  # imported here: only deployments with Redis need the package
+
+            client = redis.Redis.from_url(
+                url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s
+            )
+        self._client = client
+        self.ttl_s = ttl_s
+        self.prefix = prefix
+        self.errors = 0
+
+    def get(self, key: str) -> CachedAnswer | None:
+        """The answer under ``key``, or None (also when Redis fails or the value is foreign)."""
+        try:
+            raw = self._client.get(self.prefix + key)
+        except Exception as exc:  # redis.RedisError, OSError: a cache must not fail a request
+            self._failed("get", exc)
+            return None
+        if raw is None:
+            return None
+        try:
+            return CachedAnswer.from_json(raw)
+        except ValueError:
+            return None
+
+    def put(self, key: str, answer: CachedAnswer) -> None:
+        """Store the answer (with the configured expiry); Redis errors are logged only."""
+        try:
+            self._client.set(self.prefix + key, answer.to_json().encode(), ex=self.ttl_s)
+        except Exception as exc:
+            self._failed("put", exc)
+
+    def stats(self) -> dict[str, Any]:
+        """Whether Redis answers a PING, and how many errors were swallowed."""
+        try:
+            ok = bool(self._client.ping())
+        except Exception:
+            ok = False
+        return {"kind": self.kind, "ok": ok, "errors": self.errors}
+
+    def _failed(self, what: str, exc: Exception) -> None:
+        self.errors += 1
+        log.warning("redis cache %s failed: %s", what, exc)
+
+
+def build_cache(settings: ServiceSettings) -> ResponseCache:
+    """The cache the settings ask for: Redis when a URL is set, else memory (or none at 0)."""
+    if settings.redis_url:
+        return RedisCache(settings.redis_url, ttl_s=settings.cache_ttl_s)
+    if settings.cache_max_bytes == 0:
+        return NullCache()
+    return MemoryCache(settings.cache_max_bytes)

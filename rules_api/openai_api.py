@@ -1,0 +1,187 @@
+"""The OpenAI Chat Completions API: POST /v1/chat/completions (with streaming), GET /v1/models.
+
+Streams are ``chat.completion.chunk`` events ending with ``data: [DONE]``; with
+``stream_options.include_usage`` a last chunk with empty ``choices`` carries the usage.
+GET /v1/models answers in Anthropic's shape when the request carries ``anthropic-version``.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response, StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from zerolayer.core.messages import Route
+from zerolayer.rules_api.answers import (
+    OPENAI_FINISH,
+    Finish,
+    answer_deltas,
+    completion_finish,
+    record,
+    shape_deterministic,
+)
+from zerolayer.rules_api.anthropic_api import SSE_HEADERS, answer, disabled
+from zerolayer.rules_api.api_errors import ApiError
+from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
+from zerolayer.rules_api.encoding import dump_json
+from zerolayer.rules_api.schemas import ChatCompletionRequest
+from zerolayer.rules_api.service import AnswerService, StreamStart
+from zerolayer.rules_api.translate import Prepared, from_openai
+
+API = "openai"
+CREATED_AT = "2025-01-01T00:00:00Z"
+
+
+def completion_body(
+    prepared: Prepared, cid: str, created: int, text: str, finish: Finish, n: int
+) -> dict[str, Any]:
+    """A complete ``chat.completion`` object (``n`` identical choices)."""
+    return {
+        "id": cid,
+        "object": "chat.completion",
+        "created": created,
+        "model": prepared.model,
+        "choices": [
+            {
+                "index": i,
+                "message": {"role": "assistant", "content": text, "refusal": None},
+                "logprobs": None,
+                "finish_reason": OPENAI_FINISH.get(finish.stop_reason, "stop"),
+            }
+            for i in range(n)
+        ],
+        "usage": usage(finish, n),
+        "system_fingerprint": None,
+    }
+
+
+def usage(finish: Finish, n: int = 1) -> dict[str, int]:
+    """OpenAI usage; ``n`` choices generate ``n`` times the output."""
+    out = finish.output_tokens * n
+    return {
+        "prompt_tokens": finish.input_tokens,
+        "completion_tokens": out,
+        "total_tokens": finish.input_tokens + out,
+    }
+
+
+def chunk(cid: str, created: int, model: str, choices: list[dict[str, Any]], **extra: Any) -> bytes:
+    """One ``chat.completion.chunk`` server-sent event."""
+    data = {
+        "id": cid,
+        "object": "chat.completion.chunk",
+        "created": created,
+        "model": model,
+        "system_fingerprint": None,
+        "choices": choices,
+        **extra,
+    }
+    return b"data: " + dump_json(data) + b"\n\n"
+
+
+async def chunk_stream(
+    prepared: Prepared,
+    cid: str,
+    created: int,
+    n: int,
+    include_usage: bool,
+    deltas: AsyncIterator[str | Finish],
+) -> AsyncIterator[bytes]:
+    """The chunk sequence of a streamed chat completion, ``[DONE]`` last."""
+    model = prepared.model
+    first = {"role": "assistant", "content": "", "refusal": None}
+    yield chunk(cid, created, model, [_choice(i, first) for i in range(n)])
+    async for item in deltas:
+        if isinstance(item, str):
+            yield chunk(cid, created, model, [_choice(i, {"content": item}) for i in range(n)])
+            continue
+        if item.error is not None:
+            error = {"message": item.error, "type": "server_error", "param": None, "code": None}
+            yield b"data: " + dump_json({"error": error}) + b"\n\n"
+            break
+        reason = OPENAI_FINISH.get(item.stop_reason, "stop")
+        yield chunk(cid, created, model, [_choice(i, {}, reason) for i in range(n)])
+        if include_usage:
+            yield chunk(cid, created, model, [], usage=usage(item, n))
+    yield b"data: [DONE]\n\n"
+
+
+def _choice(index: int, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {"index": index, "delta": delta, "logprobs": None, "finish_reason": finish}
+
+
+def model_list(model_id: str, anthropic: bool) -> dict[str, Any]:
+    """The one model zerolayer names (any model id is accepted in requests)."""
+    if anthropic:
+        entry = {
+            "type": "model",
+            "id": model_id,
+            "display_name": model_id,
+            "created_at": CREATED_AT,
+        }
+        return {"data": [entry], "has_more": False, "first_id": model_id, "last_id": model_id}
+    return {
+        "object": "list",
+        "data": [{"id": model_id, "object": "model", "created": 0, "owned_by": "zerolayer"}],
+    }
+
+
+def openai_router(service: AnswerService) -> APIRouter:
+    """The routes of the OpenAI Chat Completions API and the model list."""
+    router = APIRouter(tags=["openai"])
+
+    @router.post("/v1/chat/completions", summary="Create a chat completion (OpenAI)")
+    async def create_chat_completion(body: ChatCompletionRequest, request: Request) -> Response:
+        prepared = from_openai(body, disabled=disabled(request))
+        decision, started = await answer(service, prepared, API)
+        headers = service.headers(decision)
+        cid = f"chatcmpl-{uuid.uuid4().hex[:24]}"
+        created = int(time.time())
+        start: StreamStart | None = None
+        if decision.route is Route.FALLBACK:
+            try:
+                if prepared.stream:
+                    start = await run_in_threadpool(service.open_stream, prepared, decision)
+                else:
+                    completion = await run_in_threadpool(service.complete, prepared, decision)
+            except ApiError:
+                record(service, API, decision, started, failed=True)
+                raise
+            if not prepared.stream:
+                finish = completion_finish(prepared, completion)
+                record(service, API, decision, started, failed=False,
+                       model_tokens=finish.output_tokens)  # fmt: skip
+                payload = completion_body(
+                    prepared, cid, created, completion.text, finish, body.n or 1
+                )
+                return JSONResponse(payload, headers=headers)
+        if prepared.stream:
+            include = bool(body.stream_options and body.stream_options.include_usage)
+            deltas = answer_deltas(service, API, prepared, decision, start, started)
+            return StreamingResponse(
+                chunk_stream(prepared, cid, created, body.n or 1, include, deltas),
+                media_type="text/event-stream",
+                headers={**headers, **SSE_HEADERS},
+            )
+        shaped, finish = shape_deterministic(prepared, decision)
+        record(service, API, decision, started, failed=False, saved_tokens=finish.output_tokens)
+        payload = completion_body(prepared, cid, created, shaped.text, finish, body.n or 1)
+        return JSONResponse(payload, headers=headers)
+
+    @router.get("/v1/models", summary="List models (OpenAI shape; Anthropic shape on request)")
+    async def list_models(request: Request) -> dict[str, Any]:
+        return model_list(service.settings.model_id, "anthropic-version" in request.headers)
+
+    @router.get("/v1/models/{model_id}", summary="Retrieve a model (any id is accepted)")
+    async def get_model(model_id: str, request: Request) -> dict[str, Any]:
+        if "anthropic-version" in request.headers:
+            return {"type": "model", "id": model_id, "display_name": model_id,
+                    "created_at": CREATED_AT}  # fmt: skip
+        return {"id": model_id, "object": "model", "created": 0, "owned_by": "zerolayer"}
+
+    return router

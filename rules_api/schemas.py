@@ -1,0 +1,109 @@
+"""Request bodies of both APIs as pydantic models (they also make the OpenAPI document).
+
+Only what zerolayer reads is typed; every other field of the upstream APIs is accepted and
+ignored (``extra="allow"``), so that unchanged clients keep working.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class ContentBlock(_Open):
+    """An Anthropic content block; only ``text`` blocks carry text zerolayer reads."""
+
+    type: str
+    text: str | None = None
+
+
+class AnthropicMessage(_Open):
+    """One turn of an Anthropic conversation."""
+
+    role: Literal["user", "assistant"]
+    content: str | list[ContentBlock]
+
+
+class SystemBlock(_Open):
+    """A block of an Anthropic system prompt given as a list."""
+
+    type: Literal["text"]
+    text: str
+
+
+class ToolChoice(_Open):
+    """Anthropic ``tool_choice``: auto, any, tool or none."""
+
+    type: str
+
+
+class MessagesRequest(_Open):
+    """POST /v1/messages (Anthropic Messages API)."""
+
+    model: str
+    max_tokens: int = Field(ge=1)
+    messages: list[AnthropicMessage] = Field(min_length=1)
+    system: str | list[SystemBlock] | None = None
+    temperature: float | None = Field(default=None, ge=0, le=1)
+    top_p: float | None = Field(default=None, ge=0, le=1)
+    top_k: int | None = Field(default=None, ge=0)
+    stop_sequences: list[str] | None = None
+    stream: bool = False
+    tool_choice: ToolChoice | None = None
+
+
+class CountTokensRequest(_Open):
+    """POST /v1/messages/count_tokens (Anthropic)."""
+
+    model: str
+    messages: list[AnthropicMessage] = Field(min_length=1)
+    system: str | list[SystemBlock] | None = None
+
+
+class ContentPart(_Open):
+    """An OpenAI message content part; only ``text`` parts carry text zerolayer reads."""
+
+    type: str
+    text: str | None = None
+
+
+class ChatMessage(_Open):
+    """One OpenAI chat message."""
+
+    role: Literal["system", "developer", "user", "assistant", "tool", "function"]
+    content: str | list[ContentPart] | None = None
+
+
+class StreamOptions(_Open):
+    """OpenAI ``stream_options``."""
+
+    include_usage: bool = False
+
+
+class ChatCompletionRequest(_Open):
+    """POST /v1/chat/completions (OpenAI Chat Completions API)."""
+
+    model: str
+    messages: list[ChatMessage] = Field(min_length=1)
+    max_tokens: int | None = Field(default=None, ge=1)
+    max_completion_tokens: int | None = Field(default=None, ge=1)
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    top_p: float | None = Field(default=None, ge=0, le=1)
+    n: int | None = Field(default=None, ge=1, le=16)
+    stop: str | list[str] | None = None
+    stream: bool | None = None
+    stream_options: StreamOptions | None = None
+    logprobs: bool | None = None
+    response_format: dict[str, Any] | None = None
+    tool_choice: str | dict[str, Any] | None = None
+
+
+class WarmupRequest(BaseModel):
+    """POST /v1/cache/warmup: Anthropic-style request bodies to answer and cache."""
+
+    requests: list[dict[str, Any]]

@@ -1,0 +1,115 @@
+"""Running the service: ``serve`` (uvicorn) and ``app_from_env`` (the factory of each worker).
+
+Several uvicorn workers each import ``zerolayer.rules_api.server:app_from_env`` and build
+their own engine from the environment: ``ZEROLAYER_ENGINE`` (``module:callable``, default
+``zerolayer.core.engine:Engine``) and ``ZEROLAYER_FALLBACK`` (``module:callable`` returning a
+fallback backend; none when unset). Use ``ZEROLAYER_REDIS_URL`` to share the cache.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import FastAPI
+
+from zerolayer.core.errors import StartupError
+from zerolayer.core.fallback import FallbackBackend
+from zerolayer.rules_api.app import create_app
+from zerolayer.rules_api.contracts import EngineLike
+from zerolayer.rules_api.settings import ServiceSettings
+
+log = logging.getLogger("zerolayer.rules_api")
+
+FACTORY = "zerolayer.rules_api.server:app_from_env"
+DEFAULT_ENGINE = "zerolayer.core.engine:Engine"
+
+
+def load_object(spec: str) -> Any:
+    """The object named by ``module:attribute``; StartupError when it cannot be imported."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise StartupError(f"{spec!r} is not of the form module:attribute")
+    try:
+        return getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise StartupError(f"cannot load {spec!r}: {exc}") from exc
+
+
+def build(factory: Callable[[], Any]) -> Any:
+    """Call a class's ``from_env`` when it has one, else the factory itself."""
+    from_env = getattr(factory, "from_env", None)
+    return from_env() if callable(from_env) else factory()
+
+
+def engine_from_env() -> EngineLike:
+    """The engine named by ``ZEROLAYER_ENGINE`` (the real engine by default)."""
+    engine: EngineLike = build(load_object(os.environ.get("ZEROLAYER_ENGINE") or DEFAULT_ENGINE))
+    return engine
+
+
+def fallback_from_env() -> FallbackBackend | None:
+    """The fallback backend named by ``ZEROLAYER_FALLBACK``, or None."""
+    spec = os.environ.get("ZEROLAYER_FALLBACK")
+    return build(load_object(spec)) if spec else None
+
+
+def app_from_env() -> FastAPI:
+    """The app of one worker, all from environment variables (uvicorn ``--factory``)."""
+    return create_app(
+        engine_from_env(), fallback=fallback_from_env(), settings=ServiceSettings.from_env()
+    )
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: int = 1,
+    *,
+    engine: EngineLike | None = None,
+    fallback: FallbackBackend | None = None,
+    settings: ServiceSettings | None = None,
+    log_level: str = "info",
+) -> None:
+    """Run the service with uvicorn until interrupted.
+
+    One worker with an ``engine`` object serves that object; otherwise every worker builds
+    its own app with ``app_from_env``. Several workers without ``ZEROLAYER_REDIS_URL`` each
+    keep their own cache.
+    """
+    import uvicorn
+
+    if workers <= 1 and engine is not None:
+        app = create_app(engine, fallback=fallback, settings=settings)
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="none")
+        return
+    if engine is not None or fallback is not None or settings is not None:
+        raise StartupError(
+            "several workers build their engine from the environment: set ZEROLAYER_ENGINE, "
+            "ZEROLAYER_FALLBACK and ZEROLAYER_* settings instead of passing objects"
+        )
+    if workers > 1 and not os.environ.get("ZEROLAYER_REDIS_URL"):
+        log.warning("%d workers without ZEROLAYER_REDIS_URL: each keeps its own cache", workers)
+    uvicorn.run(
+        FACTORY, factory=True, host=host, port=port, workers=workers, log_level=log_level, ws="none"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line of ``python -m zerolayer.rules_api`` (host, port, workers, log level)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Run zerolayer's HTTP service.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--log-level", default="info")
+    args = parser.parse_args(argv)
+    serve(args.host, args.port, args.workers, log_level=args.log_level)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,325 @@
+"""What both APIs share: cache, engine, fallback, limits and metrics, independent of shape.
+
+``AnswerService.decide`` turns a ``Prepared`` request into a ``Decision`` (cache hit, engine
+answer, engine error or fallback reason); the API modules shape the decision into their own
+JSON or event stream and call ``complete``/``open_stream`` for fallback answers.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+
+from zerolayer.core.errors import LimitExceeded, OpError, PayloadError, Unsupported, ZeroLayerError
+from zerolayer.core.fallback import Completion, FallbackBackend, FallbackUnavailable
+from zerolayer.core.messages import EngineRequest, EngineResult, Route
+from zerolayer.rules_api.api_errors import ApiError, describe_validation
+from zerolayer.rules_api.cache import CachedAnswer, ResponseCache
+from zerolayer.rules_api.contracts import EngineLike
+from zerolayer.rules_api.headers import answer_headers
+from zerolayer.rules_api.metrics import ServiceMetrics
+from zerolayer.rules_api.schemas import MessagesRequest
+from zerolayer.rules_api.settings import ServiceSettings
+from zerolayer.rules_api.translate import Prepared, from_anthropic
+from zerolayer.rules_api.usage import count_tokens, truncate_tokens
+
+log = logging.getLogger("zerolayer.rules_api")
+
+DEFAULT_FALLBACK_MAX_TOKENS = 4096  # OpenAI requests may omit max_tokens
+
+
+@dataclass(slots=True)
+class Decision:
+    """How one request is answered, before it is shaped for an API."""
+
+    route: Route
+    output: str | None = None
+    plan: str | None = None
+    reason: str | None = None
+    error: ZeroLayerError | None = None
+    cache_hit: bool = False
+
+    @property
+    def status(self) -> str:
+        """Metrics route label: active, inactive or error."""
+        return {Route.DETERMINISTIC: "active", Route.FALLBACK: "inactive"}.get(self.route, "error")
+
+
+@dataclass(frozen=True, slots=True)
+class Shaped:
+    """A deterministic output cut to the request's ``stop`` and ``max_tokens``."""
+
+    text: str
+    stop_reason: str  # end_turn | stop_sequence | max_tokens
+    stop_sequence: str | None = None
+
+
+@dataclass(slots=True)
+class StreamStart:
+    """A fallback stream whose first item has already been read (so errors come before 200)."""
+
+    first: list[str | Completion]
+    rest: Iterator[str | Completion]
+    texts: list[str] = field(default_factory=list)
+
+
+def apply_limits(output: str, max_tokens: int | None, stop: tuple[str, ...]) -> Shaped:
+    """Cut ``output`` as a model would: at the earliest stop sequence, then at ``max_tokens``."""
+    text, reason, seq = output, "end_turn", None
+    hits = [(output.find(s), s) for s in stop if s and s in output]
+    if hits:
+        pos, seq = min(hits)
+        text, reason = output[:pos], "stop_sequence"
+    if max_tokens is not None:
+        text, cut = truncate_tokens(text, max_tokens)
+        if cut:
+            reason, seq = "max_tokens", None
+    return Shaped(text, reason, seq)
+
+
+def result_to_decision(result: EngineResult) -> Decision:
+    """Check the engine's result and make it a decision (a malformed result falls back)."""
+    if result.route is Route.DETERMINISTIC:
+        if result.output is None:
+            return Decision(Route.FALLBACK, reason="engine.no_output")
+        return Decision(Route.DETERMINISTIC, output=result.output, plan=result.plan)
+    if result.route is Route.ERROR:
+        if result.error is None:
+            return Decision(Route.FALLBACK, reason="engine.error_without_exception")
+        return Decision(Route.ERROR, plan=result.plan, reason=result.error.code, error=result.error)
+    return Decision(Route.FALLBACK, reason=result.reason or "engine.no_reason")
+
+
+class AnswerService:
+    """Cache, engine and fallback behind both APIs."""
+
+    def __init__(
+        self,
+        engine: EngineLike,
+        *,
+        fallback: FallbackBackend | None,
+        cache: ResponseCache,
+        metrics: ServiceMetrics,
+        settings: ServiceSettings,
+    ) -> None:
+        self.engine = engine
+        self.fallback = fallback
+        self.cache = cache
+        self.metrics = metrics
+        self.settings = settings
+
+    def fingerprint(self, prepared: Prepared) -> str | None:
+        """The cache key of a request, or None (disabled, forced fallback, engine says no)."""
+        if prepared.forced_reason or prepared.request.disabled:
+            return None
+        try:
+            return self.engine.fingerprint(prepared.request) or None
+        except Exception:  # an engine bug must not fail the request: it just is not cached
+            log.exception("engine.fingerprint failed")
+            return None
+
+    def run_engine(self, prepared: Prepared) -> Decision:
+        """Ask the engine; any exception it lets out becomes a decision, never a 500."""
+        try:
+            decision = result_to_decision(self.engine.run(prepared.request))
+        except Unsupported as exc:
+            decision = Decision(Route.FALLBACK, reason=exc.reason)
+        except (PayloadError, OpError, LimitExceeded) as exc:
+            decision = Decision(Route.ERROR, reason=exc.code, error=exc)
+        except ZeroLayerError as exc:
+            decision = Decision(Route.FALLBACK, reason=f"engine.{exc.code}")
+        except Exception:
+            log.exception("engine.run failed")
+            decision = Decision(Route.FALLBACK, reason="engine.exception")
+        if prepared.request.disabled and decision.route is not Route.FALLBACK:
+            decision = Decision(Route.FALLBACK, reason="gate.disabled")
+        return decision
+
+    def decide(self, prepared: Prepared) -> Decision:
+        """Cache, then engine: how this request is answered."""
+        if prepared.forced_reason:
+            return Decision(Route.FALLBACK, reason=prepared.forced_reason)
+        key = self.fingerprint(prepared)
+        if key is not None:
+            hit = self.cache_get(key)
+            self.metrics.cache.labels("hit" if hit else "miss").inc()
+            if hit is not None:
+                return Decision(
+                    Route.DETERMINISTIC, output=hit.output, plan=hit.plan, cache_hit=True
+                )
+        decision = self.run_engine(prepared)
+        if (
+            key is not None
+            and decision.route is Route.DETERMINISTIC
+            and decision.output is not None
+        ):
+            self.cache_put(key, CachedAnswer(decision.output, decision.plan))
+        return decision
+
+    def cache_get(self, key: str) -> CachedAnswer | None:
+        """A cache lookup that cannot fail a request: a broken cache is a miss (logged)."""
+        try:
+            return self.cache.get(key)
+        except Exception:
+            log.exception("cache get failed")
+            return None
+
+    def cache_put(self, key: str, answer: CachedAnswer) -> None:
+        """Store an answer; a broken cache is logged, never raised."""
+        try:
+            self.cache.put(key, answer)
+        except Exception:
+            log.exception("cache put failed")
+
+    def runs_inline(self, prepared: Prepared) -> bool:
+        """True when deciding is cheap enough to run on the event loop: a small request and
+        an in-process cache. A thread hand-off costs more than a small engine run; big
+        payloads and Redis (network) go to the thread pool so the loop is never held long."""
+        if self.cache.kind == "redis":
+            return False
+        request = prepared.request
+        size = len(request.system or "") + sum(len(m.content) for m in request.messages)
+        return size <= self.settings.inline_max_chars
+
+    async def decide_async(self, prepared: Prepared) -> Decision:
+        """``decide`` on the event loop or in the thread pool (see ``runs_inline``)."""
+        if self.runs_inline(prepared):
+            return self.decide(prepared)
+        return await run_in_threadpool(self.decide, prepared)
+
+    def headers(self, decision: Decision) -> dict[str, str]:
+        """The x-zero-layer headers of a decision."""
+        return answer_headers(
+            active=decision.route is not Route.FALLBACK,
+            cache_hit=decision.cache_hit,
+            plan=decision.plan,
+            reason=None
+            if decision.plan and decision.route is not Route.FALLBACK
+            else decision.reason,
+            limit=self.settings.plan_header_max,
+        )
+
+    def engine_error(self, decision: Decision) -> ApiError:
+        """The 400 answer of an engine ERROR decision (its message names line and column)."""
+        message = str(decision.error) if decision.error is not None else "invalid request"
+        return ApiError(400, message, kind="invalid_request_error", headers=self.headers(decision))
+
+    def _backend(self, decision: Decision) -> FallbackBackend:
+        if self.fallback is None:
+            raise ApiError(
+                503,
+                f"this request needs the neural fallback ({decision.reason}), and no fallback "
+                "backend is configured",
+                kind="api_error",
+                code="fallback_not_configured",
+                headers={**self.headers(decision), "x-should-retry": "false"},
+            )
+        return self.fallback
+
+    def _unavailable(self, decision: Decision, exc: BaseException) -> ApiError:
+        if isinstance(exc, FallbackUnavailable):
+            return ApiError(
+                503,
+                f"the neural fallback is unavailable: {exc}",
+                kind="overloaded_error",
+                headers=self.headers(decision),
+            )
+        log.error("fallback backend failed: %r", exc)
+        return ApiError(
+            502,
+            "the neural fallback failed to answer",
+            kind="api_error",
+            headers=self.headers(decision),
+        )
+
+    def complete(self, prepared: Prepared, decision: Decision) -> Completion:
+        """The fallback's whole answer; ApiError 503/502 when there is none."""
+        backend = self._backend(decision)
+        try:
+            return backend.generate(
+                prepared.request,
+                max_tokens=prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS,
+                stop=prepared.stop,
+            )
+        except Exception as exc:
+            raise self._unavailable(decision, exc) from exc
+
+    def open_stream(self, prepared: Prepared, decision: Decision) -> StreamStart:
+        """Start the fallback's stream and read its first item; ApiError 503/502 if it fails."""
+        backend = self._backend(decision)
+        try:
+            items = iter(
+                backend.stream(
+                    prepared.request,
+                    max_tokens=prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS,
+                    stop=prepared.stop,
+                )
+            )
+            first = [next(items)]
+        except StopIteration:
+            first, items = [], iter(())
+        except Exception as exc:
+            raise self._unavailable(decision, exc) from exc
+        return StreamStart(first=first, rest=items)
+
+    def warmup(self, bodies: list[dict[str, Any]]) -> dict[str, Any]:
+        """Answer Anthropic-style bodies with the engine and cache the deterministic answers."""
+        if len(bodies) > self.settings.warmup_max_items:
+            raise ApiError(
+                400, f"at most {self.settings.warmup_max_items} requests per warm-up call"
+            )
+        warmed = cached = 0
+        skipped: dict[str, int] = {}
+        items: list[dict[str, Any]] = []
+        for i, body in enumerate(bodies):
+            status, reason, detail = self._warm_one(body)
+            items.append({"index": i, "status": status, "reason": reason, "detail": detail})
+            if status == "warmed":
+                warmed += 1
+            elif status == "cached":
+                cached += 1
+            else:
+                skipped[reason or "unknown"] = skipped.get(reason or "unknown", 0) + 1
+        return {
+            "warmed": warmed,
+            "already_cached": cached,
+            "skipped": sum(skipped.values()),
+            "skipped_reasons": skipped,
+            "items": items,
+        }
+
+    def _warm_one(self, body: dict[str, Any]) -> tuple[str, str | None, str | None]:
+        """(status, reason, detail) of warming one body: warmed, cached or skipped."""
+        try:
+            prepared = from_anthropic(MessagesRequest.model_validate(body))
+        except ValidationError as exc:
+            return "skipped", "invalid_request", describe_validation(exc.errors())
+        except ApiError as exc:
+            return "skipped", "invalid_request", exc.message
+        if prepared.forced_reason:
+            return "skipped", prepared.forced_reason, None
+        key = self.fingerprint(prepared)
+        if key is None:
+            return "skipped", "not_cacheable", None
+        if self.cache_get(key) is not None:
+            return "cached", None, None
+        decision = self.run_engine(prepared)
+        if decision.route is Route.DETERMINISTIC and decision.output is not None:
+            self.cache_put(key, CachedAnswer(decision.output, decision.plan))
+            return "warmed", None, None
+        if decision.route is Route.ERROR:
+            detail = str(decision.error) if decision.error is not None else None
+            return "skipped", f"error.{decision.reason}", detail
+        return "skipped", f"fallback.{decision.reason}", None
+
+
+def input_tokens(request: EngineRequest) -> int:
+    """Input tokens of a request: its system prompt and every turn (the counter of usage.py)."""
+    return count_tokens(request.system or "") + sum(
+        count_tokens(m.content) for m in request.messages
+    )

@@ -1,0 +1,87 @@
+"""Configuration of the HTTP service, read from ``ZEROLAYER_*`` environment variables."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from zerolayer.core.errors import StartupError
+
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceSettings:
+    """Every knob of the HTTP service; ``from_env`` documents the variable of each field."""
+
+    max_body_bytes: int = 8 * MIB
+    cache_max_bytes: int = 64 * MIB
+    redis_url: str | None = None
+    cache_ttl_s: int | None = None
+    model_id: str = "zerolayer"
+    metrics_window_s: float = 300.0
+    metrics_window_max: int = 10_000
+    plan_header_max: int = 2048
+    stream_chunk_tokens: int = 8
+    warmup_max_items: int = 1000
+    admin_token: str | None = None
+    inline_max_chars: int = 65_536
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ServiceSettings:
+        """Settings from ``ZEROLAYER_<FIELD NAME IN UPPER CASE>`` variables; StartupError if bad."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = env.get(f"ZEROLAYER_{f.name.upper()}")
+            if raw is None or raw.strip() == "":
+                continue
+            values[f.name] = _parse(f.name, raw.strip(), _CONVERTERS[f.name])
+        settings = cls(**values)
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        """Raise StartupError for values that cannot work (negative sizes, empty model id)."""
+        for name in ("max_body_bytes", "plan_header_max", "stream_chunk_tokens"):
+            if getattr(self, name) < 1:
+                raise StartupError(f"ZEROLAYER_{name.upper()} must be at least 1")
+        for name in (
+            "cache_max_bytes",
+            "warmup_max_items",
+            "metrics_window_max",
+            "inline_max_chars",
+        ):
+            if getattr(self, name) < 0:
+                raise StartupError(f"ZEROLAYER_{name.upper()} must not be negative")
+        if self.metrics_window_s <= 0:
+            raise StartupError("ZEROLAYER_METRICS_WINDOW_S must be positive")
+        if self.cache_ttl_s is not None and self.cache_ttl_s < 1:
+            raise StartupError("ZEROLAYER_CACHE_TTL_S must be at least 1")
+        if not self.model_id:
+            raise StartupError("ZEROLAYER_MODEL_ID must not be empty")
+
+
+def _parse(name: str, raw: str, convert: Callable[[str], Any]) -> Any:
+    try:
+        return convert(raw)
+    except ValueError as exc:
+        raise StartupError(f"ZEROLAYER_{name.upper()}={raw!r} is not valid: {exc}") from None
+
+
+_CONVERTERS: dict[str, Callable[[str], Any]] = {
+    "max_body_bytes": int,
+    "cache_max_bytes": int,
+    "redis_url": str,
+    "cache_ttl_s": int,
+    "model_id": str,
+    "metrics_window_s": float,
+    "metrics_window_max": int,
+    "plan_header_max": int,
+    "stream_chunk_tokens": int,
+    "warmup_max_items": int,
+    "admin_token": str,
+    "inline_max_chars": int,
+}

@@ -1,0 +1,39 @@
+"""The load benchmark runs end to end (tiny sizes) and reports every scenario."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow  # live servers, subprocesses or many generated requests
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_http_load_benchmark_reports_all_scenarios(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "http_load.py"), "--requests", "20",
+           "--duration", "10", "--concurrency", "1", "4", "--json", str(out)]  # fmt: skip
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(out.read_text("utf-8"))
+    assert [(r["scenario"], r["concurrency"]) for r in rows] == [
+        ("engine", 1),
+        ("http-miss", 1),
+        ("http-hit", 1),
+        ("http-miss", 4),
+        ("http-hit", 4),
+    ]
+    for row in rows:
+        assert row["requests"] == 20
+        assert row["errors"] == 0
+        assert row["active"] == 20
+        assert row["p99_ms"] >= row["p50_ms"] > 0
+        assert row["cache_hits"] == (20 if row["scenario"] == "http-hit" else 0)
+    assert "p99 ms" in done.stdout
