@@ -201,5 +201,7 @@ def _load_extra_commands() -> None:
             continue
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+if __name__ == "__main__":  # `python -m zerolayer.core.cli`: use the imported module's registry
+    from zerolayer.core.cli import main as _main
+
+    raise SystemExit(_main())

@@ -155,11 +155,11 @@ class Engine:
         h = hashlib.sha256()
         h.update(self.rule_set_version.encode())
         h.update((request.tenant or "").encode())
-        h.update((request.system or "").encode())
+        h.update((request.system or "").encode("utf-8", "surrogatepass"))
         for m in request.messages:
-            h.update(b"\x00" + m.role.encode() + b"\x01" + m.content.encode())
+            h.update(b"\x00" + m.role.encode() + b"\x01" + m.content.encode("utf-8", "surrogatepass"))
         for p in request.payloads:
-            h.update(b"\x02" + p.encode())
+            h.update(b"\x02" + p.encode("utf-8", "surrogatepass"))
         return h.hexdigest()
 
     def plugin_info(self) -> list[dict[str, Any]]:

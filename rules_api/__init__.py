@@ -1,21 +1,29 @@
-"""zerolayer's HTTP service: Anthropic- and OpenAI-compatible routes, cache and metrics."""
+"""zerolayer's HTTP service: Anthropic- and OpenAI-compatible routes, cache and metrics.
+
+Names are imported lazily, so ``zerolayer.rules_api.cli`` loads without the web stack.
+"""
 
 from __future__ import annotations
 
-from zerolayer.rules_api.app import create_app
-from zerolayer.rules_api.cache import CachedAnswer, MemoryCache, RedisCache, ResponseCache
-from zerolayer.rules_api.contracts import EngineLike
-from zerolayer.rules_api.server import app_from_env, serve
-from zerolayer.rules_api.settings import ServiceSettings
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "CachedAnswer",
-    "EngineLike",
-    "MemoryCache",
-    "RedisCache",
-    "ResponseCache",
-    "ServiceSettings",
-    "app_from_env",
-    "create_app",
-    "serve",
-]
+_EXPORTS = {
+    "create_app": "zerolayer.rules_api.app",
+    "CachedAnswer": "zerolayer.rules_api.cache",
+    "MemoryCache": "zerolayer.rules_api.cache",
+    "RedisCache": "zerolayer.rules_api.cache",
+    "ResponseCache": "zerolayer.rules_api.cache",
+    "EngineLike": "zerolayer.rules_api.contracts",
+    "app_from_env": "zerolayer.rules_api.server",
+    "serve": "zerolayer.rules_api.server",
+    "ServiceSettings": "zerolayer.rules_api.settings",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'zerolayer.rules_api' has no attribute {name!r}")
