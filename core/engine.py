@@ -157,7 +157,9 @@ class Engine:
         h.update((request.tenant or "").encode())
         h.update((request.system or "").encode("utf-8", "surrogatepass"))
         for m in request.messages:
-            h.update(b"\x00" + m.role.encode() + b"\x01" + m.content.encode("utf-8", "surrogatepass"))
+            h.update(
+                b"\x00" + m.role.encode() + b"\x01" + m.content.encode("utf-8", "surrogatepass")
+            )
         for p in request.payloads:
             h.update(b"\x02" + p.encode("utf-8", "surrogatepass"))
         return h.hexdigest()
