@@ -249,7 +249,16 @@ class Engine:
         reading, plan = self._plan(request)
         trace.mark("parse")
         value = self._input(request, reading, plan)
-        output, ran = execute(plan, value, self.registry, time_limit=self.config.time_limit)
+        try:
+            output, ran = execute(plan, value, self.registry, time_limit=self.config.time_limit)
+        except PayloadError as exc:
+            if plan.format_stated:
+                raise
+            raise Unsupported(
+                "payload.format_unstated",
+                f"the payload does not read as {exc.what} and the request does not say it is "
+                f"{exc.what}: {exc.reason}",
+            ) from exc
         trace.mark("execute")
         if not isinstance(output, str):
             raise Unsupported("plan.no_text", "the plan did not produce text")

@@ -51,6 +51,9 @@ class Plan:
 
     steps: tuple[Step, ...]
     input_type: str = "text"
+    # False when the payload's reader was chosen from the payload's look alone: a payload
+    # that reader cannot read then falls back instead of being reported as malformed.
+    format_stated: bool = True
 
     def to_text(self) -> str:
         from zerolayer.core.pipeline import format_plan

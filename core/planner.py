@@ -75,13 +75,22 @@ def _bridge(
         raise Unsupported(
             "plan.type_mismatch", f"nothing turns {from_type} into {to_type} for this chain"
         )
+    for wanted in sources:
+        chosen = [c for c in candidates if wanted in c.formats]
+        if len(chosen) == 1:
+            return chosen[0]
+    if hint.lang and from_type == TEXT:
+        chosen = [c for c in candidates if hint.lang in c.formats]
+        if len(chosen) == 1:
+            return chosen[0]
+        if not chosen and any(c.formats for c in candidates):
+            raise Unsupported(
+                "plan.payload_format",
+                f"the payload is marked {hint.lang!r}, which none of "
+                f"{', '.join(c.name for c in candidates)} reads",
+            )
     if len(candidates) == 1:
         return candidates[0]
-    for wanted in (*sources, hint.lang):
-        if wanted:
-            chosen = [c for c in candidates if wanted in c.formats]
-            if len(chosen) == 1:
-                return chosen[0]
     if hint.text is not None:
         sniffed = [c for c in candidates if c.sniff is not None and c.sniff(hint.text)]
         if len(sniffed) == 1:
@@ -91,6 +100,14 @@ def _bridge(
         "plan.ambiguous_input",
         f"the payload could be read by any of {names}; say which format it is in",
     )
+
+
+def _stated(from_type: str, bridge: OpSpec, sources: Sequence[str], hint: PayloadHint) -> bool:
+    """Whether the payload's format was stated (by the instruction or a fence tag) rather
+    than guessed from the payload's first characters."""
+    if from_type != TEXT or not bridge.formats:
+        return True
+    return any(f in bridge.formats for f in (*sources, hint.lang) if f)
 
 
 def make_plan(
@@ -125,12 +142,14 @@ def check_chain(
     hint = hint or PayloadHint()
     out: list[Step] = []
     current = start
+    stated = True
     for step in steps:
         spec = registry.ops.get(step.op)
         if spec is None:
             raise PlanError(f"unknown op {step.op!r}", hint=_did_you_mean(step.op, registry))
         if spec.input_type != current:
             bridge = _bridge(current, spec.input_type, registry, sources, hint)
+            stated = stated and _stated(current, bridge, sources, hint)
             out.append(Step(bridge.name))
             current = bridge.output_type
         spec.validate_params(step.params)
@@ -139,7 +158,7 @@ def check_chain(
     if current not in TEXTUAL_TYPES:
         renderer = _bridge(current, TEXT, registry, sources, hint)
         out.append(Step(renderer.name))
-    return Plan(tuple(out), input_type=start)
+    return Plan(tuple(out), input_type=start, format_stated=stated)
 
 
 def _did_you_mean(name: str, registry: Registry) -> str:

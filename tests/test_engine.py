@@ -147,3 +147,18 @@ def test_an_open_ask_before_a_payload_still_falls_back(engine: Engine) -> None:
     result = engine.run(EngineRequest(messages=(Message("user", message),), temperature=0))
     assert result.route is Route.FALLBACK
     assert result.reason == "gate.open_ended"
+
+
+def test_a_payload_of_unstated_format_that_does_not_read_falls_back(engine: Engine) -> None:
+    stated = engine.run("Convert this JSON to YAML", '{"a": nope}')
+    assert stated.route is Route.ERROR
+    guessed = engine.run("Convert to YAML", '{"a": nope}')
+    assert guessed.route is Route.FALLBACK
+    assert guessed.reason == "payload.format_unstated"
+
+
+def test_a_fence_tag_no_reader_knows_falls_back(engine: Engine) -> None:
+    message = "Output the names\n\n```python\nnames = [1, 2]\n```"
+    result = engine.run(EngineRequest(messages=(Message("user", message),), temperature=0))
+    assert result.route is Route.FALLBACK
+    assert result.reason == "plan.payload_format"
