@@ -17,22 +17,20 @@ and the peak memory of the engine call (tracemalloc) relative to the payload siz
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import platform
 import statistics
 import sys
-import time
-import tracemalloc
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import ruamel.yaml
-import yaml
 
 sys.path.insert(0, str(Path(__file__).parent))
-from json_yaml import make_payload
+from json_yaml import (
+    make_payload,
+    median_time,
+    peak_memory,
+    pyyaml_c_dump,
+    ruamel_dump,
+)
 
 from zerolayer.core.engine import Engine
 from zerolayer.core.errors import Unsupported
@@ -48,25 +46,6 @@ PARSE_SET = [
     "把下面的JSON按created_at降序排列，只返回id和name字段",
     "YAML转JSON，键按字母顺序排序，缩进两个空格",
 ]
-
-
-def median_time(fn: Callable[[], Any], runs: int) -> float:
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
-
-
-def ruamel_dump(value: Any) -> str:
-    stream = io.StringIO()
-    ruamel.yaml.YAML(typ="safe", pure=True).dump(value, stream)
-    return stream.getvalue()
-
-
-def pyyaml_c_dump(value: Any) -> str:
-    return yaml.dump(value, Dumper=yaml.CSafeDumper, allow_unicode=True, sort_keys=False)
 
 
 def main() -> None:
@@ -98,10 +77,7 @@ def main() -> None:
         lib_runs = 1 if target >= 10_000_000 else runs
         ruamel_s = median_time(lambda v=value: ruamel_dump(v), max(1, lib_runs // 3))
         pyyaml_s = median_time(lambda v=value: pyyaml_c_dump(v), lib_runs)
-        tracemalloc.start()
-        run(text)
-        _, peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
+        peak = peak_memory(lambda t=text: run(t))
         size = len(text.encode())
         print(
             f"| {label} | {size:,} | {engine_s * 1e3:.3f} | {ruamel_s * 1e3:.2f} "

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import platform
 import statistics
-import time
+import sys
+from pathlib import Path
 
 from lark import Lark
 from lark.exceptions import LarkError
+
+sys.path.insert(0, str(Path(__file__).parent))
+from json_yaml import median_time
 
 from zerolayer.core.engine import Engine
 from zerolayer.core.errors import Unsupported
@@ -33,15 +37,6 @@ INSTRUCTIONS = [
 ]
 
 
-def _median(fn, n: int) -> float:  # type: ignore[no-untyped-def]
-    samples = []
-    for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t)
-    return statistics.median(samples)
-
-
 def main() -> None:
     engine = Engine()
     lalr = engine.parser
@@ -58,12 +53,12 @@ def main() -> None:
         except Unsupported as exc:
             print(f"| {raw[:60]} | falls back ({exc.reason}) | - | - | - |")
             continue
-        lalr_s = _median(lambda t=text: lalr.parse(t), 300)
+        lalr_s = median_time(lambda t=text: lalr.parse(t), 300)
         lalr_times.append(lalr_s)
         try:
             tree = earley.parse(text)
             ambiguous = "_ambig" in tree.pretty()
-            earley_s = _median(lambda t=text: earley.parse(t), 10)
+            earley_s = median_time(lambda t=text: earley.parse(t), 10)
             ratio = f"{earley_s / lalr_s:.0f}x"
             ratios.append(earley_s / lalr_s)
             earley_us = f"{earley_s * 1e6:.0f}"
