@@ -1,3 +1,3 @@
 """Built-in transformer plugins, registered exactly like third-party ones."""
 
-DEFAULT_PLUGINS: tuple[str, ...] = ("zerolayer.plugins.json_yaml",)
+DEFAULT_PLUGINS: tuple[str, ...] = ("zerolayer.plugins.json_yaml", "zerolayer.plugins.context")

@@ -1,0 +1,340 @@
+"""Transforms for the context grammar fragment, and ``finish``, which assembles its clauses.
+
+Clauses of the context grammar are small: "the third paragraph", "the table above", "add a
+column "YoY"", "the year-over-year growth", "2 decimals", "like 12.34%". Each becomes a
+directive; clause words that only make sense with another clause become *marks*
+(``Option`` with a ``context.`` name). ``finish`` sees the whole instruction and either
+builds the steps (``context.paragraph``, ``context.table | table.growth | table.markdown``
+…) or raises ``Unsupported`` when the clauses do not make one complete, certain request:
+a growth column without a stated number format, a format without a growth column, "verbatim"
+with nothing to quote, two paragraphs asked at once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from lark import Token
+from zerolayer.core.errors import Unsupported
+from zerolayer.core.plan import Directive, Option, Step
+
+Children = list[Any]
+
+_ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "last": -1,
+    "final": -1,
+    "previous": -1,
+    "penultimate": -2,
+}
+_SUFFIXED = re.compile(r"(\d+)(st|nd|rd|th)$")
+_SECOND_TO_LAST = re.compile(r"second[\s-]+to[\s-]+last")
+
+
+def _mark(name: str, value: Any = True) -> Option:
+    return Option(f"context.{name}", value)
+
+
+def _text(children: Children) -> str:
+    return " ".join(str(c) for c in children if isinstance(c, Token))
+
+
+def _ordinal(phrase: str) -> int:
+    """The position an English ordinal phrase names: "third" → 3, "last" → -1."""
+    words = phrase.lower().split()
+    if _SECOND_TO_LAST.match(phrase.lower()):
+        return -2
+    if words[0] == "most":  # "most recent"
+        return -1
+    if m := _SUFFIXED.match(words[0]):
+        n, suffix = int(m.group(1)), m.group(2)
+        expected = {1: "st", 2: "nd", 3: "rd"}.get(n % 10 if n % 100 not in (11, 12, 13) else 0)
+        if suffix != (expected or "th"):
+            raise Unsupported("parse.bad_ordinal", f"{words[0]!r} is not an ordinal")
+        return n
+    return _ORDINALS[words[0]]
+
+
+def _zh_position(phrase: str) -> int:
+    """The position a Chinese phrase names: 第3段 → 3, 倒数第2段 → -2, 最后1段 → -1."""
+    if phrase.startswith("倒数"):
+        return -int(re.findall(r"\d+", phrase)[0])
+    if phrase.startswith(("最后", "末", "上")):
+        return -1
+    if phrase.startswith("首"):
+        return 1
+    return int(re.findall(r"\d+", phrase)[0])
+
+
+def _positive(n: int) -> int:
+    if n == 0:
+        raise Unsupported("parse.bad_ordinal", "there is no 0th item")
+    return n
+
+
+def paragraph_ord(children: Children) -> list[Directive]:
+    return [Step("context.paragraph", {"n": _positive(_ordinal(_text(children)))})]
+
+
+def paragraph_num(children: Children) -> list[Directive]:
+    n = int(re.findall(r"\d+", _text(children))[0])
+    return [Step("context.paragraph", {"n": _positive(n)})]
+
+
+def paragraph_zh(children: Children) -> list[Directive]:
+    return [Step("context.paragraph", {"n": _positive(_zh_position(_text(children)))})]
+
+
+def question_ord(children: Children) -> list[Directive]:
+    return [Step("context.question", {"n": _positive(_ordinal(_text(children)))})]
+
+
+def question_zh(children: Children) -> list[Directive]:
+    return [Step("context.question", {"n": _positive(_zh_position(_text(children)))})]
+
+
+def section(children: Children) -> list[Directive]:
+    names = [c for c in children if isinstance(c, str) and not isinstance(c, Token)]
+    return [Step("context.section", {"name": str(names[0])})]
+
+
+def add_column(children: Children) -> list[Directive]:
+    names = [c for c in children if isinstance(c, str) and not isinstance(c, Token)]
+    out: list[Directive] = [_mark("add_column")]
+    if names:
+        out.append(_mark("column_name", str(names[0])))
+    return out
+
+
+def colname(children: Children) -> str:
+    text = str(children[0])
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
+        text = text[1:-1]
+    if not text.strip():
+        raise Unsupported("parse.empty_name", "the column name is empty")
+    return text
+
+
+_FORMULA = re.compile(
+    r"^\(?\s*\(\s*(?P<a>[^()]+?)\s*-\s*(?P<b>[^()]+?)\s*\)\s*/\s*(?P<c>[^()]+?)\s*\)?$"
+)
+
+
+def formula(children: Children) -> list[Directive]:
+    """ "((this year - last year) / last year)": the current and previous columns."""
+    text = _text(children).strip()
+    m = _FORMULA.match(text)
+    if m is None or m["b"].strip().casefold() != m["c"].strip().casefold():
+        raise Unsupported(
+            "parse.formula", f"the formula {text!r} is not (current - previous) / previous"
+        )
+    return [_mark("columns", (m["a"].strip(), m["b"].strip()))]
+
+
+def span(children: Children) -> list[Directive]:
+    """ "from 2022 to 2023": previous, then current."""
+    text = _text(children)
+    quoted = re.findall(r'"([^"]+)"', text)
+    if len(quoted) == 2:
+        previous, current = quoted
+    else:
+        years = re.findall(r"(?:fy\s*)?(\d{4})", text, flags=re.IGNORECASE)
+        previous, current = years[0], years[1]
+        if int(previous) >= int(current):
+            raise Unsupported("parse.span", f"{text!r} does not run from an earlier year")
+    return [_mark("columns", (current, previous))]
+
+
+def decimals(children: Children) -> list[Directive]:
+    n = int(re.findall(r"\d+", _text(children))[0])
+    if n > 10:
+        raise Unsupported("parse.decimals", f"{n} decimals is not supported")
+    return [_mark("decimals", n)]
+
+
+def example(children: Children) -> list[Directive]:
+    text = _text(children)
+    m = re.search(r"([-+−]?)(\d+)(?:\.(\d+))?\s*(%?)$", text)
+    if m is None:
+        raise Unsupported("parse.example", f"{text!r} is not an example number")
+    return [
+        _mark(
+            "example",
+            (m.group(1).replace("−", "-"), len(m.group(3) or ""), m.group(4) == "%"),
+        )
+    ]
+
+
+def _const(value: Any) -> Callable[[Children], Any]:
+    return lambda _children: value
+
+
+TRANSFORMS: dict[str, Callable[[Children], Any]] = {
+    "ctx_paragraph_ord": paragraph_ord,
+    "ctx_paragraph_num": paragraph_num,
+    "ctx_paragraph_zh": paragraph_zh,
+    "ctx_question_ord": question_ord,
+    "ctx_question_zh": question_zh,
+    "ctx_section": section,
+    "ctx_table": _const([Step("context.table")]),
+    "ctx_text_ref": _const([_mark("text")]),
+    "ctx_asked": _const([_mark("asked")]),
+    "ctx_in_conv": _const([_mark("conversation")]),
+    "ctx_each_row": _const([_mark("rows")]),
+    "ctx_verbatim": _const([_mark("verbatim")]),
+    "ctx_alone": _const([_mark("alone")]),
+    "ctx_markdown": _const([_mark("markdown")]),
+    "ctx_colname": colname,
+    "ctx_add_column": add_column,
+    "ctx_growth": _const([_mark("growth")]),
+    "ctx_formula": formula,
+    "ctx_span": span,
+    "ctx_format_word": _const([_mark("format_word")]),
+    "ctx_decimals": decimals,
+    "ctx_percent": _const([_mark("percent")]),
+    "ctx_example": example,
+}
+
+# ---------------------------------------------------------------------------- finish
+
+_TEXT_OPS = ("context.paragraph", "context.question", "context.section")
+# Marks that go with each kind of request.
+_TEXT_MARKS = {"verbatim", "alone", "text", "asked", "conversation"}
+_QUESTION_MARKS = {"verbatim", "alone", "asked", "conversation"}
+_PARAGRAPH_MARKS = {"verbatim", "alone", "text"}
+_TABLE_MARKS = {
+    "verbatim",
+    "alone",
+    "markdown",
+    "rows",
+    "add_column",
+    "column_name",
+    "growth",
+    "columns",
+    "format_word",
+    "decimals",
+    "percent",
+    "example",
+}
+
+
+def _uncertain(message: str) -> Unsupported:
+    return Unsupported("context.incomplete", message)
+
+
+def _one(marks: dict[str, list[Any]], name: str) -> Any:
+    values = marks.get(name, [])
+    if len(set(map(repr, values))) > 1:
+        raise Unsupported(
+            "plan.conflicting_options", f"the instruction gives two different {name}s"
+        )
+    return values[0] if values else None
+
+
+def finish(directives: list[Directive]) -> list[Directive]:
+    """Assemble the context clauses of an instruction into steps, or refuse.
+
+    Directives of other families pass through untouched when the instruction has no context
+    clause. Context clauses must not mix with other families' steps.
+    """
+    marks: dict[str, list[Any]] = {}
+    ours: list[Step] = []
+    others: list[Directive] = []
+    for d in directives:
+        if isinstance(d, Option) and d.name.startswith("context."):
+            marks.setdefault(d.name.removeprefix("context."), []).append(d.value)
+        elif isinstance(d, Step) and d.op.startswith(("context.", "table.")):
+            ours.append(d)
+        else:
+            others.append(d)
+    if not marks and not ours:
+        return directives
+    if others:
+        raise _uncertain("the instruction mixes context clauses with other requests")
+    text_steps = [s for s in ours if s.op in _TEXT_OPS]
+    table_steps = [s for s in ours if s.op == "context.table"]
+    if text_steps and table_steps:
+        raise _uncertain("the instruction asks for a table and a piece of text at once")
+    if text_steps:
+        return _text_request(text_steps, marks)
+    if table_steps:
+        return _table_request(marks)
+    raise _uncertain("the instruction does not say what in the conversation it refers to")
+
+
+def _check_marks(marks: dict[str, list[Any]], allowed: set[str], what: str) -> None:
+    extra = sorted(set(marks) - allowed)
+    if extra:
+        raise _uncertain(f"{', '.join(extra)} do not go with {what}")
+
+
+def _text_request(steps: list[Step], marks: dict[str, list[Any]]) -> list[Directive]:
+    if len({(s.op, tuple(sorted(s.params.items()))) for s in steps}) > 1:
+        raise _uncertain("the instruction asks for more than one piece of text")
+    step = steps[0]
+    allowed = {
+        "context.paragraph": _PARAGRAPH_MARKS,
+        "context.question": _QUESTION_MARKS,
+        "context.section": _PARAGRAPH_MARKS,
+    }[step.op]
+    _check_marks(marks, allowed, step.op)
+    params = dict(step.params)
+    for name in ("verbatim", "alone"):
+        if name in marks:
+            params[name] = True
+    return [Step(step.op, params)]
+
+
+def _table_request(marks: dict[str, list[Any]]) -> list[Directive]:
+    _check_marks(marks, _TABLE_MARKS, "a table")
+    flags = {name: True for name in ("verbatim", "alone") if name in marks}
+    growth_words = {"add_column", "column_name", "growth", "columns", "rows"}
+    format_words = {"format_word", "decimals", "percent", "example"}
+    if not (set(marks) & (growth_words | format_words)):
+        return [Step("context.table_text", flags)]  # "quote the table above"
+    if "growth" not in marks:
+        raise _uncertain("the instruction does not say what the new column holds")
+    name = _one(marks, "column_name")
+    if name is None:
+        raise _uncertain("the instruction does not name the new column")
+    params: dict[str, Any] = {"name": name, **_number_format(marks)}
+    columns = _one(marks, "columns")
+    if columns is not None:
+        params["current"], params["previous"] = columns
+    return [Step("context.table", flags), Step("table.growth", params), Step("table.markdown")]
+
+
+def _number_format(marks: dict[str, list[Any]]) -> dict[str, Any]:
+    """Decimals and kind of the growth values, from the words and the example, which must
+    agree; anything unstated is refused."""
+    decimals = _one(marks, "decimals")
+    percent = "percent" in marks
+    example = _one(marks, "example")
+    if example is not None:
+        sign, places, has_percent = example
+        if decimals is not None and places != decimals:
+            raise Unsupported(
+                "context.format_conflict", f"{decimals} decimals but the example has {places}"
+            )
+        if percent and not has_percent:
+            raise Unsupported("context.format_conflict", "a percentage but the example has no %")
+        decimals = places if decimals is None else decimals
+        percent = percent or has_percent
+        if sign == "+":
+            raise Unsupported("context.format_sign", "whether to write + before growth is unclear")
+    if decimals is None:
+        raise Unsupported("context.format_unstated", "the number of decimals is not stated")
+    if not percent:
+        raise Unsupported("context.format_unstated", "the instruction does not say percent")
+    return {"decimals": decimals, "format": "percent"}
