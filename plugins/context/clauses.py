@@ -18,6 +18,7 @@ from typing import Any
 
 from lark import Token
 from zerolayer.core.errors import Unsupported
+from zerolayer.core.fields import FieldRef
 from zerolayer.core.plan import Directive, Option, Step
 
 Children = list[Any]
@@ -176,6 +177,57 @@ def example(children: Children) -> list[Directive]:
     ]
 
 
+def _plain(value: Any) -> str:
+    text = str(value)
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
+        text = text[1:-1]
+    return text
+
+
+def _field(children: Children) -> str:
+    names = [c for c in children if isinstance(c, FieldRef)]
+    return str(names[0])
+
+
+def sort(children: Children) -> list[Directive]:
+    orders = [c for c in children if c in ("asc", "desc") and not isinstance(c, Token | FieldRef)]
+    order = orders[0] if orders else "asc"
+    return [Step("context.table"), _mark("sort", (_field(children), order))]
+
+
+def select(children: Children) -> list[Directive]:
+    out: list[Directive] = []
+    for c in children:
+        if isinstance(c, list):
+            out.extend(c)  # the table reference
+    op = next(c for c in children if isinstance(c, _Cmp))
+    value = children[-1]
+    return [*out, _mark("select", (_field(children), op.op, _plain(value)))]
+
+
+class _Cmp:
+    def __init__(self, op: str) -> None:
+        self.op = op
+
+
+_AGG_WORDS = {"sum": "sum", "total": "sum", "average": "average", "mean": "average"}
+
+
+def aggregate(children: Children) -> list[Directive]:
+    word = next(c for c in children if isinstance(c, Token) and c.type == "CTX_AGG")
+    return [_mark("aggregate", (_AGG_WORDS[word.lower()], _field(children)))]
+
+
+def aggregate_zh(children: Children) -> list[Directive]:
+    word = next(c for c in children if isinstance(c, Token) and c.type == "CTX_ZH_AGG")
+    fn = "average" if ("平均" in word or "均值" in word) else "sum"
+    return [_mark("aggregate", (fn, _field(children)))]
+
+
+def round_column(children: Children) -> list[Directive]:
+    return [_mark("round_column", _field(children))]
+
+
 def _const(value: Any) -> Callable[[Children], Any]:
     return lambda _children: value
 
@@ -196,6 +248,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "ctx_alone": _const([_mark("alone")]),
     "ctx_markdown": _const([_mark("markdown")]),
     "ctx_colname": colname,
+    "ctx_name": lambda children: FieldRef(_plain(children[0])),
     "ctx_add_column": add_column,
     "ctx_growth": _const([_mark("growth")]),
     "ctx_formula": formula,
@@ -204,6 +257,20 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "ctx_decimals": decimals,
     "ctx_percent": _const([_mark("percent")]),
     "ctx_example": example,
+    "ctx_asc": _const("asc"),
+    "ctx_desc": _const("desc"),
+    "ctx_sort": sort,
+    "ctx_ge": _const(_Cmp(">=")),
+    "ctx_le": _const(_Cmp("<=")),
+    "ctx_gt": _const(_Cmp(">")),
+    "ctx_lt": _const(_Cmp("<")),
+    "ctx_ne": _const(_Cmp("!=")),
+    "ctx_eq": _const(_Cmp("==")),
+    "ctx_value": lambda children: children[0],
+    "ctx_select": select,
+    "ctx_aggregate": aggregate,
+    "ctx_aggregate_zh": aggregate_zh,
+    "ctx_round": round_column,
 }
 
 # ---------------------------------------------------------------------------- finish
@@ -213,20 +280,40 @@ _TEXT_OPS = ("context.paragraph", "context.question", "context.section")
 _TEXT_MARKS = {"verbatim", "alone", "text", "asked", "conversation"}
 _QUESTION_MARKS = {"verbatim", "alone", "asked", "conversation"}
 _PARAGRAPH_MARKS = {"verbatim", "alone", "text"}
+_GROWTH_MARKS = {"add_column", "column_name", "growth", "columns", "rows"}
+_FORMAT_MARKS = {"format_word", "percent", "example"}
 _TABLE_MARKS = {
     "verbatim",
     "alone",
     "markdown",
-    "rows",
-    "add_column",
-    "column_name",
-    "growth",
-    "columns",
-    "format_word",
     "decimals",
-    "percent",
-    "example",
+    "sort",
+    "select",
+    "aggregate",
+    "round_column",
+    *_GROWTH_MARKS,
+    *_FORMAT_MARKS,
 }
+# Query steps of the JSON/YAML family that mean the same on the table above: "把上表按销售额
+# 从高到低排序" parses as that family's sort; on the table it is ``table.sort``.
+_JY_COMPARISONS = {"eq": "==", "ne": "!=", "gt": ">", "ge": ">=", "lt": "<", "le": "<="}
+
+
+def _as_mark(step: Step) -> Option | None:
+    """A query step of another family read as a mark on the table above, else None."""
+    p = step.params
+    if step.op == "sort" and set(p) <= {"key", "order"}:
+        return _mark("sort", (str(p["key"]), p.get("order", "asc")))
+    if step.op == "filter" and p.get("op") in _JY_COMPARISONS:
+        value = p.get("value")
+        if isinstance(value, bool) or value is None or not isinstance(value, str | int | float):
+            return None
+        return _mark("select", (str(p["field"]), _JY_COMPARISONS[p["op"]], str(value)))
+    if step.op == "round" and set(p) == {"decimals"}:
+        return _mark("decimals", p["decimals"])
+    if step.op in ("sum", "avg") and set(p) == {"field"}:
+        return _mark("aggregate", ("sum" if step.op == "sum" else "average", str(p["field"])))
+    return None
 
 
 def _uncertain(message: str) -> Unsupported:
@@ -260,6 +347,14 @@ def finish(directives: list[Directive]) -> list[Directive]:
             others.append(d)
     if not marks and not ours:
         return directives
+    if others and any(s.op == "context.table" for s in ours):
+        for d in others:
+            mark = _as_mark(d) if isinstance(d, Step) else None
+            if mark is None:
+                break
+            marks.setdefault(mark.name.removeprefix("context."), []).append(mark.value)
+        else:
+            others = []
     if others:
         raise _uncertain("the instruction mixes context clauses with other requests")
     text_steps = [s for s in ours if s.op in _TEXT_OPS]
@@ -297,12 +392,52 @@ def _text_request(steps: list[Step], marks: dict[str, list[Any]]) -> list[Direct
 
 
 def _table_request(marks: dict[str, list[Any]]) -> list[Directive]:
+    """``context.table``, then selections, a sort, one computing op, and the output."""
     _check_marks(marks, _TABLE_MARKS, "a table")
     flags = {name: True for name in ("verbatim", "alone") if name in marks}
-    growth_words = {"add_column", "column_name", "growth", "columns", "rows"}
-    format_words = {"format_word", "decimals", "percent", "example"}
-    if not (set(marks) & (growth_words | format_words)):
+    kinds = [k for k in ("growth", "round_column", "aggregate") if k in marks]
+    if len(kinds) > 1:
+        raise _uncertain("the instruction asks for more than one computation on the table")
+    kind = kinds[0] if kinds else None
+    if kind != "growth":
+        stray = sorted((set(marks) & (_GROWTH_MARKS | _FORMAT_MARKS)) - {"rows"})
+        if stray:
+            raise _uncertain(f"{', '.join(stray)} need a growth column")
+    if kind is None and "decimals" in marks:
+        raise _uncertain("the instruction does not say what to round")
+    if kind is None and not ({"sort", "select"} & set(marks)):
         return [Step("context.table_text", flags)]  # "quote the table above"
+    steps: list[Directive] = [Step("context.table", flags)]
+    for column, op, value in marks.get("select", []):
+        steps.append(Step("table.select", {"column": column, "op": op, "value": value}))
+    sort = _one(marks, "sort")
+    if sort is not None:
+        steps.append(Step("table.sort", {"by": sort[0], "order": sort[1]}))
+    if kind == "growth":
+        steps.append(_growth_step(marks))
+    elif kind == "round_column":
+        decimals = _one(marks, "decimals")
+        if decimals is None:
+            raise Unsupported("context.format_unstated", "the number of decimals is not stated")
+        column = _one(marks, "round_column")
+        steps.append(Step("table.round", {"column": column, "decimals": decimals}))
+    elif kind == "aggregate":
+        if "markdown" in marks or "sort" in marks:
+            raise _uncertain("a sum or average is a number, not a table")
+        fn, column = _one(marks, "aggregate")
+        params: dict[str, Any] = {"column": column}
+        decimals = _one(marks, "decimals")
+        if decimals is not None:
+            if fn == "sum":
+                raise _uncertain("rounding a sum is not supported")
+            params["decimals"] = decimals
+        steps.append(Step(f"table.{fn}", params))
+        return steps
+    steps.append(Step("table.markdown"))
+    return steps
+
+
+def _growth_step(marks: dict[str, list[Any]]) -> Step:
     if "growth" not in marks:
         raise _uncertain("the instruction does not say what the new column holds")
     name = _one(marks, "column_name")
@@ -312,7 +447,7 @@ def _table_request(marks: dict[str, list[Any]]) -> list[Directive]:
     columns = _one(marks, "columns")
     if columns is not None:
         params["current"], params["previous"] = columns
-    return [Step("context.table", flags), Step("table.growth", params), Step("table.markdown")]
+    return Step("table.growth", params)
 
 
 def _number_format(marks: dict[str, list[Any]]) -> dict[str, Any]:

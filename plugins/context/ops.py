@@ -33,6 +33,7 @@ from zerolayer.plugins.context.table import (
     Table,
     add_growth_column,
     average_column,
+    column_index,
     round_column,
     select_rows,
     sort_rows,
@@ -165,6 +166,30 @@ def _table(value: Any) -> Table:
     return value
 
 
+_COLUMN_SUFFIXES = ("列", "栏", " column")
+
+
+def _column(table: Table, name: str) -> str | int:
+    """``name`` as the table knows it: the header itself, or, when there is none, the name
+    without a trailing column word ("销售额列" names the column "销售额").
+
+    A name that is no header is ``Unsupported``: the instruction may name the column in other
+    words ("价格" for "price"), which only a reader can match.
+    """
+    try:
+        column_index(table, name)
+        return name
+    except OpError as exc:
+        for suffix in _COLUMN_SUFFIXES:
+            stem = name.removesuffix(suffix).strip()
+            if stem != name and stem:
+                try:
+                    return column_index(table, stem)
+                except OpError:
+                    pass
+        raise Unsupported("table_unknown_column", str(exc)) from exc
+
+
 def table_markdown_op(value: Any, **_markers: bool) -> str:
     """The table as canonical Markdown."""
     return to_markdown(_table(value))
@@ -200,25 +225,29 @@ def table_growth_op(
 
 def table_sum_op(value: Any, *, column: str, **_markers: bool) -> str:
     """The exact sum of a column."""
-    return plain(sum_column(_table(value), column))
+    t = _table(value)
+    return plain(sum_column(t, _column(t, column)))
 
 
 def table_average_op(
     value: Any, *, column: str, decimals: int | None = None, **_markers: bool
 ) -> str:
     """The mean of a column, exact or rounded half up to ``decimals``."""
-    result: Decimal = average_column(_table(value), column, decimals=decimals)
+    t = _table(value)
+    result: Decimal = average_column(t, _column(t, column), decimals=decimals)
     return plain(result)
 
 
 def table_sort_op(value: Any, *, by: str, order: str = "asc", **_markers: bool) -> Table:
     """Rows sorted by a column (numbers by value, ASCII text case-insensitively)."""
-    return sort_rows(_table(value), by, desc=order == "desc")
+    t = _table(value)
+    return sort_rows(t, _column(t, by), desc=order == "desc")
 
 
 def table_select_op(value: Any, *, column: str, op: str, value_: str, **_markers: bool) -> Table:
     """Rows whose cell in ``column`` compares with ``value_`` as ``op`` says."""
-    return select_rows(_table(value), column, op, value_)  # type: ignore[arg-type]
+    t = _table(value)
+    return select_rows(t, _column(t, column), op, value_)  # type: ignore[arg-type]
 
 
 def _select(value: Any, **params: Any) -> Table:
@@ -228,7 +257,8 @@ def _select(value: Any, **params: Any) -> Table:
 
 def table_round_op(value: Any, *, column: str, decimals: int, **_markers: bool) -> Table:
     """A column's numbers rounded half up to ``decimals`` places, each cell keeping its style."""
-    return round_column(_table(value), column, decimals)
+    t = _table(value)
+    return round_column(t, _column(t, column), decimals)
 
 
 OPS: tuple[OpSpec, ...] = (
