@@ -196,13 +196,14 @@ def sort(children: Children) -> list[Directive]:
 
 
 def select(children: Children) -> list[Directive]:
-    out: list[Directive] = []
-    for c in children:
-        if isinstance(c, list):
-            out.extend(c)  # the table reference
+    rows = next(c for c in children if isinstance(c, Token) and c.type == "CTX_ROWS")
+    out: list[Directive] = [Step("context.table")] if _TABLE_WORD.search(rows) else []
     op = next(c for c in children if isinstance(c, _Cmp))
     value = children[-1]
     return [*out, _mark("select", (_field(children), op.op, _plain(value)))]
+
+
+_TABLE_WORD = re.compile(r"table", re.IGNORECASE)
 
 
 class _Cmp:

@@ -14,6 +14,7 @@ every answer here is exact and bare, but they tie such words to an op that honou
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -64,9 +65,20 @@ def _schema(required: tuple[str, ...] = (), **props: Any) -> dict[str, Any]:
     }
 
 
+_AFTER_INSTRUCTION = re.compile(r"\n[ \t]*\n|^[ ]{0,3}(?:```|~~~)|^\s*\|.*\|\s*$", re.MULTILINE)
+
+
 def _conversation(value: Any) -> Conversation:
+    """The conversation, refusing one whose current message has a payload after the
+    instruction ("Return the second paragraph of the following text: …"): "above" would then
+    be read from earlier turns while the user meant the text that follows."""
     if not isinstance(value, Conversation):
         raise OpError("a context op needs the conversation as its input")
+    if not value.before.strip() and _AFTER_INSTRUCTION.search(value.current.strip()):
+        raise Unsupported(
+            "context.payload_after_instruction",
+            "the message holds text after the instruction; the instruction may refer to it",
+        )
     return value
 
 
@@ -250,9 +262,9 @@ def table_select_op(value: Any, *, column: str, op: str, value_: str, **_markers
     return select_rows(t, _column(t, column), op, value_)  # type: ignore[arg-type]
 
 
-def _select(value: Any, **params: Any) -> Table:
+def _select(table: Any, /, **params: Any) -> Table:
     params["value_"] = params.pop("value")
-    return table_select_op(value, **params)
+    return table_select_op(table, **params)
 
 
 def table_round_op(value: Any, *, column: str, decimals: int, **_markers: bool) -> Table:
