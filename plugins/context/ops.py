@@ -24,7 +24,6 @@ from zerolayer.core.ops import OpSpec
 from zerolayer.core.types import CONVERSATION, TABLE, TEXT
 from zerolayer.plugins.context.conversation import (
     context_paragraph,
-    find_context_text,
     find_table_match,
     nth_question,
 )
@@ -32,13 +31,14 @@ from zerolayer.plugins.context.numbers import plain
 from zerolayer.plugins.context.table import (
     NumberFormat,
     Table,
+    TableMatch,
     add_growth_column,
     average_column,
     column_index,
+    find_tables,
     round_column,
     select_rows,
     sort_rows,
-    find_tables,
     sum_column,
     to_markdown,
 )
@@ -110,25 +110,20 @@ def _section_or_none(text: str, name: str) -> str | None:
         return None
 
 
+def _places(conv: Conversation) -> list[str]:
+    """The texts "above" the instruction, most recent first: the current message before the
+    instruction, then earlier turns from the latest back."""
+    return [conv.before, *(m.content for m in reversed(conv.messages))]
+
+
 def context_section_op(value: Any, *, name: str, **_markers: bool) -> str:
     """The body of the section called ``name`` in the most recent text that has one.
 
     ``Unsupported`` when an older text has a section of that name with another body (which
     text is meant is not certain); ``OpError`` when no text has it.
     """
-    turns, current = _turns(_conversation(value))
-    bodies: list[str] = []
-
-    def accept(text: str) -> bool:
-        body = _section_or_none(text, name)
-        if body is not None:
-            bodies.append(body)
-        return False  # look at every text
-
-    try:
-        find_context_text(turns, current, accept=accept)
-    except OpError:
-        pass
+    conv = _conversation(value)
+    bodies = [b for t in _places(conv) if (b := _section_or_none(t, name)) is not None]
     if not bodies:
         raise OpError(f"no text in the conversation has a section called {name!r}")
     if any(b != bodies[0] for b in bodies[1:]):
@@ -146,10 +141,19 @@ def context_question_op(value: Any, *, n: int, **_markers: bool) -> str:
     return nth_question([*turns, ("user", conv.current)], n)
 
 
+def _table_match(turns: list[Turn], current: str) -> TableMatch:
+    """``find_table_match``, with "no Markdown table" as ``Unsupported``: the table above may
+    be in another form (CSV, HTML, aligned text) that a reader would still recognise."""
+    try:
+        return find_table_match(turns, current)
+    except OpError as exc:
+        raise Unsupported("context_no_table", str(exc)) from exc
+
+
 def context_table_op(value: Any, **_markers: bool) -> Table:
     """The most recent Markdown table before the instruction."""
     turns, current = _turns(_conversation(value))
-    return find_table_match(turns, current).table
+    return _table_match(turns, current).table
 
 
 def context_table_text_op(value: Any, **_markers: bool) -> str:
@@ -160,9 +164,8 @@ def context_table_text_op(value: Any, **_markers: bool) -> str:
     """
     conv = _conversation(value)
     turns, current = _turns(conv)
-    match = find_table_match(turns, current)
-    places = [conv.before] + [content for _role, content in reversed(turns[:-1])]
-    for text in places:
+    match = _table_match(turns, current)
+    for text in _places(conv):
         if find_tables(text):
             lines = text.split("\n")[match.start_line - 1 : match.end_line]
             return "\n".join(line.rstrip() for line in lines)
