@@ -452,13 +452,14 @@ def _growth_step(marks: dict[str, list[Any]]) -> Step:
 
 
 def _number_format(marks: dict[str, list[Any]]) -> dict[str, Any]:
-    """Decimals and kind of the growth values, from the words and the example, which must
-    agree; anything unstated is refused."""
+    """Decimals, kind and sign of the growth values, from the words and the example, which
+    must agree; anything unstated is refused. An example written with ``+`` ("+12.34%") asks
+    for a ``+`` before positive values."""
     decimals = _one(marks, "decimals")
     percent = "percent" in marks
     example = _one(marks, "example")
     if example is not None:
-        sign, places, has_percent = example
+        _sign, places, has_percent = example
         if decimals is not None and places != decimals:
             raise Unsupported(
                 "context.format_conflict", f"{decimals} decimals but the example has {places}"
@@ -467,10 +468,11 @@ def _number_format(marks: dict[str, list[Any]]) -> dict[str, Any]:
             raise Unsupported("context.format_conflict", "a percentage but the example has no %")
         decimals = places if decimals is None else decimals
         percent = percent or has_percent
-        if sign == "+":
-            raise Unsupported("context.format_sign", "whether to write + before growth is unclear")
     if decimals is None:
         raise Unsupported("context.format_unstated", "the number of decimals is not stated")
     if not percent:
         raise Unsupported("context.format_unstated", "the instruction does not say percent")
-    return {"decimals": decimals, "format": "percent"}
+    out: dict[str, Any] = {"decimals": decimals, "format": "percent"}
+    if example is not None and example[0] == "+":
+        out["plus_sign"] = True  # "like +12.34%": growth is written with its sign
+    return out
