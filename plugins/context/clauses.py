@@ -243,6 +243,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "ctx_table": _const([Step("context.table")]),
     "ctx_text_ref": _const([_mark("text")]),
     "ctx_asked": _const([_mark("asked")]),
+    "ctx_what": _const([_mark("what")]),
     "ctx_in_conv": _const([_mark("conversation")]),
     "ctx_each_row": _const([_mark("rows")]),
     "ctx_verbatim": _const([_mark("verbatim")]),
@@ -278,8 +279,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
 
 _TEXT_OPS = ("context.paragraph", "context.question", "context.section")
 # Marks that go with each kind of request.
-_TEXT_MARKS = {"verbatim", "alone", "text", "asked", "conversation"}
-_QUESTION_MARKS = {"verbatim", "alone", "asked", "conversation"}
+_QUESTION_MARKS = {"verbatim", "alone", "asked", "conversation", "what"}
 _PARAGRAPH_MARKS = {"verbatim", "alone", "text"}
 _GROWTH_MARKS = {"add_column", "column_name", "growth", "columns", "rows"}
 _FORMAT_MARKS = {"format_word", "percent", "example"}

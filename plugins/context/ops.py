@@ -26,6 +26,7 @@ from zerolayer.plugins.context.conversation import (
     context_paragraph,
     find_table_match,
     nth_question,
+    question_kind,
 )
 from zerolayer.plugins.context.numbers import plain
 from zerolayer.plugins.context.table import (
@@ -135,8 +136,17 @@ def context_section_op(value: Any, *, name: str, **_markers: bool) -> str:
 
 
 def context_question_op(value: Any, *, n: int, **_markers: bool) -> str:
-    """The ``n``-th question the user asked before this turn (``-1``: the last), verbatim."""
+    """The ``n``-th question the user asked before this turn (``-1``: the last), verbatim.
+
+    Text before the instruction in the same message that holds a question makes the request
+    uncertain ("Why is the sky blue? Repeat my last question."): ``Unsupported``.
+    """
     conv = _conversation(value)
+    if question_kind(conv.before) != "statement":
+        raise Unsupported(
+            "context_ambiguous_question",
+            "the message asks a question before the instruction; it may be the one meant",
+        )
     turns = [(m.role, m.content) for m in conv.messages]
     return nth_question([*turns, ("user", conv.current)], n)
 
