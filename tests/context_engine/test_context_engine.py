@@ -61,3 +61,22 @@ def test_there_are_enough_cases() -> None:
     assert len(cases) >= 40
     assert any("fallback" in c for c in cases) and any("error" in c for c in cases)
     assert any(len(c["messages"]) > 2 for c in cases)
+
+
+def test_the_fragment_compiles_without_other_families() -> None:
+    alone = Engine(EngineConfig(plugins=frozenset({"context"})))
+    request = EngineRequest(
+        messages=(
+            Message("user", "One.\n\nTwo.\n\nThree."),
+            Message("assistant", "OK."),
+            Message("user", "Return the third paragraph of the text above verbatim."),
+        ),
+        temperature=0.0,
+    )
+    result = alone.run(request)
+    assert (result.route, result.output) == (Route.DETERMINISTIC, "Three.")
+
+
+def test_no_context_clause_leaves_other_families_alone(engine: Engine) -> None:
+    result = engine.run("Convert this JSON to YAML", '{"a": 1}')
+    assert (result.route, result.output) == (Route.DETERMINISTIC, "a: 1\n")
