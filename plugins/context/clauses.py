@@ -135,17 +135,22 @@ _FORMULA = re.compile(
 def formula(children: Children) -> list[Directive]:
     """ "((this year - last year) / last year)": the current and previous columns."""
     text = _text(children).strip()
+    text = text[text.index("(") :]  # after a lead-in such as "计算" or "值为"
     m = _FORMULA.match(text)
     if m is None or m["b"].strip().casefold() != m["c"].strip().casefold():
         raise Unsupported(
             "parse.formula", f"the formula {text!r} is not (current - previous) / previous"
         )
-    return [_mark("columns", (m["a"].strip(), m["b"].strip()))]
+    # the formula is the definition of growth, so it also says what the column holds
+    return [_mark("growth"), _mark("columns", (m["a"].strip(), m["b"].strip()))]
 
 
 def span(children: Children) -> list[Directive]:
-    """ "from 2022 to 2023": previous, then current."""
+    """ "from 2022 to 2023": previous, then current; "from last year to this year" names
+    periods, which the headers must show (the growth op finds them)."""
     text = _text(children)
+    if re.match(r"from\s+(?:last|previous|prior)\s", text, re.IGNORECASE):
+        return [_mark("period_span")]
     quoted = re.findall(r'"([^"]+)"', text)
     if len(quoted) == 2:
         previous, current = quoted
@@ -281,7 +286,7 @@ _TEXT_OPS = ("context.paragraph", "context.question", "context.section")
 # Marks that go with each kind of request.
 _QUESTION_MARKS = {"verbatim", "alone", "asked", "conversation", "what"}
 _PARAGRAPH_MARKS = {"verbatim", "alone", "text"}
-_GROWTH_MARKS = {"add_column", "column_name", "growth", "columns", "rows"}
+_GROWTH_MARKS = {"add_column", "column_name", "growth", "columns", "rows", "period_span"}
 _FORMAT_MARKS = {"format_word", "percent", "example"}
 _TABLE_MARKS = {
     "verbatim",
