@@ -36,6 +36,9 @@ _ORDINALS = {
     "tenth": 10,
     "last": -1,
     "final": -1,
+    "opening": 1,
+    "closing": -1,
+    "concluding": -1,
     "previous": -1,
     "penultimate": -2,
 }
@@ -53,7 +56,7 @@ def _text(children: Children) -> str:
 
 def _ordinal(phrase: str) -> int:
     """The position an English ordinal phrase names: "third" → 3, "last" → -1."""
-    words = phrase.lower().split()
+    words = [w for w in phrase.lower().split() if w not in ("only", "the", "very")]
     if _SECOND_TO_LAST.match(phrase.lower()):
         return -2
     if words[0] == "most":  # "most recent"
@@ -71,9 +74,9 @@ def _zh_position(phrase: str) -> int:
     """The position a Chinese phrase names: 第3段 → 3, 倒数第2段 → -2, 最后1段 → -1."""
     if phrase.startswith("倒数"):
         return -int(re.findall(r"\d+", phrase)[0])
-    if phrase.startswith(("最后", "末", "上")):
+    if phrase.startswith(("最后", "末", "上", "刚才", "最近")):
         return -1
-    if phrase.startswith("首"):
+    if phrase.startswith(("首", "最开始", "一开始", "最早", "最初")):
         return 1
     return int(re.findall(r"\d+", phrase)[0])
 
@@ -249,6 +252,8 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "ctx_text_ref": _const([_mark("text")]),
     "ctx_asked": _const([_mark("asked")]),
     "ctx_what": _const([_mark("what")]),
+    "ctx_mine": _const([_mark("role", "user")]),
+    "ctx_yours": _const([_mark("role", "assistant")]),
     "ctx_in_conv": _const([_mark("conversation")]),
     "ctx_each_row": _const([_mark("rows")]),
     "ctx_verbatim": _const([_mark("verbatim")]),
@@ -285,7 +290,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
 _TEXT_OPS = ("context.paragraph", "context.question", "context.section")
 # Marks that go with each kind of request.
 _QUESTION_MARKS = {"verbatim", "alone", "asked", "conversation", "what"}
-_PARAGRAPH_MARKS = {"verbatim", "alone", "text"}
+_PARAGRAPH_MARKS = {"verbatim", "alone", "text", "what", "role"}
 _GROWTH_MARKS = {"add_column", "column_name", "growth", "columns", "rows", "period_span"}
 _FORMAT_MARKS = {"format_word", "percent", "example"}
 _TABLE_MARKS = {
@@ -394,6 +399,9 @@ def _text_request(steps: list[Step], marks: dict[str, list[Any]]) -> list[Direct
     for name in ("verbatim", "alone"):
         if name in marks:
             params[name] = True
+    role = _one(marks, "role")
+    if role is not None:
+        params["role"] = role  # "of my message", "of your previous reply"
     return [Step(step.op, params)]
 
 

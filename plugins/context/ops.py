@@ -55,6 +55,7 @@ _MARKERS: dict[str, Any] = {
     "alone": {"const": True},
 }
 _COLUMN: dict[str, Any] = {"type": "string", "minLength": 1}
+_ROLE: dict[str, Any] = {"enum": ["user", "assistant"]}
 _DECIMALS: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": 10}
 
 
@@ -96,10 +97,11 @@ def _turns(conv: Conversation) -> tuple[list[Turn], str]:
 # --------------------------------------------------------------------------- context ops
 
 
-def context_paragraph_op(value: Any, *, n: int, **_markers: bool) -> str:
-    """Paragraph ``n`` (1-based; negative counts from the end) of the text above, verbatim."""
+def context_paragraph_op(value: Any, *, n: int, role: str | None = None, **_markers: bool) -> str:
+    """Paragraph ``n`` (1-based; negative counts from the end) of the text above, verbatim;
+    ``role`` limits "the text" to the user's or the assistant's turns."""
     turns, current = _turns(_conversation(value))
-    return context_paragraph(turns, current, n)
+    return context_paragraph(turns, current, n, role=role)
 
 
 def _section_or_none(text: str, name: str) -> str | None:
@@ -111,20 +113,21 @@ def _section_or_none(text: str, name: str) -> str | None:
         return None
 
 
-def _places(conv: Conversation) -> list[str]:
+def _places(conv: Conversation, role: str | None = None) -> list[str]:
     """The texts "above" the instruction, most recent first: the current message before the
-    instruction, then earlier turns from the latest back."""
-    return [conv.before, *(m.content for m in reversed(conv.messages))]
+    instruction, then earlier turns from the latest back (only ``role``'s when given)."""
+    earlier = [m.content for m in reversed(conv.messages) if role is None or m.role == role]
+    return [conv.before, *earlier] if role in (None, "user") else earlier
 
 
-def context_section_op(value: Any, *, name: str, **_markers: bool) -> str:
+def context_section_op(value: Any, *, name: str, role: str | None = None, **_markers: bool) -> str:
     """The body of the section called ``name`` in the most recent text that has one.
 
     ``Unsupported`` when an older text has a section of that name with another body (which
     text is meant is not certain); ``OpError`` when no text has it.
     """
     conv = _conversation(value)
-    bodies = [b for t in _places(conv) if (b := _section_or_none(t, name)) is not None]
+    bodies = [b for t in _places(conv, role) if (b := _section_or_none(t, name)) is not None]
     if not bodies:
         raise OpError(f"no text in the conversation has a section called {name!r}")
     if any(b != bodies[0] for b in bodies[1:]):
@@ -292,7 +295,7 @@ OPS: tuple[OpSpec, ...] = (
         CONVERSATION,
         TEXT,
         context_paragraph_op,
-        params=_schema(("n",), n={"type": "integer", "not": {"const": 0}}),
+        params=_schema(("n",), n={"type": "integer", "not": {"const": 0}}, role=_ROLE),
         description="Paragraph n of the text above (negative: from the end), verbatim.",
     ),
     OpSpec(
@@ -300,7 +303,7 @@ OPS: tuple[OpSpec, ...] = (
         CONVERSATION,
         TEXT,
         context_section_op,
-        params=_schema(("name",), name={"type": "string", "minLength": 1}),
+        params=_schema(("name",), name={"type": "string", "minLength": 1}, role=_ROLE),
         description="The body of a named section of the text above, verbatim.",
     ),
     OpSpec(
