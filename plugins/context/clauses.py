@@ -131,7 +131,7 @@ def colname(children: Children) -> str:
 
 
 _FORMULA = re.compile(
-    r"^\(?\s*\(\s*(?P<a>[^()]+?)\s*-\s*(?P<b>[^()]+?)\s*\)\s*/\s*(?P<c>[^()]+?)\s*\)?$"
+    r"^\(?\s*\(\s*(?P<a>[^()]+?)\s*[-−]\s*(?P<b>[^()]+?)\s*\)\s*/\s*(?P<c>[^()]+?)\s*\)?$"
 )
 
 
