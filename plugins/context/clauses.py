@@ -204,8 +204,9 @@ def sort(children: Children) -> list[Directive]:
 
 
 def select(children: Children) -> list[Directive]:
-    rows = next(c for c in children if isinstance(c, Token) and c.type == "CTX_ROWS")
-    out: list[Directive] = [Step("context.table")] if _TABLE_WORD.search(rows) else []
+    lead = next(c for c in children if isinstance(c, Token))
+    names_table = lead.type == "CTX_ZH_FILTER_TABLE" or _TABLE_WORD.search(lead)
+    out: list[Directive] = [Step("context.table")] if names_table else []
     op = next(c for c in children if isinstance(c, _Cmp))
     value = children[-1]
     return [*out, _mark("select", (_field(children), op.op, _plain(value)))]
@@ -219,12 +220,14 @@ class _Cmp:
         self.op = op
 
 
+_AGG_WORD = re.compile(r"sum|total|average|mean")
 _AGG_WORDS = {"sum": "sum", "total": "sum", "average": "average", "mean": "average"}
 
 
 def aggregate(children: Children) -> list[Directive]:
-    word = next(c for c in children if isinstance(c, Token) and c.type == "CTX_AGG")
-    return [_mark("aggregate", (_AGG_WORDS[word.lower()], _field(children)))]
+    token = next(c for c in children if isinstance(c, Token) and c.type == "CTX_AGG")
+    word = _AGG_WORD.findall(token.lower())[-1]
+    return [_mark("aggregate", (_AGG_WORDS[word], _field(children)))]
 
 
 def aggregate_zh(children: Children) -> list[Directive]:
