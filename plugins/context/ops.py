@@ -28,7 +28,7 @@ from zerolayer.plugins.context.conversation import (
     nth_question,
     question_kind,
 )
-from zerolayer.plugins.context.numbers import plain
+from zerolayer.plugins.context.numbers import parse_cell_number, plain
 from zerolayer.plugins.context.table import (
     NumberFormat,
     Table,
@@ -273,9 +273,25 @@ def table_sort_op(value: Any, *, by: str, order: str = "asc", **_markers: bool) 
 
 
 def table_select_op(value: Any, *, column: str, op: str, value_: str, **_markers: bool) -> Table:
-    """Rows whose cell in ``column`` compares with ``value_`` as ``op`` says."""
+    """Rows whose cell in ``column`` compares with ``value_`` as ``op`` says.
+
+    A text comparison that would keep other rows if letter case were ignored ("where region
+    is north" with cells "North") is ``Unsupported``: the user most likely meant those rows.
+    """
     t = _table(value)
-    return select_rows(t, _column(t, column), op, value_)  # type: ignore[arg-type]
+    c = _column(t, column)
+    out = select_rows(t, c, op, value_)  # type: ignore[arg-type]
+    if op in ("==", "!=") and parse_cell_number(value_) is None:
+        i = column_index(t, c)
+        folded = [
+            r for r in t.rows if (r[i].strip().casefold() == value_.casefold()) == (op == "==")
+        ]
+        if len(folded) != len(out.rows):
+            raise Unsupported(
+                "table_select_case",
+                f"{value_!r} matches other rows of column {t.header[i]!r} when case is ignored",
+            )
+    return out
 
 
 def _select(table: Any, /, **params: Any) -> Table:
