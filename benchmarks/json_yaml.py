@@ -128,7 +128,9 @@ def main() -> None:
     sizes = [("1 KB", 1_000, 201), ("100 KB", 100_000, 21)]
     if not args.quick:
         sizes.append(("10 MB", 10_000_000, 3))
-    print(f"# {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs")
+    print(
+        f"# {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs"
+    )
     header = (
         "| payload | JSON bytes | emit ms | emit+verify ms | parse_json ms | ruamel dump ms "
         "| PyYAML C dump ms | ruamel / ours | PyYAML C / ours | peak mem / payload |"

@@ -158,6 +158,8 @@ class Engine:
         h.update((request.system or "").encode())
         for m in request.messages:
             h.update(b"\x00" + m.role.encode() + b"\x01" + m.content.encode())
+        for p in request.payloads:
+            h.update(b"\x02" + p.encode())
         return h.hexdigest()
 
     def plugin_info(self) -> list[dict[str, Any]]:
@@ -181,26 +183,38 @@ class Engine:
     def _parse(self, instruction: str) -> tuple[Directive, ...]:
         return tuple(self.parser.parse(instruction))
 
-    def _read(self, message: str) -> _Reading:
-        candidates = segment(message)
+    def _read(self, message: str, payloads: tuple[str, ...] = ()) -> _Reading:
+        if payloads:
+            given = tuple(Payload(p) for p in payloads)
+            candidates = [Segmented(message, given, how="explicit")]
+        else:
+            candidates = segment(message)
         first_failure: Unsupported | None = None
-        for i, candidate in enumerate(candidates):
+        refused: list[tuple[Segmented, GateFailure]] = []
+        for candidate in candidates:
             instruction = normalise(candidate.instruction)
             gate = check_text(instruction, tuple(p.text for p in candidate.payloads))
             if gate is not None:
-                if i == 0:  # the most likely reading is an open or vague ask
-                    raise Unsupported(gate.reason, gate.detail)
+                refused.append((candidate, gate))
                 continue
             try:
                 directives = self._parse_cached(instruction)
             except NoMatch as exc:
                 first_failure = first_failure or exc
                 continue
+            # A reading that failed the gate still counts unless its "instruction" is the
+            # whole payload of this reading (a YAML payload placed before the instruction).
+            for earlier, failure in refused:
+                gated = earlier.instruction.strip()
+                if not any(gated == p.text.strip() for p in candidate.payloads):
+                    raise Unsupported(failure.reason, failure.detail)
             return _Reading(candidate, instruction, directives)
+        if refused:
+            raise Unsupported(refused[0][1].reason, refused[0][1].detail)
         raise first_failure or NoMatch("the instruction is not understood")
 
     def _plan(self, request: EngineRequest) -> tuple[_Reading, Plan]:
-        reading = self._read(request.messages[-1].content)
+        reading = self._read(request.messages[-1].content, request.payloads)
         payloads = reading.segmented.payloads
         first = payloads[0] if payloads else None
         hint = PayloadHint(first.hint if first else None, first.text if first else None)

@@ -20,6 +20,7 @@ from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import GrammarError, LarkError, UnexpectedInput, VisitError
+
 from zerolayer.core.errors import StartupError, Unsupported
 from zerolayer.core.fields import FieldRef
 from zerolayer.core.plan import Directive
@@ -81,6 +82,49 @@ def compose(fragments: Sequence[GrammarFragment]) -> str:
     return text.replace("__CJK_STOP__", stops)
 
 
+def shift_reduce_conflicts(text: str) -> set[str]:
+    """The shift/reduce conflicts Lark resolves (as shift) in a grammar, one line each."""
+    import logging
+
+    from lark import logger as lark_logger
+
+    seen: list[str] = []
+
+    class _Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record.getMessage())
+
+    handler = _Collect(logging.DEBUG)
+    level = lark_logger.level
+    lark_logger.addHandler(handler)
+    lark_logger.setLevel(logging.DEBUG)
+    try:
+        Lark(text, parser="lalr", lexer="contextual")
+    finally:
+        lark_logger.removeHandler(handler)
+        lark_logger.setLevel(level)
+    conflicts, terminal = set(), ""
+    for message in seen:
+        if message.startswith("Shift/Reduce conflict for terminal"):
+            terminal = message.split("terminal ")[1].split(":")[0]
+        elif message.startswith(" * ") and terminal:
+            conflicts.add(f"{terminal}: {message[3:]}")
+    return conflicts
+
+
+def cross_fragment_conflicts(fragments: Sequence[GrammarFragment]) -> set[str]:
+    """Shift/reduce conflicts that appear only when the fragments are composed.
+
+    A fragment may rely on Lark resolving its own conflicts as shift; a conflict that no
+    fragment has alone comes from two families competing for the same words, and makes one
+    of them silently lose. ``zerolayer plugins --check`` and the test suite report these.
+    """
+    alone: set[str] = set()
+    for fragment in fragments:
+        alone |= shift_reduce_conflicts(compose([fragment]))
+    return shift_reduce_conflicts(compose(fragments)) - alone
+
+
 class InstructionParser:
     """Parses normalised instruction text into directives."""
 
@@ -97,6 +141,7 @@ class InstructionParser:
                 hint=f"fragments loaded: {owners}; start zerolayer with ZEROLAYER_PLUGINS to "
                 "find the plugin whose fragment breaks it",
             ) from exc
+        _check_keyword_overlap(self._lark, fragments)
         self._transformer = _build_transformer(fragments)
         self._finishers = [f.finish for f in fragments if f.finish is not None]
 
@@ -119,6 +164,39 @@ class InstructionParser:
         for finish in self._finishers:
             directives = finish(directives)
         return directives
+
+
+_ALTERNATIVE = re.compile(r"^[\w\u3400-\u9fff -]+$")
+
+
+def _samples(pattern: str) -> list[str]:
+    """Literal words a keyword pattern matches: its plain alternatives ("zap|zip")."""
+    body = re.sub(r"\(\?[!=<][^)]*\)", "", pattern)  # drop look-arounds
+    body = body.removeprefix("(?:").removesuffix(")") if body.startswith("(?:") else body
+    return [alt for alt in body.split("|") if _ALTERNATIVE.match(alt)]
+
+
+def _check_keyword_overlap(lark: Lark, fragments: Sequence[GrammarFragment]) -> None:
+    """Two plugins must not claim the same keyword: the lexer would silently pick one."""
+    owner = {}
+    for fragment in fragments:
+        for name in _DEFINITION.findall(fragment.text):
+            if name.isupper():
+                owner[name] = fragment
+    terms = [t for t in lark.terminals if t.name in owner]
+    compiled = {t.name: re.compile(t.pattern.to_regexp()) for t in terms}
+    for a in terms:
+        for word in _samples(a.pattern.value if hasattr(a.pattern, "value") else ""):
+            for b in terms:
+                if owner[a.name] is owner[b.name] or a.priority != b.priority:
+                    continue
+                if compiled[b.name].fullmatch(word):
+                    fa, fb = owner[a.name], owner[b.name]
+                    raise StartupError(
+                        f"plugins {fa.plugin!r} and {fb.plugin!r} both claim the keyword "
+                        f"{word!r} ({a.name} and {b.name}); one grammar must drop it or give "
+                        "its terminal another priority"
+                    )
 
 
 def _near(text: str, pos: int | None) -> str:

@@ -27,7 +27,9 @@ class Message:
 class EngineRequest:
     """A request as the engine sees it, whatever API it arrived through.
 
-    ``temperature`` and ``top_p`` are ``None`` when the caller did not send them.
+    ``temperature`` and ``top_p`` are ``None`` when the caller did not send them. With
+    ``payloads`` the last message is the instruction alone; without, the engine finds the
+    payloads in the message (fenced blocks, text after a colon, …).
     ``disabled`` is true when the caller asked for the neural route (``x-zero-layer: disable``).
     """
 
@@ -37,14 +39,16 @@ class EngineRequest:
     top_p: float | None = None
     disabled: bool = False
     tenant: str | None = None
+    payloads: tuple[str, ...] = ()  # given apart from the message: not searched for in it
 
     @classmethod
     def from_instruction(
         cls, instruction: str, *payloads: str, temperature: float | None = 0.0
     ) -> EngineRequest:
-        """A one-turn request: the instruction followed by each payload in a fenced block."""
-        parts = [instruction, *(f"```\n{p.rstrip(chr(10))}\n```" for p in payloads)]
-        return cls(messages=(Message("user", "\n\n".join(parts)),), temperature=temperature)
+        """A one-turn request: the instruction, with its payloads given exactly as they are."""
+        return cls(
+            messages=(Message("user", instruction),), temperature=temperature, payloads=payloads
+        )
 
 
 class Route(enum.StrEnum):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
+
 from zerolayer.core.errors import PlanError
 from zerolayer.core.types import OpFunction, Verifier
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedInput
+
 from zerolayer.core.errors import PipelineSyntaxError
 from zerolayer.core.plan import Plan, Step
 

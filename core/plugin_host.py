@@ -14,6 +14,7 @@ from importlib import import_module
 from importlib.metadata import entry_points
 
 import pluggy
+
 from zerolayer.core import hookspecs
 from zerolayer.core.errors import StartupError
 from zerolayer.core.registry import Registry, build_registry

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pluggy
+
 from zerolayer.core.errors import StartupError
 from zerolayer.core.ops import OpSpec
 from zerolayer.core.plan import Directive

@@ -90,7 +90,7 @@ def _convert_blocks(text: str, blocks: list[re.Match[str]]) -> Segmented:
 
 
 def _fenced(text: str, fences: list[re.Match[str]]) -> Segmented:
-    payloads = tuple(Payload(m["body"].rstrip("\n"), m["lang"].lower() or None) for m in fences)
+    payloads = tuple(Payload(m["body"], m["lang"].lower() or None) for m in fences)
     pieces, last = [], 0
     for m in fences:
         pieces.append(text[last : m.start()])

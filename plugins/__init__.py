@@ -1,3 +1,7 @@
 """Built-in transformer plugins, registered exactly like third-party ones."""
 
-DEFAULT_PLUGINS: tuple[str, ...] = ("zerolayer.plugins.json_yaml", "zerolayer.plugins.context")
+DEFAULT_PLUGINS: tuple[str, ...] = (
+    "zerolayer.plugins.json_yaml",
+    "zerolayer.plugins.markdown_html",
+    "zerolayer.plugins.context",
+)

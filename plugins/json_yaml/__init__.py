@@ -26,10 +26,31 @@ def register_grammar(register: Callable[[Any], None]) -> None:
     register(GrammarFragment("jy", text, TRANSFORMS, finish=finish))
 
 
+EXAMPLES = (
+    Example(
+        "Convert this JSON to YAML", '{"a": 1, "b": [true, null]}', "a: 1\nb:\n  - true\n  - null\n"
+    ),
+    Example(
+        "JSON → YAML, strings in double quotes, keys sorted",
+        '{"on": "yes", "id": "0755"}',
+        'id: "0755"\n"on": "yes"\n',
+    ),
+    Example("YAML to JSON, minified", "a: 1\nb: [x, y]\n", '{"a":1,"b":["x","y"]}'),
+    Example(
+        "Sort by age descending and keep only name",
+        '[{"name": "Ann", "age": 31}, {"name": "Bo", "age": 42}]',
+        '[\n  {\n    "name": "Bo"\n  },\n  {\n    "name": "Ann"\n  }\n]',
+    ),
+    Example("把下面的JSON转换成YAML", '{"城市": "杭州"}', "城市: 杭州\n", lang="zh"),
+    Example(
+        "How many students scored above 80? Reply with the number only.",
+        '[{"name": "Ava", "score": 88}, {"name": "Cleo", "score": 75}]',
+        "1",
+    ),
+)
+
+
 @hookimpl
 def register_examples(register: Callable[[Any], None]) -> None:
-    register(
-        Example(
-            "Convert this JSON to YAML", '{"a": 1, "b": [true, null]}', "a: 1\nb:\n- true\n- null\n"
-        )
-    )
+    for example in EXAMPLES:
+        register(example)

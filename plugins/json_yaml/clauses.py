@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lark import Token
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import FieldRef
 from zerolayer.core.plan import Directive, Option, Source, Step
@@ -69,7 +70,7 @@ def convert_to(children: Children) -> list[Directive]:
     dst = _fmts(children)[-1]
     out: list[Directive] = [_emit(dst)]
     # "convert to JSON" says the payload is not JSON (YAML reads any JSON too)
-    verbs = [c for c in children if isinstance(c, Token) and c.type == "JY_CONVERT"]
+    verbs = [c for c in children if isinstance(c, Token) and c.type == "CONVERT"]
     if verbs and dst == "json":
         out.insert(0, Source("yaml"))
     return out
@@ -87,7 +88,24 @@ def convert_zh(children: Children) -> list[Directive]:
     fmts = _fmts(children)
     if len(fmts) == 2:
         return [Source(fmts[0]), _emit(fmts[1])]
-    return convert_to([*children, Token("JY_CONVERT", "转")])
+    return convert_to([*children, Token("CONVERT", "转")])
+
+
+def convert_to_minified(children: Children) -> list[Directive]:
+    """ "Convert this YAML to minified JSON": the conversion and one-line output."""
+    return [*convert_to(children), Option("single_line", True)]
+
+
+def convert_from_to_minified(children: Children) -> list[Directive]:
+    return [*convert_from_to(children), Option("single_line", True)]
+
+
+def seq_dash(children: Children) -> list[Directive]:
+    """ "数组项用'-'开头": sequence items start with a dash, i.e. block style."""
+    mark = next(c for c in children if isinstance(c, str) and not isinstance(c, Token))
+    if mark.strip() != "-":
+        raise Unsupported("parse.seq_mark", f"items cannot start with {mark!r} in YAML")
+    return [Option("seq_style", "block")]
 
 
 def source(children: Children) -> list[Directive]:
@@ -99,6 +117,16 @@ def indent(children: Children) -> list[Directive]:
     if not isinstance(n, int) or not 1 <= n <= 10:
         raise Unsupported("parse.bad_indent", f"an indent of {n} spaces is not supported")
     return [Option("indent", n)]
+
+
+def indent_fmt(children: Children) -> list[Directive]:
+    """ "re-indent this YAML with 4 spaces": the payload's format and the indentation."""
+    return [Source(_fmts(children)[0]), *indent(children)]
+
+
+def sort_keys_of(children: Children) -> list[Directive]:
+    """ "sort the keys of this JSON": the payload's format and sorted keys."""
+    return [Source(_fmts(children)[0]), Option("sort_keys", True)]
 
 
 def quote(children: Children) -> list[Directive]:
@@ -115,9 +143,17 @@ def _order(children: Children, default: str | None) -> str:
     return default
 
 
+_PARTICIPLES = ("sorted", "ordered", "arranged", "ranked")
+
+
 def sort(children: Children) -> list[Directive]:
+    """ "sort by X": a sort step; "sorted by X" is resolved by ``finish`` (see there)."""
     key = _names(children)[-1]
-    return [Step("sort", {"key": key, "order": _order(children, "asc")})]
+    params = {"key": key, "order": _order(children, "asc")}
+    words = _tokens(children, "JY_SORT")
+    if words and words[0].lower() in _PARTICIPLES:
+        return [Step("jy.sorted", params)]
+    return [Step("sort", params)]
 
 
 def keep(children: Children) -> list[Directive]:
@@ -125,7 +161,14 @@ def keep(children: Children) -> list[Directive]:
 
 
 def drop(children: Children) -> list[Directive]:
-    return [Step("drop", {"fields": _names(children)})]
+    """ "remove the email field (from every user | from the JSON)"."""
+    names = _names(children)
+    if _tokens(children, "FROM"):
+        fmts = _fmts(children)
+        if fmts:
+            return [Source(fmts[0]), Step("drop", {"fields": names})]
+        names = names[:-1]  # "from every user": the records, not a field
+    return [Step("drop", {"fields": names})]
 
 
 def rename(children: Children) -> list[Directive]:
@@ -140,6 +183,17 @@ def cond(op: str) -> Callable[[Children], tuple[str, Any, Any]]:
         if isinstance(value, (Token, FieldRef)):
             value = str(value)
         return ("cond", field, (children[1] if op == "" else op), value)
+
+    return build
+
+
+def flag(value: bool, prefix: str) -> Callable[[Children], tuple[str, Any, Any, Any]]:
+    """A boolean condition: "in stock" → ``in_stock`` is true, "有库存" → ``库存`` is true."""
+
+    def build(children: Children) -> tuple[str, Any, Any, Any]:
+        field = _names(children)[-1]
+        name = FieldRef(prefix + "_".join(str(field).split()))
+        return ("cond", name, "eq", value)
 
     return build
 
@@ -168,6 +222,41 @@ def first(children: Children) -> list[Directive]:
     return out
 
 
+def top(children: Children) -> list[Directive]:
+    """ "top 3 students by score": the highest first (unless an order is stated), then N."""
+    key = _names(children)[-1]
+    return [
+        Step("sort", {"key": key, "order": _order(children, "desc")}),
+        Step("first", {"count": _count(children)}),
+    ]
+
+
+_ZH_HIGH = ("最高", "最大", "最多", "最高值", "最大值")
+
+
+def top_zh(children: Children) -> list[Directive]:
+    """ "分数最高的前3名学生的名字": sort by 分数, take 3, then the named field if any."""
+    names = _names(children)
+    word = str(_tokens(children, "JY_ZH_EXTREME")[0])
+    out: list[Directive] = [
+        Step("sort", {"key": names[0], "order": "desc" if word in _ZH_HIGH else "asc"}),
+        Step("first", {"count": _count(children)}),
+    ]
+    if len(names) > 1:
+        out.append(Step("pluck", {"field": names[1]}))
+    return out
+
+
+def top_of_sorted(children: Children) -> list[Directive]:
+    """ "… and return the top 2": the first N of data an earlier clause sorted."""
+    return [Step("jy.top", {"count": _count(children)})]
+
+
+def first_field(children: Children) -> list[Directive]:
+    """ "the first 3 names only": the first N, answered with that field."""
+    return [Step("first", {"count": _count(children)}), *answer_field(children)]
+
+
 def last(children: Children) -> list[Directive]:
     return [Step("last", {"count": _count(children)})]
 
@@ -180,12 +269,45 @@ _AGGREGATES = {"sum": "sum", "total": "sum", "average": "avg", "mean": "avg", "a
 
 
 def aggregate(children: Children) -> list[Directive]:
-    word = _tokens(children, "JY_AGG")[0].lower()
+    """ "the total price", "the maximum score": one number from a numeric field."""
     field = _names(children)[0]
-    return [Step(_AGGREGATES[word], {"field": field})]
+    agg = _tokens(children, "JY_AGG")
+    if agg:
+        return [Step(_AGGREGATES[agg[0].lower()], {"field": field})]
+    word = _tokens(children, "JY_EXTREME")[0].lower()
+    return [Step("max" if word in _HIGH else "min", {"field": field})]
+
+
+_ZH_AGGREGATES = {
+    "总和": "sum",
+    "之和": "sum",
+    "总计": "sum",
+    "合计": "sum",
+    "平均值": "avg",
+    "平均数": "avg",
+    "平均": "avg",
+    "均值": "avg",
+    "最大值": "max",
+    "最高值": "max",
+    "最小值": "min",
+    "最低值": "min",
+}
+
+
+def aggregate_zh(children: Children) -> list[Directive]:
+    """ "价格的总和是多少", "分数的最大值": one number from a numeric field."""
+    word = str(_tokens(children, "JY_ZH_AGG", "JY_ZH_EXTREME_VALUE")[0])
+    return [Step(_ZH_AGGREGATES[word], {"field": _names(children)[-1]})]
 
 
 _HIGH = ("highest", "largest", "biggest", "greatest", "most", "maximum", "max")
+
+
+def extreme_zh(children: Children) -> list[Directive]:
+    """ "分数最高的学生是谁": the one record with the highest 分数."""
+    word = str(_tokens(children, "JY_ZH_EXTREME")[0])
+    field = _names(children)[0]
+    return [Step("max_by" if word in _ZH_HIGH else "min_by", {"field": field})]
 
 
 def extreme(children: Children) -> list[Directive]:
@@ -217,6 +339,12 @@ def group(children: Children) -> list[Directive]:
     return [Step("group_count", {"field": _names(children)[-1]})]
 
 
+def group_zh(children: Children) -> list[Directive]:
+    """ "按 class 字段分组，统计每个班级的人数": the tallied name must be the grouped field."""
+    names = _names(children)
+    return [Step("group_count", {"field": names[0], "same_as": names[1]})]
+
+
 def round_(children: Children) -> list[Directive]:
     return [Step("round", {"decimals": _count(children)})]
 
@@ -226,11 +354,46 @@ def answer_field(children: Children) -> list[Directive]:
     return [Step("jy.focus", {"field": _names(children)[0]})]
 
 
+def _reformat(directives: list[Directive]) -> list[Directive]:
+    """Output options or "pretty-print" with no writer ("Minify this JSON", "Sort the keys of
+    this YAML"): write the data back in the one format the instruction names."""
+    pretty = any(isinstance(d, Step) and d.op == "jy.reformat" for d in directives)
+    out = [d for d in directives if not (isinstance(d, Step) and d.op == "jy.reformat")]
+    if any(isinstance(d, Step) and d.op in ("json.emit", "yaml.emit") for d in out):
+        return out
+    if not pretty and not any(isinstance(d, Option) for d in out):
+        return out
+    sources = {d.format for d in out if isinstance(d, Source)}
+    if len(sources) != 1 or not sources <= set(_FORMATS):
+        if pretty:
+            raise Unsupported("query.reformat_format", "say which format to write: JSON or YAML")
+        return out
+    return [*out, _emit(sources.pop())]
+
+
 def finish(directives: list[Directive]) -> list[Directive]:
     """Resolve "answer with X only": nothing to do when the chain already ends on field X,
-    else read X from the one record at hand."""
+    else read X from the one record at hand. Then see ``_reformat``."""
+    directives = _reformat(directives)
     out: list[Directive] = []
     for d in directives:
+        previous = next((s for s in reversed(out) if isinstance(s, Step)), None)
+        if isinstance(d, Step) and d.op == "jy.sorted":
+            # "the first 2 students sorted by name": sort first, or take 2 and then sort?
+            if previous is not None and previous.op in ("first", "last"):
+                raise Unsupported(
+                    "query.order_ambiguous",
+                    "say whether to sort before or after taking the first/last items",
+                )
+            d = Step("sort", d.params)
+        if isinstance(d, Step) and d.op == "jy.top":
+            if not _sorted_before(out):
+                raise Unsupported("query.top_unordered", "top N by which field?")
+            d = Step("first", d.params)
+        if isinstance(d, Step) and d.op == "jy.group_shape":
+            if not any(isinstance(s, Step) and s.op == "group_count" for s in out):
+                raise Unsupported("query.shape", "keys and values of what? nothing is grouped")
+            continue
         if isinstance(d, Step) and d.op == "jy.focus":
             field = d.params["field"]
             steps = [s for s in out if isinstance(s, Step)]
@@ -243,9 +406,42 @@ def finish(directives: list[Directive]) -> list[Directive]:
             if last_step and last_step.op in ("max_by", "min_by", "only"):
                 out.append(Step("get", {"path": field}))
                 continue
+            if last_step and last_step.op in ("first", "last", "sort", "filter"):
+                out.append(Step("pluck", {"field": field}))
+                continue
             raise Unsupported("query.focus", f"cannot tell which {field!r} the answer is")
+        if isinstance(d, Step) and d.op == "sort" and _already_sorted(out, d):
+            continue
         out.append(d)
     return out
+
+
+_ORDER_KEEPING = ("first", "last", "pluck", "project", "filter", "drop")
+
+
+def _sorted_before(done: list[Directive]) -> bool:
+    """Whether the data at this point is sorted: a sort step, then only order-keeping ones."""
+    for d in reversed(done):
+        if isinstance(d, Step):
+            if d.op == "sort":
+                return True
+            if d.op not in _ORDER_KEEPING:
+                return False
+    return False
+
+
+def _already_sorted(done: list[Directive], sort: Step) -> bool:
+    """Whether the steps so far already left the data in ``sort``'s order: the last sort was
+    by the same key and order, and only order-keeping steps ran after it ("前3名…按分数从高到
+    低输出" restates the order of "分数最高的前3名")."""
+    for d in reversed(done):
+        if not isinstance(d, Step):
+            continue
+        if d.op == "sort":
+            return bool(d.params == sort.params)
+        if d.op not in _ORDER_KEEPING:
+            return False
+    return False
 
 
 def _same_field(a: Any, b: Any) -> bool:
@@ -281,15 +477,22 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_query": _flatten,
     "jy_sort_keys": _const([Option("sort_keys", True)]),
     "jy_indent": indent,
+    "jy_indent_fmt": indent_fmt,
+    "jy_sort_keys_of": sort_keys_of,
     "jy_quote": quote,
     "jy_double": _const("double"),
     "jy_single": _const("single"),
     "jy_seq_block": _const([Option("seq_style", "block")]),
+    "jy_seq_dash": seq_dash,
+    "jy_convert_to_minified": convert_to_minified,
+    "jy_convert_from_to_minified": convert_from_to_minified,
     "jy_seq_flow": _const([Option("seq_style", "flow")]),
     "jy_doc_start": _const([Option("explicit_start", True)]),
+    "jy_no_doc_start": _const([Option("explicit_start", False)]),
     "jy_keep_unicode": _const([Option("ensure_ascii", False)]),
     "jy_escape_unicode": _const([Option("ensure_ascii", True)]),
     "jy_minify": _const([Option("single_line", True)]),
+    "jy_reformat": _const([Step("jy.reformat")]),
     "jy_noop": _const([]),
     "jy_asc": _const("asc"),
     "jy_desc": _const("desc"),
@@ -313,6 +516,10 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_cond": cond(""),
     "jy_cond_eq": lambda children: ("cond", children[0], "eq", children[-1]),
     "jy_filter": filter_,
+    "jy_flag_true": flag(True, "in_"),
+    "jy_flag_false": flag(False, "in_"),
+    "jy_flag_zh_true": flag(True, ""),
+    "jy_flag_zh_false": flag(False, ""),
     "jy_first": first,
     "jy_first_zh": first,
     "jy_last": last,
@@ -326,6 +533,15 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_get": get,
     "jy_keys": _const([Step("keys")]),
     "jy_group": group,
+    "jy_group_zh": group_zh,
+    "jy_group_shape": _const([Step("jy.group_shape")]),
+    "jy_top": top,
+    "jy_top_zh": top_zh,
+    "jy_top_of_sorted": top_of_sorted,
+    "jy_first_field": first_field,
+    "jy_aggregate_zh": aggregate_zh,
+    "jy_extreme_zh": extreme_zh,
+    "jy_noun": lambda children: ("noun", str(children[0])),
     "jy_group_count_by": group,
     "jy_round": round_,
     "jy_answer_plain": _const([]),

@@ -21,7 +21,7 @@ def emit_json(
     """Write ``value`` as JSON text (no trailing newline).
 
     ``indent`` spaces per level (0-10); ``indent=None`` or ``single_line=True`` writes one
-    line with ``", "`` and ``": "`` separators. ``ensure_ascii`` escapes non-ASCII as
+    line with ``","`` and ``":"`` separators (minified). ``ensure_ascii`` escapes non-ASCII as
     ``\\uXXXX``. Non-finite floats and non-JSON types raise :class:`Unsupported`.
     """
     if indent is not None and (type(indent) is not int or not 0 <= indent <= 10):
@@ -31,7 +31,7 @@ def emit_json(
         return json.dumps(
             value,
             indent=None if one_line else indent,
-            separators=(", ", ": ") if one_line else (",", ": "),
+            separators=(",", ":") if one_line else (",", ": "),
             sort_keys=sort_keys,
             ensure_ascii=ensure_ascii,
             allow_nan=False,

@@ -245,7 +245,7 @@ OPS = (
         JSON_VALUE,
         JSON_VALUE,
         query.group_count,
-        params={**_obj(field=_FIELD), "required": ["field"]},
+        params={**_obj(field=_FIELD, same_as=_FIELD), "required": ["field"]},
         description="How many records have each value of a field.",
     ),
     OpSpec(

@@ -263,8 +263,13 @@ def min_by(data: Any, *, field: str) -> Any:
     return _extreme_by(data, field, min, "lowest")
 
 
-def group_count(data: Any, *, field: str) -> dict[str, int]:
-    """How many records have each value of ``field``, in order of first appearance."""
+def group_count(data: Any, *, field: str, same_as: str | None = None) -> dict[str, int]:
+    """How many records have each value of ``field``, in order of first appearance.
+
+    ``same_as`` is a second name the instruction gave the field ("按 class 分组，统计每个班级
+    的人数"); it must resolve to the same field, else the request falls back."""
+    if same_as is not None and same_as != field:
+        raise Unsupported("query.group_field", f"grouped by {field!r} but counted per {same_as!r}")
     out: dict[str, int] = {}
     for i, record in enumerate(_records(data, "group")):
         if field not in record:

@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 from yaml import events as ev
+
 from zerolayer.core.errors import OpError
 
 __all__ = ["canonical_json", "verify_json", "verify_yaml"]

@@ -34,6 +34,7 @@ import ruamel.yaml
 from ruamel.yaml import events as ev
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.reader import ReaderError
+
 from zerolayer.core.errors import (
     LimitExceeded,
     PayloadError,

@@ -27,6 +27,7 @@ import re
 
 import ruamel.yaml.resolver as _ruamel_resolver
 import yaml as _pyyaml
+
 from zerolayer.core.errors import Unsupported
 
 __all__ = [

@@ -1,0 +1,53 @@
+"""The Markdown → HTML transformer family (markdown-it-py; CommonMark, GFM on request)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib.resources import files
+from typing import Any
+
+from zerolayer.core.hookspecs import hookimpl
+from zerolayer.core.registry import Example, GrammarFragment
+
+
+@hookimpl
+def register_ops(register: Callable[[Any], None]) -> None:
+    from zerolayer.plugins.markdown_html.ops import OPS
+
+    for spec in OPS:
+        register(spec)
+
+
+@hookimpl
+def register_grammar(register: Callable[[Any], None]) -> None:
+    from zerolayer.plugins.markdown_html.clauses import TRANSFORMS
+
+    text = files("zerolayer.grammars").joinpath("markdown_html.lark").read_text(encoding="utf-8")
+    register(GrammarFragment("md", text, TRANSFORMS))
+
+
+EXAMPLES = (
+    Example(
+        "Convert this Markdown to HTML",
+        "# Notes\n\nVersion **2.1** adds *dark mode*.\n",
+        "<h1>Notes</h1>\n<p>Version <strong>2.1</strong> adds <em>dark mode</em>.</p>\n",
+    ),
+    Example(
+        "Render as HTML (GitHub-flavoured)",
+        "| a | b |\n|---|---|\n| 1 | ~~2~~ |\n",
+        "<table>\n<thead>\n<tr>\n<th>a</th>\n<th>b</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n"
+        "<td>1</td>\n<td><del>2</del></td>\n</tr>\n</tbody>\n</table>\n",
+    ),
+    Example(
+        "把下面的Markdown转换成HTML",
+        "- 第一步\n- 第二步\n",
+        "<ul>\n<li>第一步</li>\n<li>第二步</li>\n</ul>\n",
+        lang="zh",
+    ),
+)
+
+
+@hookimpl
+def register_examples(register: Callable[[Any], None]) -> None:
+    for example in EXAMPLES:
+        register(example)

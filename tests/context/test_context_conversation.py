@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from context_cases import load
+
 from zerolayer.core import errors
 from zerolayer.core.messages import Message
 from zerolayer.plugins.context.conversation import (

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from context_cases import load, raw
+
 from zerolayer.plugins.context.conversation import (
     context_paragraph,
     find_context_text,

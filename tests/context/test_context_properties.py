@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.context.table import (
     NumberFormat,

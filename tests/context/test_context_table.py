@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from context_cases import load
+
 from zerolayer.core import errors
 from zerolayer.plugins.context.table import (
     NumberFormat,

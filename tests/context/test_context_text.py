@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from context_cases import load
+
 from zerolayer.core import errors
 from zerolayer.plugins.context.text import (
     LONG_UNBROKEN_CHARS,

@@ -15,6 +15,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from zerolayer.core.errors import LimitExceeded, PlanError, Unsupported
 from zerolayer.plugins.json_yaml.codec import emit_yaml, parse_yaml, verify_yaml
 from zerolayer.plugins.json_yaml.yaml_read import parse_yaml_ruamel_safe

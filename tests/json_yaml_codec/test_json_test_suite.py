@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from zerolayer.core.errors import PayloadError, ZeroLayerError
 from zerolayer.plugins.json_yaml.codec import decode_payload, emit_yaml, parse_json, verify_yaml
 from zerolayer.plugins.json_yaml.yaml_read import parse_yaml_ruamel_safe

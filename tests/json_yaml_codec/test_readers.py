@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+
 from zerolayer.core.errors import LimitExceeded, PayloadError, Unsupported
 from zerolayer.plugins.json_yaml.codec import (
     decode_payload,

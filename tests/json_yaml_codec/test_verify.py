@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from zerolayer.core.errors import OpError, PlanError, Unsupported
 from zerolayer.plugins.json_yaml.codec import emit_json, parse_json, verify_json, verify_yaml
 
@@ -71,8 +72,8 @@ def test_emit_json_options() -> None:
         emit_json(value)
         == '{\n  "b": [\n    1,\n    {\n      "c": "é"\n    }\n  ],\n  "a": null\n}'
     )
-    assert emit_json(value, single_line=True) == '{"b": [1, {"c": "é"}], "a": null}'
-    assert emit_json(value, indent=None, sort_keys=True) == '{"a": null, "b": [1, {"c": "é"}]}'
+    assert emit_json(value, single_line=True) == '{"b":[1,{"c":"é"}],"a":null}'
+    assert emit_json(value, indent=None, sort_keys=True) == '{"a":null,"b":[1,{"c":"é"}]}'
     assert emit_json(value, indent=4).splitlines()[1] == '    "b": ['
     assert "\\u00e9" in emit_json(value, ensure_ascii=True)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from zerolayer.core.errors import PayloadError, Unsupported
 from zerolayer.plugins.json_yaml.codec import emit_yaml, parse_yaml_documents, verify_yaml
 from zerolayer.plugins.json_yaml.yaml_read import parse_yaml_ruamel_safe

@@ -1,0 +1,80 @@
+"""Benchmark: instruction parse time, LALR (what the engine uses) against Earley.
+
+    python3 benchmarks/instruction_parse.py
+
+Both parsers are built from the same composed grammar (base + every built-in fragment).
+For each instruction it reports the median parse time of the engine's LALR parser, of Lark's
+Earley parser with the dynamic lexer, and whether Earley found the parse ambiguous.
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import time
+
+from lark import Lark
+from lark.exceptions import LarkError
+
+from zerolayer.core.engine import Engine
+from zerolayer.core.errors import Unsupported
+from zerolayer.core.normalise import normalise
+
+INSTRUCTIONS = [
+    "Convert the following JSON to YAML",
+    "turn this json into yaml, use double quotes for strings",
+    "JSON → YAML (indent 4)",
+    "Sort these tickets by created_at descending, keep only id and name, then output YAML.",
+    "Convert to YAML. Sort keys alphabetically and indent nested mappings by 4 spaces.",
+    "将以下JSON转为YAML，确保数组项用'-'开头，字符串用双引号包裹",
+    "把下面的JSON按created_at降序排列，只返回id和name字段",
+    "How many students scored above 80? Reply with the number only.",
+    "Convert this Markdown to HTML",
+]
+
+
+def _median(fn, n: int) -> float:  # type: ignore[no-untyped-def]
+    samples = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    engine = Engine()
+    lalr = engine.parser
+    earley = Lark(lalr.text, parser="earley", lexer="dynamic", ambiguity="explicit")
+    print(f"# CPython {platform.python_version()}, {platform.machine()}")
+    print("| instruction | LALR µs | Earley µs | Earley / LALR | Earley ambiguous |")
+    print("| --- | --- | --- | --- | --- |")
+    ratios = []
+    lalr_times = []
+    for raw in INSTRUCTIONS:
+        text = normalise(raw)
+        try:
+            lalr.parse(text)
+        except Unsupported as exc:
+            print(f"| {raw[:60]} | falls back ({exc.reason}) | - | - | - |")
+            continue
+        lalr_s = _median(lambda t=text: lalr.parse(t), 300)
+        lalr_times.append(lalr_s)
+        try:
+            tree = earley.parse(text)
+            ambiguous = "_ambig" in tree.pretty()
+            earley_s = _median(lambda t=text: earley.parse(t), 10)
+            ratio = f"{earley_s / lalr_s:.0f}x"
+            ratios.append(earley_s / lalr_s)
+            earley_us = f"{earley_s * 1e6:.0f}"
+        except LarkError as exc:
+            earley_us, ratio, ambiguous = f"fails ({type(exc).__name__})", "-", "-"
+        print(f"| {raw[:60]} | {lalr_s * 1e6:.0f} | {earley_us} | {ratio} | {ambiguous} |")
+    print()
+    print(f"LALR median over instructions: {statistics.median(lalr_times) * 1e6:.0f} µs")
+    if ratios:
+        print(f"Earley / LALR median ratio: {statistics.median(ratios):.0f}x")
+
+
+if __name__ == "__main__":
+    main()

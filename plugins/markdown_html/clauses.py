@@ -1,0 +1,45 @@
+"""Transforms for the Markdown grammar fragment."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from zerolayer.core.plan import Directive, Option, Step
+
+Children = list[Any]
+
+
+def _const(value: list[Directive]) -> Callable[[Children], list[Directive]]:
+    return lambda _children: list(value)
+
+
+def full_document(children: Children) -> list[Directive]:
+    out: list[Directive] = [Option("full_document", True)]
+    titles = [c for c in children if isinstance(c, str) and c.startswith("title:")]
+    if titles:
+        out.append(Option("title", titles[0].removeprefix("title:")))
+    return out
+
+
+def title(children: Children) -> str:
+    quoted = str(children[-1])
+    return "title:" + quoted[1:-1]
+
+
+def _flatten(children: Children) -> list[Directive]:
+    return [d for c in children if isinstance(c, list) for d in c]
+
+
+TRANSFORMS: dict[str, Callable[[Children], Any]] = {
+    "md_convert": _const([Step("markdown.render")]),
+    "md_gfm": _const([Option("gfm", True)]),
+    "md_commonmark": _const([Option("gfm", False)]),
+    "md_safe": _const([Option("safe", True)]),
+    "md_raw_html": _const([Option("safe", False)]),
+    "md_heading_ids": _const([Option("heading_ids", True)]),
+    "md_full_document": full_document,
+    "md_title": title,
+    "md_noop": _const([]),
+    "md_option": _flatten,
+}
