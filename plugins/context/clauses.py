@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lark import Token
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import FieldRef
 from zerolayer.core.plan import Directive, Option, Step
@@ -230,12 +231,6 @@ def aggregate(children: Children) -> list[Directive]:
     return [_mark("aggregate", (_AGG_WORDS[word], _field(children)))]
 
 
-def aggregate_zh(children: Children) -> list[Directive]:
-    word = next(c for c in children if isinstance(c, Token) and c.type == "CTX_ZH_AGG")
-    fn = "average" if ("平均" in word or "均值" in word) else "sum"
-    return [_mark("aggregate", (fn, _field(children)))]
-
-
 def round_column(children: Children) -> list[Directive]:
     return [_mark("round_column", _field(children))]
 
@@ -284,7 +279,6 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "ctx_value": lambda children: children[0],
     "ctx_select": select,
     "ctx_aggregate": aggregate,
-    "ctx_aggregate_zh": aggregate_zh,
     "ctx_round": round_column,
 }
 

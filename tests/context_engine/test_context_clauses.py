@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.plan import Option, Step
 from zerolayer.plugins.context.clauses import _number_format, _ordinal, finish

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from zerolayer.core.engine import Engine, EngineConfig
 from zerolayer.core.messages import EngineRequest, Message, Route
 
