@@ -1,0 +1,83 @@
+"""Context requests end to end through ``Engine.run``: instruction + conversation → answer.
+
+Each case in ``cases/*.yaml`` gives the messages (``[role, content]`` pairs, the request
+last) and one expectation: ``output`` (the exact deterministic answer), ``fallback`` (the
+reason the request goes to the model) or ``error`` (the error class of an HTTP 400 answer).
+``plan`` optionally pins the plan that ran.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from zerolayer.core.engine import Engine, EngineConfig
+from zerolayer.core.messages import EngineRequest, Message, Route
+
+CASES = Path(__file__).parent / "cases"
+
+
+def _load() -> list[Any]:
+    params = []
+    seen: set[str] = set()
+    for path in sorted(CASES.glob("*.yaml")):
+        for case in yaml.safe_load(path.read_text("utf-8")):
+            assert case["id"] not in seen, f"duplicate case id {case['id']}"
+            seen.add(case["id"])
+            params.append(pytest.param(case, id=f"{path.stem}/{case['id']}"))
+    return params
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(EngineConfig(plugins=None))
+
+
+def _request(case: dict[str, Any]) -> EngineRequest:
+    messages = tuple(Message(role, content) for role, content in case["messages"])
+    return EngineRequest(messages=messages, system=case.get("system"), temperature=0.0)
+
+
+@pytest.mark.parametrize("case", _load())
+def test_case(engine: Engine, case: dict[str, Any]) -> None:
+    result = engine.run(_request(case))
+    if "output" in case:
+        assert result.route is Route.DETERMINISTIC, (result.reason, result.detail, result.error)
+        assert result.output == case["output"]
+        if "plan" in case:
+            assert result.plan == case["plan"]
+    elif "fallback" in case:
+        assert result.route is Route.FALLBACK, (result.output, result.plan)
+        assert result.reason == case["fallback"], result.detail
+    else:
+        assert result.route is Route.ERROR, (result.route, result.reason, result.output)
+        assert type(result.error).__name__ == case["error"], str(result.error)
+
+
+def test_there_are_enough_cases() -> None:
+    cases = [p.values[0] for p in _load()]
+    assert len(cases) >= 40
+    assert any("fallback" in c for c in cases) and any("error" in c for c in cases)
+    assert any(len(c["messages"]) > 2 for c in cases)
+
+
+def test_the_fragment_compiles_without_other_families() -> None:
+    alone = Engine(EngineConfig(plugins=frozenset({"context"})))
+    request = EngineRequest(
+        messages=(
+            Message("user", "One.\n\nTwo.\n\nThree."),
+            Message("assistant", "OK."),
+            Message("user", "Return the third paragraph of the text above verbatim."),
+        ),
+        temperature=0.0,
+    )
+    result = alone.run(request)
+    assert (result.route, result.output) == (Route.DETERMINISTIC, "Three.")
+
+
+def test_no_context_clause_leaves_other_families_alone(engine: Engine) -> None:
+    result = engine.run("Convert this JSON to YAML", '{"a": 1}')
+    assert (result.route, result.output) == (Route.DETERMINISTIC, "a: 1\n")
