@@ -52,6 +52,7 @@ _INT10 = re.compile(r"[-+]?[0-9]+")
 _INT8 = re.compile(r"0o[0-7]+")
 _INT16 = re.compile(r"0x[0-9a-fA-F]+")
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _INF_NAN = re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
 _AMBIGUOUS = re.compile(
     r"(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF"
@@ -318,6 +319,8 @@ class _Builder:
     def scalar(self, event: Any) -> Any:
         tag = event.tag
         text = event.value
+        if event.style == '"' and _SURROGATE.search(text):
+            text = self.join_surrogates(text, event)
         if tag is None:
             if event.style is None:
                 return self.plain(text, event)
@@ -366,6 +369,16 @@ class _Builder:
             if _INF_NAN.fullmatch(text):
                 self.non_finite(text)
         return text
+
+    def join_surrogates(self, text: str, event: Any) -> str:
+        """Join JSON-style ``\\uD83D\\uDE00`` escape pairs; a lone surrogate is an error."""
+        try:
+            return text.encode("utf-16", "surrogatepass").decode("utf-16")
+        except UnicodeDecodeError:
+            raise self.error(
+                "a string contains a lone UTF-16 surrogate escape, which no UTF-8 output can hold",
+                event,
+            ) from None
 
     @staticmethod
     def non_finite(text: str) -> None:
