@@ -144,8 +144,6 @@ def _explain(exc: MarkedYAMLError) -> tuple[str, Any]:
         return "bad indentation: this line does not line up with the lines above it", mark
     if "found character '\\t' that cannot start any token" in problem:
         return "a tab cannot be used for indentation or separation here; use spaces", mark
-    if problem.startswith("found duplicate") or "could not find expected ':'" in problem:
-        return f"{context} {problem}".strip(), mark
     return " ".join(part for part in (context, problem) if part) or "invalid YAML", mark
 
 
