@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
 import pytest
+import ruamel.yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from zerolayer.core.errors import LimitExceeded, PayloadError, Unsupported
 from zerolayer.plugins.json_yaml.codec import (
     decode_payload,
@@ -112,3 +116,36 @@ def test_yaml_alias_bomb_is_limited() -> None:
 def test_yaml_aliases_share_values_without_copy_errors() -> None:
     value = parse_yaml("a: &x {k: [1, 2]}\nb: *x\nc: *x\n")
     assert value == {"a": {"k": [1, 2]}, "b": {"k": [1, 2]}, "c": {"k": [1, 2]}}
+
+
+# -- parse_yaml on text written by another YAML 1.2 emitter ------------------------------
+
+_TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=10)
+_VALUES = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(allow_nan=False, allow_infinity=False),
+        _TEXT,
+        st.sampled_from(["yes", "no", "on", "0755", "1_000", "0o17", "2024-03-01", "~", ""]),
+    ),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_TEXT, inner, max_size=4)),
+    max_leaves=15,
+)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(value=_VALUES, flow=st.booleans())
+def test_parse_yaml_reads_ruamel_output(value: Any, flow: bool) -> None:
+    """What ruamel.yaml (YAML 1.2) writes, parse_yaml reads back exactly, or falls back."""
+    dumper = ruamel.yaml.YAML(typ="safe", pure=True)
+    dumper.default_flow_style = flow
+    stream = io.StringIO()
+    dumper.dump(value, stream)
+    try:
+        got = parse_yaml(stream.getvalue())
+    except Unsupported as exc:
+        assert exc.reason in ("yaml_version_ambiguous", "yaml_reader_limitation"), exc
+        return
+    assert strict_equal(got, value), stream.getvalue()
