@@ -421,6 +421,8 @@ class _Builder:
 
 def _core_int(text: str) -> int | None:
     if _INT10.fullmatch(text):
+        if len(text) > 4000:  # CPython refuses str <-> int beyond 4300 digits
+            raise LimitExceeded("a YAML integer is too long to convert exactly")
         return int(text)
     if _INT8.fullmatch(text):
         return int(text[2:], 8)

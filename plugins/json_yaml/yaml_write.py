@@ -79,6 +79,8 @@ def emit_yaml(
             out.append(writer.scalar(value))
     except RecursionError:
         raise _too_deep() from None
+    except ValueError as exc:  # str() of an int beyond CPython's digit limit
+        raise LimitExceeded(f"a number is too long to write: {exc}") from None
     out.append("")
     return "\n".join(out)
 

@@ -181,6 +181,11 @@ def test_values_without_a_json_form_are_unsupported(value: Any, reason: str) -> 
         assert info.value.reason == reason
 
 
+def test_integer_beyond_conversion_limit() -> None:
+    with pytest.raises(LimitExceeded):
+        emit_yaml({"n": 10**5000})
+
+
 def test_nesting_limit() -> None:
     value: Any = "x"
     for _ in range(150):

@@ -82,6 +82,11 @@ def test_json_integer_beyond_conversion_limit() -> None:
         parse_json("9" * 5000)
 
 
+def test_yaml_integer_beyond_conversion_limit() -> None:
+    with pytest.raises(LimitExceeded):
+        parse_yaml("a: " + "9" * 5000 + "\n")
+
+
 def test_json_deep_valid_nesting_is_a_limit_not_a_crash() -> None:
     with pytest.raises(LimitExceeded):
         parse_json("[" * 100_000 + "]" * 100_000)
