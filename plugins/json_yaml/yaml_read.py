@@ -22,7 +22,14 @@ values from the events itself, so every typing rule is explicit and JSON-shaped:
   earlier merged mappings win over later ones).
 * :func:`parse_yaml` reads one document: an empty stream is ``None``, several documents
   raise :class:`Unsupported` (``yaml_multi_document``); :func:`parse_yaml_documents`
-  returns the list of all documents.
+  returns the list of all documents. A leading byte order mark is skipped.
+* Double-quoted ``\\uD83D\\uDE00`` surrogate-pair escapes are joined (as in JSON); a lone
+  surrogate escape is a :class:`PayloadError`.
+* Texts ruamel.yaml is known to misread raise :class:`Unsupported`
+  (``yaml_reader_limitation``): raw U+0085 / U+2028 / U+2029, a ``?`` glued to a scalar
+  right after ``[``, ``{`` or ``,``, and a block scalar ending in a line of spaces with
+  no line break. yaml-test-suite deviations are listed in
+  ``tests/json_yaml_codec/cases/yaml_suite_exceptions.yaml``.
 """
 
 from __future__ import annotations
