@@ -52,20 +52,19 @@ def parse_json(text: str) -> Any:
     """Parse strict RFC 8259 JSON ``text`` into plain Python values.
 
     Raises :class:`PayloadError` (``fmt="JSON"``, 1-based line and column) for text that is
-    not JSON, :class:`LimitExceeded` for nesting or integers beyond Python's limits, and
-    :class:`Unsupported` for valid JSON that has no exact Python value (overflowing
-    numbers, lone surrogates in strings count as malformed instead: see module docs).
+    not JSON or holds a lone surrogate, :class:`LimitExceeded` for nesting or integers
+    beyond Python's limits, and :class:`Unsupported` for a number that overflows a double.
     """
     start = 1 if text.startswith(_BOM) else 0
     src = text[start:] if start else text
     try:
         value = json.loads(src, parse_constant=_reject_constant)
     except (json.JSONDecodeError, _NonFinite):
-        raise _payload_error(text, start) from None
+        raise _payload_error(text, locate_json_error(text, start), start) from None
     except RecursionError:
         found = locate_json_error(text, start)
         if found is not None:
-            raise _payload_error(text, start) from None
+            raise _payload_error(text, found, start) from None
         raise LimitExceeded("JSON nesting is too deep to convert") from None
     except ValueError as exc:  # int() digit limit of CPython
         raise LimitExceeded(f"JSON number too long to convert exactly: {exc}") from None
@@ -74,8 +73,7 @@ def parse_json(text: str) -> Any:
     return value
 
 
-def _payload_error(text: str, start: int) -> PayloadError:
-    found = locate_json_error(text, start)
+def _payload_error(text: str, found: tuple[int, str] | None, start: int) -> PayloadError:
     offset, reason = found if found is not None else (start, "not valid JSON")
     line, column = line_col(text, offset)
     return PayloadError(reason, fmt="JSON", text=text, line=line, column=column)

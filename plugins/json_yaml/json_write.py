@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from zerolayer.core.errors import PlanError, Unsupported
+from zerolayer.core.errors import LimitExceeded, PlanError, Unsupported
 
 __all__ = ["emit_json"]
 
@@ -37,7 +37,9 @@ def emit_json(
             allow_nan=False,
         )
     except ValueError as exc:
-        raise Unsupported("json_non_finite_float", f"no JSON form for the value: {exc}") from None
+        if "float" in str(exc):  # allow_nan=False: "Out of range float values ..."
+            raise Unsupported("json_non_finite_float", f"no JSON form: {exc}") from None
+        raise LimitExceeded(f"a number is too long to write: {exc}") from None
     except TypeError as exc:
         raise Unsupported("json_unsupported_type", f"no JSON form for the value: {exc}") from None
     except RecursionError:

@@ -18,6 +18,7 @@ subset of YAML that YAML 1.1 and YAML 1.2 readers provably read the same way (se
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from zerolayer.core.errors import LimitExceeded, PlanError, Unsupported
@@ -78,12 +79,23 @@ def emit_yaml(
             out.append(writer.scalar(value))
     except RecursionError:
         raise _too_deep() from None
+    except ValueError as exc:  # str() of an int beyond CPython's digit limit
+        raise LimitExceeded(f"a number is too long to write: {exc}") from None
     out.append("")
     return "\n".join(out)
 
 
 def _too_deep() -> LimitExceeded:
     return LimitExceeded(f"the value is nested more than {MAX_DEPTH} levels deep for YAML")
+
+
+def _sorted_items(data: dict[str, Any]) -> list[tuple[str, Any]]:
+    try:
+        return sorted(data.items(), key=itemgetter(0))
+    except TypeError:
+        raise Unsupported(
+            "yaml_non_string_key", "mapping keys of mixed types cannot be sorted"
+        ) from None
 
 
 class _Writer:
@@ -168,7 +180,7 @@ class _Writer:
         if depth > MAX_DEPTH:
             raise _too_deep()
         pad = " " * col
-        items = sorted(data.items()) if self.sort_keys else data.items()
+        items = _sorted_items(data) if self.sort_keys else data.items()
         indent = self.indent
         for key, value in items:
             text = self.key(key)

@@ -39,8 +39,27 @@ def load_cases(name: str) -> Any:
 
 
 def strict_equal(a: Any, b: Any) -> bool:
-    """JSON-typed equality: bool is not int, int is not float, -0.0 is not 0.0."""
+    """JSON-typed equality: bool is not int, int is not float, -0.0 is not 0.0.
+
+    Values with non-string keys (which no JSON value has) are never equal to anything.
+    """
+    if not (_string_keys(a) and _string_keys(b)):
+        return False
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _string_keys(value: Any) -> bool:
+    """Whether every mapping key inside ``value`` is a string."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if not all(type(key) is str for key in item):
+                return False
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
 
 
 def json_documents(text: str) -> list[Any]:

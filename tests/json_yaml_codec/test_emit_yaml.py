@@ -170,14 +170,21 @@ def test_options_are_validated() -> None:
         (float("nan"), "yaml_non_finite_float"),
         ([float("inf")], "yaml_non_finite_float"),
         ({1: "a"}, "yaml_non_string_key"),
+        ({1: "a", "b": 2}, "yaml_non_string_key"),
         ({"a": (1, 2)}, "yaml_unsupported_type"),
         ({"a": b"x"}, "yaml_unsupported_type"),
     ],
 )
 def test_values_without_a_json_form_are_unsupported(value: Any, reason: str) -> None:
-    with pytest.raises(Unsupported) as info:
-        emit_yaml(value)
-    assert info.value.reason == reason
+    for sort_keys in (False, True):
+        with pytest.raises(Unsupported) as info:
+            emit_yaml(value, sort_keys=sort_keys)
+        assert info.value.reason == reason
+
+
+def test_integer_beyond_conversion_limit() -> None:
+    with pytest.raises(LimitExceeded):
+        emit_yaml({"n": 10**5000})
 
 
 def test_nesting_limit() -> None:

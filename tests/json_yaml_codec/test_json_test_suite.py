@@ -20,8 +20,8 @@ N_FILES = [p for p in FILES if p.name.startswith("n_")]
 Y_FILES = [p for p in FILES if p.name.startswith("y_")]
 I_FILES = [p for p in FILES if p.name.startswith("i_")]
 OPTIONS = [
-    {"quote": q, "seq_style": s, "sort_keys": k, "indent": i, "explicit_start": k}
-    for q, s, k, i in itertools.product(QUOTES, SEQ_STYLES, (False, True), (2, 4))
+    {"quote": q, "seq_style": s, "sort_keys": k, "indent": i, "explicit_start": e}
+    for q, s, k, i, e in itertools.product(QUOTES, SEQ_STYLES, (False, True), (2, 4), (False, True))
 ]
 
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
 import pytest
+import ruamel.yaml
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from zerolayer.core.errors import LimitExceeded, PayloadError, Unsupported
 from zerolayer.plugins.json_yaml.codec import (
@@ -79,6 +83,11 @@ def test_json_integer_beyond_conversion_limit() -> None:
         parse_json("9" * 5000)
 
 
+def test_yaml_integer_beyond_conversion_limit() -> None:
+    with pytest.raises(LimitExceeded):
+        parse_yaml("a: " + "9" * 5000 + "\n")
+
+
 def test_json_deep_valid_nesting_is_a_limit_not_a_crash() -> None:
     with pytest.raises(LimitExceeded):
         parse_json("[" * 100_000 + "]" * 100_000)
@@ -113,3 +122,43 @@ def test_yaml_alias_bomb_is_limited() -> None:
 def test_yaml_aliases_share_values_without_copy_errors() -> None:
     value = parse_yaml("a: &x {k: [1, 2]}\nb: *x\nc: *x\n")
     assert value == {"a": {"k": [1, 2]}, "b": {"k": [1, 2]}, "c": {"k": [1, 2]}}
+
+
+# -- parse_yaml on text written by another YAML 1.2 emitter ------------------------------
+
+_TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=10)
+_VALUES = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(allow_nan=False, allow_infinity=False),
+        _TEXT,
+        st.sampled_from(["yes", "no", "on", "0755", "1_000", "0o17", "2024-03-01", "~", ""]),
+    ),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_TEXT, inner, max_size=4)),
+    max_leaves=15,
+)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(value=_VALUES, flow=st.booleans())
+def test_parse_yaml_reads_ruamel_output(value: Any, flow: bool) -> None:
+    """Text that ruamel.yaml writes and reads back as ``value``: parse_yaml reads ``value``
+    too, or falls back (ruamel.yaml's own emitter is not always right, e.g. it writes the
+    string '? a' plain in a flow sequence, so only self-consistent outputs count)."""
+    yaml12 = ruamel.yaml.YAML(typ="safe", pure=True)
+    yaml12.default_flow_style = flow
+    stream = io.StringIO()
+    yaml12.dump(value, stream)
+    text = stream.getvalue()
+    try:
+        consistent = strict_equal(ruamel.yaml.YAML(typ="safe", pure=True).load(text), value)
+    except ruamel.yaml.YAMLError:
+        consistent = False
+    assume(consistent)
+    try:
+        got = parse_yaml(text)
+    except Unsupported:
+        return
+    assert strict_equal(got, value), text

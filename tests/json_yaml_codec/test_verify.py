@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zerolayer.core.errors import OpError, PlanError, Unsupported
+from zerolayer.core.errors import LimitExceeded, OpError, PlanError, Unsupported
 from zerolayer.plugins.json_yaml.codec import emit_json, parse_json, verify_json, verify_yaml
 
 from ._support import load_cases
@@ -85,6 +85,8 @@ def test_emit_json_refusals() -> None:
         emit_json({"a": {1, 2}})
     with pytest.raises(PlanError):
         emit_json({}, indent=-1)
+    with pytest.raises(LimitExceeded):
+        emit_json([10**5000])
 
 
 JSON_VALUES = st.recursive(
