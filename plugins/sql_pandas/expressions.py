@@ -308,6 +308,8 @@ class ExprCompiler:
             return self._between(node, positive)
         if isinstance(node, exp.Like):
             return self._like(node, positive)
+        if isinstance(node, exp.Escape):
+            raise Unsupported("sql_like_escape", "LIKE ... ESCAPE is not supported")
         if isinstance(node, exp.ILike):
             raise Unsupported("sql_ilike", "ILIKE is not supported")
         if isinstance(node, exp.Exists):

@@ -222,6 +222,8 @@ class Translator:
         )
         if cur != target:
             self.emit(f"{target} = {cur}")
+        if len(items) == 1 and items[0].name == "*":
+            return Relation(target, None)
         return Relation(target, [i.name for i in items])
 
     # ------------------------------------------------------------------- FROM
@@ -381,12 +383,18 @@ class Translator:
     def _from(
         self, node: exp.Select, sources: list[Source], items: list[Item]
     ) -> tuple[str, list[Source], list[exp.Expression]]:
-        """Emit the joins; return the working frame, the sources and leftover conditions."""
+        """Emit the joins; return the working frame, the sources and leftover conditions.
+
+        Inner joins commute, so when every join is inner their ON and WHERE conditions form
+        one pool: conditions on one table filter that table before the merge, ``a = b``
+        between tables become merge keys (tables are merged in an order where each one is
+        keyed to the ones before), and the rest filter the merged frame. With a LEFT JOIN the
+        written order is kept and ON conditions keep their outer-join meaning.
+        """
         joins = node.args.get("joins") or []
         where = node.args.get("where")
         if not joins:
             return sources[0].rel.var, sources, [where.this] if where is not None else []
-        conjuncts = _conjuncts(where.this) if where is not None else []
         ons: list[list[exp.Expression]] = []
         for join in joins:
             side = (join.args.get("side") or "").upper()
@@ -401,41 +409,54 @@ class Translator:
                 raise Unsupported("sql_natural_join", "NATURAL joins are not supported")
             on = join.args.get("on")
             ons.append(_conjuncts(on) if on is not None else [])
-        # Push WHERE conditions on one preserved source down to that source.
+        conjuncts = _conjuncts(_factor_or(where.this)) if where is not None else []
         pushed: dict[str, list[exp.Expression]] = {s.alias: [] for s in sources}
         residual: list[exp.Expression] = []
-        for cond in conjuncts:
+        all_inner = not any(s.nullable for s in sources)
+        pool = conjuncts + [c for conds in ons for c in conds] if all_inner else conjuncts
+        for cond in pool:
             refs = self._cond_sources(cond, sources)
             if len(refs) == 1 and not refs[0].nullable and not _has_subquery(cond):
                 pushed[refs[0].alias].append(cond)
             else:
                 residual.append(cond)
-        # Equality conditions of inner joins that are written in WHERE become join keys.
-        keyed: list[list[tuple[exp.Column, exp.Column]]] = []
-        for i, join_conds in enumerate(ons):
-            right = sources[i + 1]
-            keys: list[tuple[exp.Column, exp.Column]] = []
-            for cond in join_conds:
-                pair = self._key_pair(cond, sources[: i + 1], right)
-                if pair is not None:
-                    keys.append(pair)
-                    continue
-                refs = self._cond_sources(cond, sources)
-                if refs == [right]:
-                    pushed[right.alias].append(cond)
-                elif right not in refs and not right.nullable:
-                    residual.append(cond)
-                else:
-                    raise Unsupported("sql_non_equi_join", "join conditions other than a = b")
-            if not right.nullable:
-                for cond in list(residual):
-                    pair = self._key_pair(cond, sources[: i + 1], right)
+        steps: list[tuple[Source, list[tuple[exp.Column, exp.Column]]]] = []
+        if all_inner:
+            done, todo = [sources[0]], list(sources[1:])
+            while todo:
+                pick, keys = todo[0], []
+                for cand in todo:
+                    keys = [
+                        p
+                        for c in residual
+                        if (p := self._key_pair(c, done, cand, sources)) is not None
+                    ]
+                    if keys:
+                        pick = cand
+                        break
+                residual = [c for c in residual if self._key_pair(c, done, pick, sources) is None]
+                steps.append((pick, keys))
+                done.append(pick)
+                todo.remove(pick)
+        else:
+            for i, join_conds in enumerate(ons):
+                right = sources[i + 1]
+                keys = []
+                for cond in join_conds:
+                    pair = self._key_pair(cond, sources[: i + 1], right, sources)
                     if pair is not None:
                         keys.append(pair)
-                        residual.remove(cond)
-            keyed.append(keys)
+                        continue
+                    refs = self._cond_sources(cond, sources)
+                    if refs == [right]:
+                        pushed[right.alias].append(cond)
+                    elif right not in refs and not right.nullable:
+                        residual.append(cond)
+                    else:
+                        raise Unsupported("sql_non_equi_join", "join conditions other than a = b")
+                steps.append((right, keys))
         # Columns every source must bring (referenced anywhere outside pushed filters).
-        key_conds = [exp.EQ(this=a, expression=b) for keys in keyed for a, b in keys]
+        key_conds = [exp.EQ(this=a, expression=b) for _, keys in steps for a, b in keys]
         touched = self._column_sources(node, sources, items, residual + key_conds)
         needed: dict[str, list[str]] = {s.alias: [] for s in sources}
         for src, name in touched:
@@ -453,17 +474,15 @@ class Translator:
                     name += "_"
                 taken.add(name.lower())
                 src.pandas[c] = name
-        parts: list[str] = []
-        for src in sources:
-            parts.append(self._join_part(src, needed[src.alias], pushed[src.alias]))
-        cur = parts[0]
+        parts = {s.alias: self._join_part(s, needed[s.alias], pushed[s.alias]) for s in sources}
+        cur = parts[sources[0].alias]
         target = self.fresh("merged")
-        for i, keys in enumerate(keyed):
-            right = sources[i + 1]
+        for right, keys in steps:
+            part = parts[right.alias]
             if not keys:
                 if right.nullable:
                     raise Unsupported("sql_outer_join_without_keys", "LEFT JOIN without keys")
-                line = f'{target} = {cur}.merge({parts[i + 1]}, how="cross")'
+                self.emit_call(target, f"{cur}.merge", [part, 'how="cross"'])
             else:
                 lefts, rights = [], []
                 for lcol, rcol in keys:
@@ -471,7 +490,7 @@ class Translator:
                     rsrc, rname = self._resolve_source(rcol, sources)
                     lefts.append(lsrc.pandas[lname])
                     rights.append(rsrc.pandas[rname])
-                args = [f"{parts[i + 1]}.dropna(subset={str_list(rights)})"]
+                args = [f"{part}.dropna(subset={str_list(rights)})"]
                 if right.nullable:
                     args.append('how="left"')
                 args += [f"left_on={one_or_list(lefts)}", f"right_on={one_or_list(rights)}"]
@@ -496,15 +515,16 @@ class Translator:
         return frame_expr
 
     def _key_pair(
-        self, cond: exp.Expression, lefts: list[Source], right: Source
+        self, cond: exp.Expression, lefts: list[Source], right: Source, sources: list[Source]
     ) -> tuple[exp.Column, exp.Column] | None:
+        """``(left column, right column)`` when ``cond`` is ``a = b`` joining right to lefts."""
         if not isinstance(cond, exp.EQ):
             return None
         a, b = _strip(cond.this), _strip(cond.expression)
         if not (isinstance(a, exp.Column) and isinstance(b, exp.Column)):
             return None
-        sa = self._resolve_source(a, lefts + [right])[0]
-        sb = self._resolve_source(b, lefts + [right])[0]
+        sa = self._resolve_source(a, sources)[0]
+        sb = self._resolve_source(b, sources)[0]
         if sa is right and sb in lefts:
             return b, a
         if sb is right and sa in lefts:
@@ -692,10 +712,6 @@ class Translator:
                 known = False
             aliased = [i for i in items if i.alias and i.name.lower() == g.name.lower()]
             if aliased and (not known or all(s.rel.columns is None for s in sources)):
-                if all(s.rel.columns is None for s in sources) and isinstance(
-                    aliased[0].node, exp.Column
-                ):
-                    return g
                 return aliased[0].node
         return g
 
@@ -1037,6 +1053,30 @@ def _conjuncts(node: exp.Expression) -> list[exp.Expression]:
     node = _canon(node)
     if isinstance(node, exp.And):
         return _conjuncts(node.this) + _conjuncts(node.expression)
+    return [node]
+
+
+def _factor_or(node: exp.Expression) -> exp.Expression:
+    """``(a AND x) OR (a AND y)`` -> ``a AND (x OR y)`` (exact in SQL's three-valued logic)."""
+    inner = _canon(node)
+    if not isinstance(inner, exp.Or):
+        return node
+    branches = _disjuncts(inner)
+    parts = [_conjuncts(b) for b in branches]
+    common = [c for c in parts[0] if all(any(c == d for d in p) for p in parts[1:])]
+    if not common:
+        return node
+    rests = [[c for c in p if not any(c == k for k in common)] for p in parts]
+    if any(not r for r in rests):
+        return exp.and_(*[c.copy() for c in common])
+    ors = exp.or_(*[exp.and_(*[c.copy() for c in r]) for r in rests])
+    return exp.and_(*[c.copy() for c in common], ors)
+
+
+def _disjuncts(node: exp.Expression) -> list[exp.Expression]:
+    node = _canon(node)
+    if isinstance(node, exp.Or):
+        return _disjuncts(node.this) + _disjuncts(node.expression)
     return [node]
 
 

@@ -117,6 +117,8 @@ def _check_tokens(text: str, tokens: list) -> None:
 def _reject_everywhere(tree: exp.Expression) -> None:
     """Constructs refused wherever they appear."""
     for node in tree.walk():
+        if isinstance(node, exp.With) and node.args.get("recursive"):
+            raise Unsupported("sql_recursive_cte", "recursive CTEs are not supported")
         if isinstance(node, exp.Window):
             raise Unsupported("sql_window_function", "window functions (OVER) are not supported")
         if isinstance(node, exp.Placeholder | exp.Parameter):

@@ -53,7 +53,11 @@ def test_translation_matches_sqlite(case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", CASES["unsupported"], ids=[c["reason"] for c in CASES["unsupported"]])
 def test_unsupported_constructs_fall_back(case: dict[str, Any]) -> None:
     with pytest.raises(Unsupported) as info:
-        translate_sql(case["sql"], dialect=case.get("dialect"))
+        translate_sql(
+            case["sql"],
+            dialect=case.get("dialect"),
+            schema=SCHEMA if case.get("schema") else None,
+        )
     assert info.value.reason == case["reason"], info.value.message
 
 
