@@ -980,19 +980,18 @@ class Translator:
         query = node.this if isinstance(node, exp.Subquery) else node
         if not isinstance(query, exp.Select):
             raise Unsupported("sql_subquery", "only SELECT subqueries are supported")
-        if mode == "scalar":
-            if (
-                query.args.get("group")
-                or query.args.get("having")
-                or query.args.get("limit")
-                or query.args.get("offset")
-                or len(query.expressions) != 1
-                or not _aggregates(query.expressions[0])
-            ):
-                raise Unsupported(
-                    "sql_scalar_subquery",
-                    "only single-aggregate scalar subqueries without GROUP BY are supported",
-                )
+        if mode == "scalar" and (
+            query.args.get("group")
+            or query.args.get("having")
+            or query.args.get("limit")
+            or query.args.get("offset")
+            or len(query.expressions) != 1
+            or not _aggregates(query.expressions[0])
+        ):
+            raise Unsupported(
+                "sql_scalar_subquery",
+                "only single-aggregate scalar subqueries without GROUP BY are supported",
+            )
         self.outer.append(sources)
         try:
             var = self.fresh("sub")

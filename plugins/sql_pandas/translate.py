@@ -16,6 +16,8 @@ raises :class:`PayloadError` with the line and column of the problem.
 
 from __future__ import annotations
 
+import itertools
+
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
@@ -103,7 +105,7 @@ def _check_tokens(text: str, tokens: list) -> None:
     """Reject token sequences sqlglot tolerates but SQL does not (``a,, b``)."""
     from sqlglot.tokens import TokenType
 
-    for prev, tok in zip(tokens, tokens[1:], strict=False):
+    for prev, tok in itertools.pairwise(tokens):
         if prev.token_type == TokenType.COMMA and tok.token_type in (
             TokenType.COMMA,
             TokenType.FROM,

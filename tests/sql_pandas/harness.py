@@ -6,6 +6,7 @@ only when the SQL has ORDER BY, numbers within 1e-9, NULL == NaN == None.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import sqlite3
@@ -45,10 +46,8 @@ def run_pandas(tables: Tables, code: str, frames: dict[str, pd.DataFrame] | None
 
 def _conv(v: Any) -> Any:
     if hasattr(v, "item") and not isinstance(v, str | bytes):
-        try:
+        with contextlib.suppress(ValueError, AttributeError):
             v = v.item()
-        except (ValueError, AttributeError):
-            pass
     if v is None:
         return None
     if isinstance(v, float) and math.isnan(v):

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 import yaml
-
 from zerolayer.core.errors import PayloadError, Unsupported
 from zerolayer.plugins.sql_pandas.translate import translate_sql
 
@@ -50,7 +49,9 @@ def test_translation_matches_sqlite(case: dict[str, Any]) -> None:
         assert ".query(" in code, code
 
 
-@pytest.mark.parametrize("case", CASES["unsupported"], ids=[c["reason"] for c in CASES["unsupported"]])
+@pytest.mark.parametrize(
+    "case", CASES["unsupported"], ids=[c["reason"] for c in CASES["unsupported"]]
+)
 def test_unsupported_constructs_fall_back(case: dict[str, Any]) -> None:
     with pytest.raises(Unsupported) as info:
         translate_sql(

@@ -15,7 +15,6 @@ import pandas as pd
 import pytest
 import sqlglot
 from sqlglot import exp
-
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.sql_pandas.translate import translate_sql
 
@@ -40,7 +39,9 @@ def tpch() -> tuple[dict[str, pd.DataFrame], sqlite3.Connection, dict[str, list[
     for stmt in sqlglot.parse((CORPUS / "schema.sql").read_text(encoding="utf-8")):
         if isinstance(stmt, exp.Create):
             table = stmt.this
-            schema[table.this.name] = [c.name for c in table.expressions if isinstance(c, exp.ColumnDef)]
+            schema[table.this.name] = [
+                c.name for c in table.expressions if isinstance(c, exp.ColumnDef)
+            ]
     frames = {
         name: pd.read_csv(CORPUS / "data" / f"{name}.csv.gz", sep="|", quoting=3, dtype=object)
         for name in schema
@@ -51,8 +52,13 @@ def tpch() -> tuple[dict[str, pd.DataFrame], sqlite3.Connection, dict[str, list[
         frames[name] = frame
         cols = ", ".join(f'"{c}"' for c in frame.columns)
         con.execute(f'CREATE TABLE "{name}" ({cols})')
-        rows = [tuple(None if pd.isna(v) else v for v in r) for r in frame.astype(object).itertuples(index=False)]
-        con.executemany(f'INSERT INTO "{name}" VALUES ({", ".join("?" * len(frame.columns))})', rows)
+        rows = [
+            tuple(None if pd.isna(v) else v for v in r)
+            for r in frame.astype(object).itertuples(index=False)
+        ]
+        con.executemany(
+            f'INSERT INTO "{name}" VALUES ({", ".join("?" * len(frame.columns))})', rows
+        )
     yield frames, con, schema
     con.close()
 
@@ -81,4 +87,3 @@ def test_tpch_query_exact_or_fallback(query: dict[str, Any], tpch: Any) -> None:
     result = run_pandas({}, code, frames=frames)
     diff = compare(result, cols, rows, is_ordered(sql))
     assert diff is None, f"{diff}\n--- code ---\n{code}"
-
