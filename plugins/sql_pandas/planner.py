@@ -113,6 +113,8 @@ class Translator:
         self.ctes: dict[str, Relation] = {}
         self.frame_cols: list[str] | None = None  # columns of the working frame, when known
         self.last_filter: tuple[int, str, str, str] | None = None
+        self.group_keys: list[str] = []  # GROUP BY columns of the current SELECT
+        self.scope_frame = ""
         self.outer: list[list[Source]] = []
 
     # ---------------------------------------------------------------- helpers
@@ -164,6 +166,7 @@ class Translator:
         with_ = node.args.get("with_")
         if with_ is not None:
             self._ctes(with_)
+        self.group_keys = []
         distinct = node.args.get("distinct")
         if distinct is not None and distinct.args.get("on") is not None:
             raise Unsupported("sql_distinct_on", "DISTINCT ON is not supported")
@@ -683,6 +686,8 @@ class Translator:
         post_scope.subquery = lambda n, mode: self._subquery(n, mode, sources)
         post_scope.aggregates = lambda a: _lookup_agg(aggs, self._agg_key(a, pre))
         self.frame_cols = cols
+        self.group_keys = list(key_cols) if group is not None else []
+        self.scope_frame = target
         return target, _GroupedCompiler(post_scope, self.sem, key_nodes)
 
     def fresh_col(self, want: str, assigns: list[tuple[str, str]], taken: list[str]) -> str:
@@ -867,7 +872,41 @@ class Translator:
             name = f"_order_{len(hidden) + 1}"
             hidden.append((name, code))
             keys.append((name, asc, nf))
+        self._tie_break(order, outputs, keys, hidden)
         return keys, hidden
+
+    def _tie_break(
+        self,
+        order: exp.Order,
+        outputs: list[tuple[str, Code]],
+        keys: list[tuple[str, bool, bool]],
+        hidden: list[tuple[str, Code]],
+    ) -> None:
+        """Order ties among groups the way SQLite returns them.
+
+        SQLite emits groups in key order (NULL first) and its sorter keeps that order for
+        ties, except with one GROUP BY key and one ORDER BY key that is DESC, where ties come
+        in descending key order. The group keys are added as the last sort keys to match.
+        """
+        group_keys = self.group_keys
+        self.group_keys = []
+        if not group_keys:
+            return
+        reverse = (
+            len(group_keys) == 1
+            and len(order.expressions) == 1
+            and bool(order.expressions[0].args.get("desc"))
+        )
+        by_column = {c.column: n for n, c in outputs if c.column is not None}
+        sorted_cols = {k for k, _, _ in keys}
+        for key in group_keys:
+            name = by_column.get(key)
+            if name is None:
+                name = f"_group_{len(hidden) + 1}"
+                hidden.append((name, Code(col_access(self.scope_frame, key), column=key)))
+            if name in sorted_cols:
+                continue
+            keys.append((name, not reverse, not reverse))
 
     def _sort(self, cur: str, keys: list[tuple[str, bool, bool]], target: str) -> str:
         cols = [k for k, _, _ in keys]
@@ -890,9 +929,8 @@ class Translator:
             )
             return target
         args = [one_or_list(cols)]
-        if len(ascs) == 1:
-            if not ascs[0]:
-                args.append("ascending=False")
+        if not any(ascs):
+            args.append("ascending=False")
         elif not all(ascs):
             args.append(f"ascending={ascs!r}")
         if nulls.pop():
