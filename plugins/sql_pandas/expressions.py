@@ -147,7 +147,23 @@ class ExprCompiler:
         if isinstance(node, exp.Window):
             raise Unsupported("sql_window_function", "window functions (OVER) are not supported")
         if isinstance(node, exp.Cast):
-            raise Unsupported("sql_cast", "CAST is not supported")
+            return self._cast(node)
+        if isinstance(node, exp.Upper | exp.Lower):
+            return self._case_map(node)
+        if isinstance(node, exp.Length):
+            inner = self._text_series(node.this, "LENGTH")
+            return Code(f"{wrap(inner, ATOM)}.str.len()", sqltype=INT)
+        if isinstance(node, exp.Trim):
+            return self._trim(node)
+        if isinstance(node, exp.Substring):
+            return self._substring(node)
+        if isinstance(node, exp.Nullif):
+            first = self.value(node.this)
+            if first.kind != SERIES:
+                raise Unsupported("sql_nullif", "NULLIF must start with a column expression")
+            other = self.value(node.expression)
+            cond = f"{wrap(first, CMP + 1)} == {wrap(other, CMP + 1)}"
+            return first.with_text(f"{wrap(first, ATOM)}.mask({cond})", ATOM)
         if isinstance(node, exp.Func):
             name = node.sql_name().lower() if hasattr(node, "sql_name") else "function"
             raise Unsupported(
@@ -159,6 +175,72 @@ class ExprCompiler:
                 "sql_predicate_as_value", "a condition used as a value is not supported"
             )
         raise Unsupported("sql_expression", f"the SQL expression {node.sql()!r} is not supported")
+
+    def _text_series(self, node: exp.Expression, what: str) -> Code:
+        code = self.value(node)
+        if code.kind != SERIES:
+            raise Unsupported("sql_constant_expression", f"{what} of a constant")
+        if code.sqltype not in (TEXT, UNKNOWN):
+            raise Unsupported("sql_text_function_on_number", f"{what} of a number")
+        return code
+
+    def _cast(self, node: exp.Cast) -> Code:
+        to = node.args.get("to")
+        if not (isinstance(to, exp.DataType) and to.this == exp.DataType.Type.DOUBLE):
+            raise Unsupported("sql_cast", f"CAST to {to.sql() if to else '?'} is not supported")
+        inner = self.value(node.this)
+        if inner.kind != SERIES:
+            raise Unsupported("sql_cast", "CAST of a constant")
+        if inner.sqltype == TEXT:
+            raise Unsupported("sql_cast", "CAST of text to a number")
+        return Code(f"{wrap(inner, ATOM)}.astype(float)", sqltype=REAL)
+
+    def _case_map(self, node: exp.Expression) -> Code:
+        upper = isinstance(node, exp.Upper)
+        if self.sem.name != "sqlite":
+            raise Unsupported(
+                f"sql_function_{'upper' if upper else 'lower'}",
+                "UPPER/LOWER follow locale rules in this dialect",
+            )
+        inner = self._text_series(node.this, "UPPER" if upper else "LOWER")
+        # SQLite changes the case of ASCII letters only; str.upper() would change all.
+        table = "TO_UPPER" if upper else "TO_LOWER"
+        lower, upper_s = '"abcdefghijklmnopqrstuvwxyz"', '"ABCDEFGHIJKLMNOPQRSTUVWXYZ"'
+        pair = f"{lower}, {upper_s}" if upper else f"{upper_s}, {lower}"
+        self.scope.names[table] = f"{table} = str.maketrans({pair})"
+        return Code(f"{wrap(inner, ATOM)}.str.translate({table})", sqltype=TEXT)
+
+    def _trim(self, node: exp.Trim) -> Code:
+        inner = self._text_series(node.this, "TRIM")
+        chars = node.args.get("expression")
+        if chars is None:
+            arg = '" "'  # SQLite trims spaces only, not all whitespace
+        elif isinstance(chars, exp.Literal) and chars.is_string:
+            arg = py_str(chars.this)
+        else:
+            raise Unsupported("sql_trim", "TRIM with non-constant characters")
+        if node.args.get("collation"):
+            raise Unsupported("sql_trim", "TRIM with a collation")
+        position = (node.args.get("position") or "BOTH").upper()
+        method = {"BOTH": "strip", "LEADING": "lstrip", "TRAILING": "rstrip"}.get(position)
+        if method is None:
+            raise Unsupported("sql_trim", f"TRIM {position}")
+        return Code(f"{wrap(inner, ATOM)}.str.{method}({arg})", sqltype=TEXT)
+
+    def _substring(self, node: exp.Substring) -> Code:
+        inner = self._text_series(node.this, "SUBSTR")
+        start = _positive_int(node.args.get("start"))
+        length = node.args.get("length")
+        if start is None or start < 1:
+            raise Unsupported("sql_substring", "SUBSTR needs a constant start of 1 or more")
+        if length is None:
+            return Code(f"{wrap(inner, ATOM)}.str.slice({start - 1})", sqltype=TEXT)
+        count = _positive_int(length)
+        if count is None:
+            raise Unsupported("sql_substring", "SUBSTR needs a constant, non-negative length")
+        return Code(
+            f"{wrap(inner, ATOM)}.str.slice({start - 1}, {start - 1 + count})", sqltype=TEXT
+        )
 
     def _literal(self, node: exp.Literal) -> Code:
         if node.is_string:
@@ -432,6 +514,12 @@ class ExprCompiler:
         regex = "".join(".*" if ch == "%" else "." if ch == "_" else re.escape(ch) for ch in pat)
         flags = "(?ais)" if ci else "(?s)"
         return Code(f'{neg}{s}.fullmatch(r"{flags}{regex}", na={na})', prec=UNARY)
+
+
+def _positive_int(node: exp.Expression | None) -> int | None:
+    if isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit():
+        return int(node.this)
+    return None
 
 
 def _num_type(left: Code, right: Code) -> str:

@@ -114,6 +114,7 @@ class Translator:
         self.frame_cols: list[str] | None = None  # columns of the working frame, when known
         self.last_filter: tuple[int, str, str, str] | None = None
         self.group_keys: list[str] = []  # GROUP BY columns of the current SELECT
+        self.preamble: dict[str, str] = {}  # helper definitions the code needs, by name
         self.scope_frame = ""
         self.outer: list[list[Source]] = []
 
@@ -377,7 +378,7 @@ class Translator:
             src, name = self._resolve_source(col, sources)
             return src.pandas.get(name, name)
 
-        scope = Scope(frame, resolve)
+        scope = Scope(frame, resolve, names=self.preamble)
         scope.subquery = lambda node, mode: self._subquery(node, mode, sources)
         return scope
 
@@ -682,7 +683,9 @@ class Translator:
             else:
                 self.emit(f"{target} = {head}({kwargs(pairs)})")
             cols = key_cols + [o for o, _, _ in specs]
-        post_scope = Scope(target, self._grouped_resolver(sources, key_cols, pre))
+        post_scope = Scope(
+            target, self._grouped_resolver(sources, key_cols, pre), names=self.preamble
+        )
         post_scope.subquery = lambda n, mode: self._subquery(n, mode, sources)
         post_scope.aggregates = lambda a: _lookup_agg(aggs, self._agg_key(a, pre))
         self.frame_cols = cols

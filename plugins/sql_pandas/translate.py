@@ -62,7 +62,11 @@ def translate_sql(
         text, sem, schema or {}, table_vars, select_lists(tokens), use_query=use_query
     )
     translator.query(tree, "result")
-    return "\n".join(["import pandas as pd", "", *translator.lines]) + "\n"
+    head = ["import pandas as pd", ""]
+    if translator.preamble:
+        head += ["# SQLite's UPPER/LOWER change the case of ASCII letters only"]
+        head += [*translator.preamble.values(), ""]
+    return "\n".join([*head, *translator.lines]) + "\n"
 
 
 def _parse(original: str, text: str, dialect: str) -> tuple[exp.Expression, list]:
