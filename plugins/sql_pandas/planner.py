@@ -149,6 +149,8 @@ class Translator:
         """Compile a query expression into ``target``."""
         if isinstance(node, exp.Subquery):
             return self.query(node.this, target)
+        if isinstance(node, exp.Union):
+            return self.union(node, target)
         if isinstance(node, exp.SetOperation):
             raise Unsupported(
                 "sql_set_operation", f"{node.key.upper()} of queries is not supported"
@@ -156,6 +158,59 @@ class Translator:
         if not isinstance(node, exp.Select):
             raise Unsupported("sql_not_a_query", f"{node.key.upper()} is not a SELECT query")
         return self.select(node, target)
+
+    def union(self, node: exp.Union, target: str) -> Relation:
+        """UNION [ALL]: ``pd.concat`` of both sides (named by the left), deduplicated for
+        UNION; a trailing ORDER BY / LIMIT applies to the whole result."""
+        for key, val in node.args.items():
+            if val and key not in ("this", "expression", "distinct", "order", "limit", "offset"):
+                raise Unsupported(f"sql_clause_{key.strip('_')}", f"{key} is not supported")
+        parts: list[Relation] = []
+        for side in (node.this, node.expression):
+            side = side.this if isinstance(side, exp.Subquery) and not side.alias else side
+            if isinstance(side, exp.Union) and not side.args.get("order"):
+                parts.append(self.union(side, self.fresh("combined")))
+            elif isinstance(side, exp.Select):
+                parts.append(self.select(side, self.fresh("part")))
+            else:
+                raise Unsupported("sql_set_operation", f"{side.key.upper()} inside UNION")
+        left, right = parts
+        if left.columns is None or right.columns is None:
+            raise Unsupported("sql_star_needs_schema", "`*` in a UNION needs the column list")
+        if len(left.columns) != len(right.columns):
+            raise Unsupported("sql_union_columns", "UNION sides with different column counts")
+        other = right.var
+        if right.columns != left.columns:
+            other = f"{right.var}.set_axis({left.var}.columns, axis=1)"
+        self.emit(f"{target} = pd.concat([{left.var}, {other}], ignore_index=True)")
+        if node.args.get("distinct"):
+            self.emit(f"{target} = {target}.drop_duplicates(ignore_index=True)")
+        cur = target
+        order = node.args.get("order")
+        if order is not None:
+            keys: list[tuple[str, bool, bool]] = []
+            for ordered in order.expressions:
+                term = ordered.this
+                if isinstance(term, exp.Literal) and not term.is_string:
+                    pos = int(term.this)
+                    if not 1 <= pos <= len(left.columns):
+                        raise Unsupported("sql_order_by_position", f"ORDER BY {pos}")
+                    name = left.columns[pos - 1]
+                elif isinstance(term, exp.Column) and not term.table:
+                    hits = [c for c in left.columns if c.lower() == term.name.lower()]
+                    if len(hits) != 1:
+                        raise Unsupported("sql_union_order_by", "ORDER BY a non-result column")
+                    name = hits[0]
+                else:
+                    raise Unsupported("sql_union_order_by", "ORDER BY expressions after UNION")
+                asc = not ordered.args.get("desc")
+                keys.append((name, asc, bool(ordered.args.get("nulls_first"))))
+            self.group_keys = []
+            cur = self._sort(cur, keys, target)
+        cur = self._limit(node, cur, target, order is not None, [], grouped=order is None)
+        if cur != target:
+            self.emit(f"{target} = {cur}")
+        return Relation(target, list(left.columns))
 
     def select(self, node: exp.Select, target: str) -> Relation:
         """Compile one SELECT into statements that bind ``target``."""
@@ -984,7 +1039,7 @@ class Translator:
 
     def _limit(
         self,
-        node: exp.Select,
+        node: exp.Query,
         cur: str,
         target: str,
         ordered: bool,
