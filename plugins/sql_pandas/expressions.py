@@ -15,6 +15,7 @@ Anything without an exact pandas counterpart raises :class:`Unsupported`.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -148,6 +149,19 @@ class ExprCompiler:
             raise Unsupported("sql_window_function", "window functions (OVER) are not supported")
         if isinstance(node, exp.Cast):
             return self._cast(node)
+        if isinstance(node, exp.Date) and not any(v for k, v in node.args.items() if k != "this"):
+            return self._strftime(node.this, "%Y-%m-%d", "DATE")
+        if isinstance(node, exp.TimeToStr) and isinstance(node.this, exp.TsOrDsToTimestamp):
+            fmt = node.args.get("format")
+            if not (isinstance(fmt, exp.Literal) and fmt.is_string):
+                raise Unsupported("sql_function_strftime", "STRFTIME needs a constant format")
+            return self._strftime(node.this.this, fmt.this, "STRFTIME")
+        if (
+            isinstance(node, exp.Anonymous)
+            and str(node.this).upper() == "DATETIME"
+            and len(node.expressions) == 1
+        ):
+            return self._strftime(node.expressions[0], "%Y-%m-%d %H:%M:%S", "DATETIME")
         if isinstance(node, exp.Upper | exp.Lower):
             return self._case_map(node)
         if isinstance(node, exp.Length):
@@ -165,7 +179,8 @@ class ExprCompiler:
             cond = f"{wrap(first, CMP + 1)} == {wrap(other, CMP + 1)}"
             return first.with_text(f"{wrap(first, ATOM)}.mask({cond})", ATOM)
         if isinstance(node, exp.Func):
-            name = node.sql_name().lower() if hasattr(node, "sql_name") else "function"
+            name = node.name if isinstance(node, exp.Anonymous) else node.sql_name()
+            name = name.lower() or "function"
             raise Unsupported(
                 f"sql_function_{re.sub(r'[^a-z0-9]+', '_', name)}",
                 f"the SQL function {name.upper()} is not supported",
@@ -183,6 +198,27 @@ class ExprCompiler:
         if code.sqltype not in (TEXT, UNKNOWN):
             raise Unsupported("sql_text_function_on_number", f"{what} of a number")
         return code
+
+    def _strftime(self, arg: exp.Expression, fmt: str, what: str) -> Code:
+        """SQLite's date functions over ISO-8601 text (UTC offsets are applied like SQLite)."""
+        if self.sem.name != "sqlite":
+            raise Unsupported(f"sql_function_{what.lower()}", f"{what} outside SQLite")
+        if re.search(r"%[^YmdHMSjw%]", fmt) or (fmt.endswith("%") and not fmt.endswith("%%")):
+            raise Unsupported(f"sql_function_{what.lower()}", f"the format {fmt!r}")
+        if isinstance(arg, exp.Literal) and arg.is_string:
+            try:
+                value = datetime.datetime.fromisoformat(arg.this)
+            except ValueError:
+                raise Unsupported(f"sql_function_{what.lower()}", "a non-ISO date") from None
+            if value.tzinfo is not None or not re.fullmatch(
+                r"\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?", arg.this
+            ):
+                raise Unsupported(f"sql_function_{what.lower()}", "a non-ISO date")
+            text = value.strftime(fmt)
+            return Code(py_str(text), kind=LITERAL, sqltype=TEXT, value=text)
+        inner = self._text_series(arg, what)
+        parsed = f'pd.to_datetime({inner.text}, format="ISO8601", utc=True, errors="coerce")'
+        return Code(f"{parsed}.dt.strftime({py_str(fmt)})", sqltype=TEXT)
 
     def _cast(self, node: exp.Cast) -> Code:
         to = node.args.get("to")
