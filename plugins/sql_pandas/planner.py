@@ -746,7 +746,15 @@ class Translator:
         self.frame_cols = cols
         self.group_keys = list(key_cols) if group is not None else []
         self.scope_frame = target
-        return target, _GroupedCompiler(post_scope, self.sem, key_nodes)
+        grouped = _GroupedCompiler(post_scope, self.sem, key_nodes)
+        # HAVING may name a result alias when no column has that name (SQLite).
+        if all(s.rel.columns is not None for s in sources):
+            grouped.aliases = {
+                i.name.lower(): i.node
+                for i in items
+                if i.alias and not any(s.lookup(i.name) for s in sources)
+            }
+        return target, grouped
 
     def fresh_col(self, want: str, assigns: list[tuple[str, str]], taken: list[str]) -> str:
         """A new column name for a helper column (not clashing with ``taken``)."""
@@ -1112,8 +1120,11 @@ class _GroupedCompiler(ExprCompiler):
     def __init__(self, scope: Scope, sem: Semantics, key_nodes: dict[exp.Expression, str]):
         super().__init__(scope, sem)
         self.key_nodes = key_nodes
+        self.aliases: dict[str, exp.Expression] = {}
 
     def value(self, node: exp.Expression) -> Code:
+        if isinstance(node, exp.Column) and not node.table and node.name.lower() in self.aliases:
+            return self.value(self.aliases[node.name.lower()])
         col = self.key_nodes.get(_canon(node))
         if col is not None and not isinstance(node, exp.Column):
             return Code(col_access(self.scope.frame, col), column=col)
