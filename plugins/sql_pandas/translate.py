@@ -49,7 +49,7 @@ def translate_sql(
     sem = semantics_for(dialect)
     if len(sql) > MAX_SQL_CHARS:
         raise Unsupported("sql_too_long", f"SQL longer than {MAX_SQL_CHARS} characters")
-    text = sql.strip().rstrip(";").rstrip()
+    text = sql  # positions in errors and result names refer to the text as given
     tree, tokens = _parse(sql, text, sem.name)
     _reject_everywhere(tree)
     tables = _base_tables(tree)
@@ -72,8 +72,9 @@ def translate_sql(
 def _parse(original: str, text: str, dialect: str) -> tuple[exp.Expression, list]:
     """Parse one statement; PayloadError with line/column for invalid SQL."""
     try:
-        tokens = sqlglot.Dialect.get_or_raise(dialect).tokenize(text)
-        statements = sqlglot.parse(text, read=dialect)
+        reader = sqlglot.Dialect.get_or_raise(dialect)
+        tokens = reader.tokenize(text)
+        statements = reader.parser().parse(tokens, text)
     except ParseError as err:
         info = err.errors[0] if err.errors else {}
         line, col = info.get("line"), info.get("col")
@@ -113,6 +114,12 @@ def _check_tokens(text: str, tokens: list) -> None:
         if prev.token_type == TokenType.COMMA and tok.token_type in (
             TokenType.COMMA,
             TokenType.FROM,
+            TokenType.R_PAREN,
+            TokenType.WHERE,
+            TokenType.GROUP_BY,
+            TokenType.ORDER_BY,
+            TokenType.HAVING,
+            TokenType.LIMIT,
         ):
             line, col = line_col(text, tok.start)
             raise PayloadError(
