@@ -21,8 +21,14 @@ import itertools
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
-from zerolayer.core.errors import PayloadError, Unsupported, line_col
-from zerolayer.plugins.sql_pandas.dialects import semantics_for
+from zerolayer.core.errors import (
+    LimitExceeded,
+    PayloadError,
+    Unsupported,
+    ZeroLayerError,
+    line_col,
+)
+from zerolayer.plugins.sql_pandas.dialects import Semantics, semantics_for
 from zerolayer.plugins.sql_pandas.naming import select_lists
 from zerolayer.plugins.sql_pandas.planner import RESERVED_NAMES, Translator
 from zerolayer.plugins.sql_pandas.pycode import is_identifier
@@ -48,7 +54,26 @@ def translate_sql(
     """
     sem = semantics_for(dialect)
     if len(sql) > MAX_SQL_CHARS:
-        raise Unsupported("sql_too_long", f"SQL longer than {MAX_SQL_CHARS} characters")
+        raise LimitExceeded(f"SQL longer than {MAX_SQL_CHARS} characters")
+    try:
+        return _translate(sql, sem, df_name, use_query, schema or {})
+    except ZeroLayerError:
+        raise
+    except RecursionError:
+        raise Unsupported("sql_too_deep", "the SQL nests too deeply") from None
+    except Exception as err:  # a gap in the translator must fall back, never crash
+        raise Unsupported(
+            "sql_translation_error", f"could not translate: {type(err).__name__}: {err}"
+        ) from err
+
+
+def _translate(
+    sql: str,
+    sem: Semantics,
+    df_name: str | None,
+    use_query: bool,
+    schema: dict[str, list[str]],
+) -> str:
     text = sql  # positions in errors and result names refer to the text as given
     tree, tokens = _parse(sql, text, sem.name)
     _reject_everywhere(tree)
@@ -58,15 +83,15 @@ def translate_sql(
     table_vars = _table_vars(tables, df_name)
     if df_name is not None and len(tables) == 1 and df_name in RESERVED_NAMES:
         raise Unsupported("sql_df_name", f"{df_name!r} cannot name the DataFrame")
-    translator = Translator(
-        text, sem, schema or {}, table_vars, select_lists(tokens), use_query=use_query
-    )
+    translator = Translator(text, sem, schema, table_vars, select_lists(tokens), use_query)
     translator.query(tree, "result")
     head = ["import pandas as pd", ""]
     if translator.preamble:
         head += ["# SQLite's UPPER/LOWER change the case of ASCII letters only"]
         head += [*translator.preamble.values(), ""]
-    return "\n".join([*head, *translator.lines]) + "\n"
+    code = "\n".join([*head, *translator.lines]) + "\n"
+    compile(code, "<sql_pandas>", "exec")  # verify: the answer is at least valid Python
+    return code
 
 
 def _parse(original: str, text: str, dialect: str) -> tuple[exp.Expression, list]:
