@@ -3,7 +3,8 @@
 A seeded generator writes single-table queries over the fixture tables from the supported
 grammar (predicates with NULLs, NOT, IN, BETWEEN, LIKE, arithmetic, CASE, GROUP BY with
 aggregates and HAVING, DISTINCT, ORDER BY, LIMIT). A query the translator accepts must give
-SQLite's result; a share of them must be accepted at all.
+SQLite's result; a share of them must be accepted at all. A second generator writes joins
+(inner, LEFT, comma) with extra ON conditions, subqueries and grouping, on random tables.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from zerolayer.plugins.sql_pandas.translate import translate_sql
 
 from .harness import compare, is_ordered, run_pandas, sqlite_result
 from .test_cases import SCHEMA, TABLES
+from .test_random_data import random_tables
 
 NUMERIC = {"orders": ["amount", "customer_id", "product_id"], "products": ["price", "id"],
            "events": ["qty", "weight"], "customers": ["id"]}  # fmt: skip
@@ -102,3 +104,52 @@ def test_generated_queries_are_exact_or_fall_back() -> None:
             failures.append(f"{sql}\n{diff}\n{code}")
     assert not failures, f"{len(failures)} wrong:\n\n" + "\n\n".join(failures[:4])
     assert translated >= 300
+
+
+def _join_query(rng: random.Random) -> str:
+    kind = rng.choice(["JOIN", "LEFT JOIN", "comma"])
+    extra = rng.choice(["", " AND c.city = 'Berlin'", " AND o.amount > 50"])
+    where = rng.choice(
+        ["", "o.amount > 40", "c.city IS NULL", "c.name LIKE '%a%' OR o.status = 'paid'",
+         "NOT o.status = 'paid'", "c.id IN (SELECT customer_id FROM orders WHERE amount > 100)",
+         "o.amount > (SELECT AVG(amount) FROM orders)"]
+    )  # fmt: skip
+    sel = rng.choice(
+        ["c.name, o.amount", "c.id, o.id AS oid", "c.city, COUNT(*) AS n",
+         "c.city, COUNT(o.id) AS n, SUM(o.amount) AS s", "o.status, AVG(o.amount) AS a",
+         "DISTINCT c.city"]
+    )  # fmt: skip
+    group = f" GROUP BY {sel.split(',')[0]}" if "(" in sel else ""
+    order = (
+        rng.choice(["", " ORDER BY 1", " ORDER BY 1 DESC"]) if group or "DISTINCT" in sel else ""
+    )
+    if kind == "comma":
+        cond = " WHERE o.customer_id = c.id" + (f" AND ({where})" if where else "")
+        return f"SELECT {sel} FROM customers c, orders o{cond}{group}{order}"
+    cond = f" WHERE {where}" if where else ""
+    return (
+        f"SELECT {sel} FROM customers c {kind} orders o ON o.customer_id = c.id{extra}"
+        f"{cond}{group}{order}"
+    )
+
+
+def test_generated_join_queries_are_exact_or_fall_back() -> None:
+    rng = random.Random(7)
+    translated, failures = 0, []
+    for _ in range(150):
+        sql = _join_query(rng)
+        tables = random_tables(rng.randrange(10**6), sizes=(1, 4, 9, 15))
+        try:
+            code = translate_sql(sql, schema=SCHEMA)
+        except Unsupported:
+            continue
+        translated += 1
+        cols, rows = sqlite_result(tables, sql)
+        try:
+            diff = compare(run_pandas(tables, code), cols, rows, is_ordered(sql))
+        except Exception as err:
+            diff = f"{type(err).__name__}: {err}"
+        if diff is not None:
+            failures.append(f"{sql}\n{diff}\n{code}")
+    assert not failures, f"{len(failures)} wrong:\n\n" + "\n\n".join(failures[:4])
+    assert translated >= 120

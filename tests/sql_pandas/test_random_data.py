@@ -21,14 +21,14 @@ from .test_cases import EXACT, SCHEMA, TABLES
 SEEDS = list(range(1, 9))
 
 
-def random_tables(seed: int) -> dict[str, Any]:
-    """Tables shaped like the fixtures with resampled rows (0 to 14 rows each)."""
+def random_tables(seed: int, sizes: tuple[int, ...] = (0, 1, 3, 8, 14)) -> dict[str, Any]:
+    """Tables shaped like the fixtures with resampled rows (``sizes`` rows each)."""
     rng = random.Random(seed)
     out: dict[str, Any] = {}
     for name, table in TABLES.items():
         columns = table["columns"]
         pools = [[row[i] for row in table["rows"]] for i in range(len(columns))]
-        n = rng.choice([0, 1, 3, 8, 14])
+        n = rng.choice(sizes)
         rows = [[rng.choice(pool) for pool in pools] for _ in range(n)]
         for i, row in enumerate(rows):  # ids stay unique, as keys are in real tables
             row[0] = i + 1
