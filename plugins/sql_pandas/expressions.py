@@ -81,6 +81,7 @@ class Scope:
     aggregates: Callable[[exp.Expression], str] | None = None
     subquery: Callable[[exp.Expression, str], str] | None = None
     names: dict[str, str] = field(default_factory=dict)
+    exists: Callable[[exp.Exists], tuple[exp.Expression, str]] | None = None
 
 
 class ExprCompiler:
@@ -431,7 +432,14 @@ class ExprCompiler:
         if isinstance(node, exp.ILike):
             raise Unsupported("sql_ilike", "ILIKE is not supported")
         if isinstance(node, exp.Exists):
-            raise Unsupported("sql_exists_subquery", "EXISTS subqueries are not supported")
+            if self.scope.exists is None:
+                raise Unsupported("sql_exists_subquery", "EXISTS is not supported here")
+            # EXISTS (... WHERE inner = outer AND local) is outer IN (inner values), where
+            # NULL never matches; EXISTS is never NULL, so NOT EXISTS is its plain negation.
+            outer, values = self.scope.exists(node)
+            operand = self._series(outer, "EXISTS")
+            isin = f"{wrap(operand, ATOM)}.isin({values}.dropna())"
+            return Code(isin if positive else f"~{isin}", prec=ATOM if positive else UNARY)
         raise Unsupported(
             "sql_non_boolean_predicate", f"{node.sql()!r} is not a supported condition"
         )

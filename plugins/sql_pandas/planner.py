@@ -435,6 +435,7 @@ class Translator:
 
         scope = Scope(frame, resolve, names=self.preamble)
         scope.subquery = lambda node, mode: self._subquery(node, mode, sources)
+        scope.exists = lambda node: self._exists(node, sources)
         return scope
 
     # ------------------------------------------------------------------ joins
@@ -1080,6 +1081,49 @@ class Translator:
 
     # -------------------------------------------------------------- subqueries
 
+    def _exists(self, node: exp.Exists, sources: list[Source]) -> tuple[exp.Expression, str]:
+        """Split ``EXISTS (SELECT ... WHERE inner = outer AND ...)`` into the outer column
+        and a variable with the inner column's values (the local conditions applied)."""
+        query = _exists_query(node)
+        inner = self._source(query.args["from_"].this)
+
+        def is_outer(col: exp.Column) -> bool:
+            if col.table:
+                return col.table.lower() != inner.alias and any(
+                    s.alias == col.table.lower() for s in sources
+                )
+            if inner.rel.columns is None or inner.lookup(col.name):
+                return False
+            return any(s.lookup(col.name) for s in sources)
+
+        where = query.args.get("where")
+        links: list[tuple[exp.Column, exp.Column]] = []
+        local: list[exp.Expression] = []
+        for cond in _conjuncts(where.this) if where is not None else []:
+            outer_cols = [c for c in _columns(cond) if is_outer(c)]
+            if not outer_cols and not _has_subquery(cond):
+                local.append(cond)
+                continue
+            a, b = (
+                (_strip(cond.this), _strip(cond.expression))
+                if isinstance(cond, exp.EQ)
+                else (None, None)
+            )
+            if isinstance(a, exp.Column) and isinstance(b, exp.Column) and len(outer_cols) == 1:
+                links.append((b, a) if is_outer(a) else (a, b))
+                continue
+            raise Unsupported(
+                "sql_correlated_subquery", "EXISTS links other than one inner = outer column"
+            )
+        if len(links) != 1:
+            raise Unsupported("sql_correlated_subquery", "EXISTS needs one inner = outer link")
+        inner_col, outer_col = links[0]
+        rewritten = exp.select(inner_col.copy()).from_(query.args["from_"].this.copy())
+        if local:
+            rewritten = rewritten.where(exp.and_(*[c.copy() for c in local]))
+        values = self._subquery(rewritten, "values", sources)
+        return outer_col, values
+
     def _subquery(self, node: exp.Expression, mode: str, sources: list[Source]) -> str:
         query = node.this if isinstance(node, exp.Subquery) else node
         if not isinstance(query, exp.Select):
@@ -1112,6 +1156,21 @@ class Translator:
         name = self.fresh(f"{col.lower()}_values" if is_identifier(col.lower()) else "values")
         self.emit(f"{name} = {var}[{py_str(col)}]")
         return name
+
+
+def _exists_query(node: exp.Exists) -> exp.Select:
+    query = node.this
+    query = query.this if isinstance(query, exp.Subquery) else query
+    if not isinstance(query, exp.Select):
+        raise Unsupported("sql_exists_subquery", "EXISTS over something other than SELECT")
+    for key, val in query.args.items():
+        if val and key not in ("expressions", "from_", "where", "kind"):
+            raise Unsupported("sql_exists_subquery", f"EXISTS subquery with {key.strip('_')}")
+    if any(_aggregates(p) for p in query.expressions):
+        raise Unsupported("sql_exists_subquery", "EXISTS over an aggregate")
+    if not isinstance(query.args["from_"].this, exp.Table):
+        raise Unsupported("sql_exists_subquery", "EXISTS over a derived table")
+    return query
 
 
 class _GroupedCompiler(ExprCompiler):
