@@ -24,7 +24,6 @@ from zerolayer.plugins.sql_pandas.expressions import (
 from zerolayer.plugins.sql_pandas.naming import SelectList, item_spans
 from zerolayer.plugins.sql_pandas.pycode import (
     ATOM,
-    LITERAL,
     SERIES,
     Code,
     col_access,
@@ -115,6 +114,7 @@ class Translator:
         self.last_filter: tuple[int, str, str, str] | None = None
         self.group_keys: list[str] = []  # GROUP BY columns of the current SELECT
         self.preamble: dict[str, str] = {}  # helper definitions the code needs, by name
+        self._drop_after_projection: list[str] = []  # ORDER BY helper columns
         self.scope_frame = ""
         self.outer: list[list[Source]] = []
 
@@ -580,7 +580,7 @@ class Translator:
         """``(left column, right column)`` when ``cond`` is ``a = b`` joining right to lefts."""
         if not isinstance(cond, exp.EQ):
             return None
-        a, b = _strip(cond.this), _strip(cond.expression)
+        a, b = _canon(cond.this), _canon(cond.expression)
         if not (isinstance(a, exp.Column) and isinstance(b, exp.Column)):
             return None
         sa = self._resolve_source(a, sources)[0]
@@ -1011,7 +1011,7 @@ class Translator:
     def _project(
         self, cur: str, outputs: list[tuple[str, Code]], target: str, sources: list[Source]
     ) -> str:
-        drop = getattr(self, "_drop_after_projection", [])
+        drop = self._drop_after_projection
         self._drop_after_projection = []
         if len(outputs) == 1 and outputs[0][0] == "*":
             if drop:
@@ -1105,7 +1105,7 @@ class Translator:
                 local.append(cond)
                 continue
             a, b = (
-                (_strip(cond.this), _strip(cond.expression))
+                (_canon(cond.this), _canon(cond.expression))
                 if isinstance(cond, exp.EQ)
                 else (None, None)
             )
@@ -1194,10 +1194,6 @@ def _canon(node: exp.Expression) -> exp.Expression:
     while isinstance(node, exp.Paren):
         node = node.this
     return node
-
-
-def _strip(node: exp.Expression) -> exp.Expression:
-    return _canon(node)
 
 
 def _item_name(expr: exp.Expression, items: list[Item]) -> str:
@@ -1293,4 +1289,4 @@ def _int_literal(node: exp.Expression | None, what: str) -> int | None:
     return -value if neg else value
 
 
-__all__ = ["LITERAL", "Relation", "Translator"]
+__all__ = ["RESERVED_NAMES", "Relation", "Translator"]
