@@ -147,7 +147,7 @@ class ExprCompiler:
             name = self.scope.subquery(node, "scalar")
             return Code(name, kind=SCALAR)
         if isinstance(node, exp.Window):
-            raise Unsupported("sql_window_function", "window functions (OVER) are not supported")
+            return self._window(node)
         if isinstance(node, exp.Cast):
             return self._cast(node)
         if isinstance(node, exp.Date) and not any(v for k, v in node.args.items() if k != "this"):
@@ -191,6 +191,56 @@ class ExprCompiler:
                 "sql_predicate_as_value", "a condition used as a value is not supported"
             )
         raise Unsupported("sql_expression", f"the SQL expression {node.sql()!r} is not supported")
+
+    def _window(self, node: exp.Window) -> Code:
+        """Aggregates over a partition (no frame, no ORDER BY) and RANK/DENSE_RANK."""
+        if self.scope.aggregates is not None:
+            raise Unsupported("sql_window_function", "window functions with GROUP BY")
+        for key, val in node.args.items():
+            if val and key not in ("this", "partition_by", "order", "over"):
+                raise Unsupported("sql_window_function", f"window {key} is not supported")
+        frame = self.scope.frame
+        parts = [self.value(p) for p in node.args.get("partition_by") or []]
+        if any(p.column is None for p in parts):
+            raise Unsupported("sql_window_function", "PARTITION BY an expression")
+        keys = [p.column for p in parts if p.column is not None]
+        by = py_str(keys[0]) if len(keys) == 1 else "[" + ", ".join(py_str(k) for k in keys) + "]"
+        grouped = f"{frame}.groupby({by}, dropna=False)" if keys else ""
+        func = node.this
+        order = node.args.get("order")
+        if isinstance(func, exp.Rank | exp.DenseRank):
+            if order is None or len(order.expressions) != 1 or func.expressions:
+                raise Unsupported("sql_window_function", "RANK needs exactly one ORDER BY key")
+            ordered = order.expressions[0]
+            key = self.value(ordered.this)
+            if key.column is None:
+                raise Unsupported("sql_window_function", "RANK over an expression")
+            asc = not ordered.args.get("desc")
+            top = bool(ordered.args.get("nulls_first"))
+            method = "min" if isinstance(func, exp.Rank) else "dense"
+            args = f'method="{method}"' + ("" if asc else ", ascending=False")
+            args += f', na_option="{"top" if top else "bottom"}"'
+            target = f"{grouped}[{py_str(key.column)}]" if keys else wrap(key, ATOM)
+            return Code(f"{target}.rank({args})", sqltype=INT)
+        if order is not None:
+            raise Unsupported("sql_window_function", "running aggregates (OVER ... ORDER BY)")
+        if not isinstance(func, AGGREGATES) or isinstance(func.this, exp.Distinct):
+            raise Unsupported("sql_window_function", f"{func.key.upper()} as a window function")
+        if isinstance(func, exp.Count) and isinstance(func.this, exp.Star):
+            if not keys:
+                return Code(f"len({frame})", kind=SCALAR, sqltype=INT)
+            return Code(f'{grouped}[{py_str(keys[0])}].transform("size")', sqltype=INT)
+        arg = self.value(func.this)
+        if arg.column is None:
+            raise Unsupported("sql_window_function", "window aggregates of expressions")
+        how = {"COUNT": '"count"', "SUM": "lambda s: s.sum(min_count=1)", "AVG": '"mean"',
+               "MIN": '"min"', "MAX": '"max"'}[agg_name(func)]  # fmt: skip
+        if not keys:
+            call = {"COUNT": "count()", "SUM": "sum(min_count=1)", "AVG": "mean()",
+                    "MIN": "min()", "MAX": "max()"}[agg_name(func)]  # fmt: skip
+            return Code(f"{wrap(arg, ATOM)}.{call}", kind=SCALAR)
+        sqltype = REAL if isinstance(func, exp.Avg) else UNKNOWN
+        return Code(f"{grouped}[{py_str(arg.column)}].transform({how})", sqltype=sqltype)
 
     def _text_series(self, node: exp.Expression, what: str) -> Code:
         code = self.value(node)

@@ -251,6 +251,8 @@ class Translator:
                 compiler.scope.frame = cur
         elif node.args.get("having") is not None:
             raise Unsupported("sql_having_without_group", "HAVING without GROUP BY")
+        if order is None and not grouped and distinct is None:
+            order = _window_order(items)
         post_sort = grouped or distinct is not None
         if order is not None and not post_sort:
             cur = self._sort_source(order, items, compiler, cur, target)
@@ -1265,8 +1267,39 @@ def _columns(node: exp.Expression) -> list[exp.Column]:
     ]
 
 
+def _window_order(items: list[Item]) -> exp.Order | None:
+    """SQLite returns a window query's rows sorted by the window's PARTITION BY and ORDER BY
+    keys; without an ORDER BY of its own the query is sorted the same way."""
+    specs: dict[str, exp.Window] = {}
+    for item in items:
+        for win in item.node.find_all(exp.Window):
+            if win.args.get("partition_by") or win.args.get("order"):
+                spec = exp.Window(
+                    partition_by=win.args.get("partition_by"), order=win.args.get("order")
+                )
+                specs[spec.sql()] = win
+    if not specs:
+        return None
+    if len(specs) > 1:
+        raise Unsupported(
+            "sql_window_function", "several window orderings decide the row order differently"
+        )
+    win = next(iter(specs.values()))
+    keys = [
+        exp.Ordered(this=p.copy(), desc=False, nulls_first=True)
+        for p in win.args.get("partition_by") or []
+    ]
+    window_order = win.args.get("order")
+    keys += [o.copy() for o in window_order.expressions] if window_order is not None else []
+    return exp.Order(expressions=keys)
+
+
 def _aggregates(node: exp.Expression) -> list[exp.Expression]:
-    found = [n for n in _walk_outer(node) if isinstance(n, AGGREGATES)]
+    found = [
+        n
+        for n in _walk_outer(node)
+        if isinstance(n, AGGREGATES) and not isinstance(n.parent, exp.Window)
+    ]
     return sorted(found, key=lambda n: n.sql()) if False else found
 
 

@@ -157,8 +157,6 @@ def _reject_everywhere(tree: exp.Expression) -> None:
     for node in tree.walk():
         if isinstance(node, exp.With) and node.args.get("recursive"):
             raise Unsupported("sql_recursive_cte", "recursive CTEs are not supported")
-        if isinstance(node, exp.Window):
-            raise Unsupported("sql_window_function", "window functions (OVER) are not supported")
         if isinstance(node, exp.Placeholder | exp.Parameter):
             raise Unsupported("sql_parameter", "query parameters are not supported")
 
