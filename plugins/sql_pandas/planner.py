@@ -14,7 +14,6 @@ from sqlglot import exp
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.sql_pandas.dialects import Semantics
 from zerolayer.plugins.sql_pandas.expressions import (
-    AGGREGATES,
     ExprCompiler,
     NotQueryable,
     QueryCompiler,
@@ -33,6 +32,15 @@ from zerolayer.plugins.sql_pandas.pycode import (
     py_str,
     str_list,
     wrap,
+)
+from zerolayer.plugins.sql_pandas.sqltree import (
+    aggregates,
+    canon,
+    columns,
+    conjuncts,
+    factor_or,
+    has_subquery,
+    int_literal,
 )
 
 _ALLOWED_CLAUSES = {
@@ -470,15 +478,15 @@ class Translator:
             if join.args.get("method"):
                 raise Unsupported("sql_natural_join", "NATURAL joins are not supported")
             on = join.args.get("on")
-            ons.append(_conjuncts(on) if on is not None else [])
-        conjuncts = _conjuncts(_factor_or(where.this)) if where is not None else []
+            ons.append(conjuncts(on) if on is not None else [])
+        where_conds = conjuncts(factor_or(where.this)) if where is not None else []
         pushed: dict[str, list[exp.Expression]] = {s.alias: [] for s in sources}
         residual: list[exp.Expression] = []
         all_inner = not any(s.nullable for s in sources)
-        pool = conjuncts + [c for conds in ons for c in conds] if all_inner else conjuncts
+        pool = where_conds + [c for conds in ons for c in conds] if all_inner else where_conds
         for cond in pool:
             refs = self._cond_sources(cond, sources)
-            if len(refs) == 1 and not refs[0].nullable and not _has_subquery(cond):
+            if len(refs) == 1 and not refs[0].nullable and not has_subquery(cond):
                 pushed[refs[0].alias].append(cond)
             else:
                 residual.append(cond)
@@ -582,7 +590,7 @@ class Translator:
         """``(left column, right column)`` when ``cond`` is ``a = b`` joining right to lefts."""
         if not isinstance(cond, exp.EQ):
             return None
-        a, b = _canon(cond.this), _canon(cond.expression)
+        a, b = canon(cond.this), canon(cond.expression)
         if not (isinstance(a, exp.Column) and isinstance(b, exp.Column)):
             return None
         sa = self._resolve_source(a, sources)[0]
@@ -595,7 +603,7 @@ class Translator:
 
     def _cond_sources(self, cond: exp.Expression, sources: list[Source]) -> list[Source]:
         found: list[Source] = []
-        for col in _columns(cond):
+        for col in columns(cond):
             src = self._resolve_source(col, sources)[0]
             if src not in found:
                 found.append(src)
@@ -615,7 +623,7 @@ class Translator:
             if node.args.get(key) is not None:
                 parts.append(node.args[key])
         for part in parts:
-            for col in _columns(part):
+            for col in columns(part):
                 if (
                     not col.table
                     and col.name.lower() in aliases
@@ -668,7 +676,7 @@ class Translator:
             parts.append(node.args["having"])
         if node.args.get("order") is not None:
             parts.append(node.args["order"])
-        return any(_aggregates(p) for p in parts)
+        return any(aggregates(p) for p in parts)
 
     def _aggregate(
         self,
@@ -696,7 +704,7 @@ class Translator:
                 assigns.append((col, code.text))
             if col not in key_cols:
                 key_cols.append(col)
-            key_nodes[_canon(expr)] = col
+            key_nodes[canon(expr)] = col
         # Aggregate calls used anywhere after grouping.
         parts: list[exp.Expression] = [i.node for i in items]
         for key in ("having", "order"):
@@ -705,13 +713,13 @@ class Translator:
         aggs: dict[str, str] = {}
         specs: list[tuple[str, str, str]] = []  # (output column, input column/code, func)
         scalar_specs: list[tuple[str, str]] = []
-        item_alias = {_canon(i.node): i.name for i in items}
+        item_alias = {canon(i.node): i.name for i in items}
         for part in parts:
-            for agg in _aggregates(part):
+            for agg in aggregates(part):
                 key = self._agg_key(agg, pre)
                 if key in aggs:
                     continue
-                want = item_alias.get(_canon(agg), f"_{agg_name(agg).lower()}")
+                want = item_alias.get(canon(agg), f"_{agg_name(agg).lower()}")
                 out = self.fresh_col(want, assigns, key_cols + list(aggs.values()))
                 aggs[key] = out
                 if group is None:
@@ -798,7 +806,7 @@ class Translator:
             raise Unsupported("sql_aggregate_arguments", "DISTINCT over several columns")
         if arg is None:
             raise Unsupported("sql_aggregate_arguments", f"{agg_name(agg)} without argument")
-        if _aggregates(arg):
+        if aggregates(arg):
             raise Unsupported("sql_nested_aggregate", "aggregates inside aggregates")
         code = pre.value(arg)
         return f"{agg_name(agg)}|{distinct}|{code.text}"
@@ -885,7 +893,7 @@ class Translator:
                 if item.alias and item.name.lower() == term.name.lower():
                     return item.node, idx
         for idx, item in enumerate(items):
-            if _canon(item.node) == _canon(term):
+            if canon(item.node) == canon(term):
                 return item.node, idx
         return term, -1
 
@@ -1065,8 +1073,8 @@ class Translator:
                 "sql_limit_without_order",
                 "LIMIT without ORDER BY picks rows in an order that depends on the database's plan",
             )
-        n = _int_literal(limit.expression if limit is not None else None, "LIMIT")
-        off = _int_literal(offset.expression if offset is not None else None, "OFFSET") or 0
+        n = int_literal(limit.expression if limit is not None else None, "LIMIT")
+        off = int_literal(offset.expression if offset is not None else None, "OFFSET") or 0
         if n is not None and n < 0:
             n = None  # SQLite: a negative LIMIT means no limit
         if off < 0:
@@ -1101,13 +1109,13 @@ class Translator:
         where = query.args.get("where")
         links: list[tuple[exp.Column, exp.Column]] = []
         local: list[exp.Expression] = []
-        for cond in _conjuncts(where.this) if where is not None else []:
-            outer_cols = [c for c in _columns(cond) if is_outer(c)]
-            if not outer_cols and not _has_subquery(cond):
+        for cond in conjuncts(where.this) if where is not None else []:
+            outer_cols = [c for c in columns(cond) if is_outer(c)]
+            if not outer_cols and not has_subquery(cond):
                 local.append(cond)
                 continue
             a, b = (
-                (_canon(cond.this), _canon(cond.expression))
+                (canon(cond.this), canon(cond.expression))
                 if isinstance(cond, exp.EQ)
                 else (None, None)
             )
@@ -1136,7 +1144,7 @@ class Translator:
             or query.args.get("limit")
             or query.args.get("offset")
             or len(query.expressions) != 1
-            or not _aggregates(query.expressions[0])
+            or not aggregates(query.expressions[0])
         ):
             raise Unsupported(
                 "sql_scalar_subquery",
@@ -1168,7 +1176,7 @@ def _exists_query(node: exp.Exists) -> exp.Select:
     for key, val in query.args.items():
         if val and key not in ("expressions", "from_", "where", "kind"):
             raise Unsupported("sql_exists_subquery", f"EXISTS subquery with {key.strip('_')}")
-    if any(_aggregates(p) for p in query.expressions):
+    if any(aggregates(p) for p in query.expressions):
         raise Unsupported("sql_exists_subquery", "EXISTS over an aggregate")
     if not isinstance(query.args["from_"].this, exp.Table):
         raise Unsupported("sql_exists_subquery", "EXISTS over a derived table")
@@ -1186,21 +1194,15 @@ class _GroupedCompiler(ExprCompiler):
     def value(self, node: exp.Expression) -> Code:
         if isinstance(node, exp.Column) and not node.table and node.name.lower() in self.aliases:
             return self.value(self.aliases[node.name.lower()])
-        col = self.key_nodes.get(_canon(node))
+        col = self.key_nodes.get(canon(node))
         if col is not None and not isinstance(node, exp.Column):
             return Code(col_access(self.scope.frame, col), column=col)
         return super().value(node)
 
 
-def _canon(node: exp.Expression) -> exp.Expression:
-    while isinstance(node, exp.Paren):
-        node = node.this
-    return node
-
-
 def _item_name(expr: exp.Expression, items: list[Item]) -> str:
     for item in items:
-        if _canon(item.node) == _canon(expr) and item.alias and is_identifier(item.name):
+        if canon(item.node) == canon(expr) and item.alias and is_identifier(item.name):
             return item.name
     return "_key"
 
@@ -1212,59 +1214,12 @@ def _lookup_agg(aggs: dict[str, str], key: str) -> str:
         raise Unsupported("sql_aggregate_context", "an aggregate here is not supported") from None
 
 
-def _conjuncts(node: exp.Expression) -> list[exp.Expression]:
-    node = _canon(node)
-    if isinstance(node, exp.And):
-        return _conjuncts(node.this) + _conjuncts(node.expression)
-    return [node]
-
-
-def _factor_or(node: exp.Expression) -> exp.Expression:
-    """``(a AND x) OR (a AND y)`` -> ``a AND (x OR y)`` (exact in SQL's three-valued logic)."""
-    inner = _canon(node)
-    if not isinstance(inner, exp.Or):
-        return node
-    branches = _disjuncts(inner)
-    parts = [_conjuncts(b) for b in branches]
-    common = [c for c in parts[0] if all(any(c == d for d in p) for p in parts[1:])]
-    if not common:
-        return node
-    rests = [[c for c in p if not any(c == k for k in common)] for p in parts]
-    if any(not r for r in rests):
-        return exp.and_(*[c.copy() for c in common])
-    ors = exp.or_(*[exp.and_(*[c.copy() for c in r]) for r in rests])
-    return exp.and_(*[c.copy() for c in common], ors)
-
-
-def _disjuncts(node: exp.Expression) -> list[exp.Expression]:
-    node = _canon(node)
-    if isinstance(node, exp.Or):
-        return _disjuncts(node.this) + _disjuncts(node.expression)
-    return [node]
-
-
 def _and_all(masks: list[Code]) -> Code:
     from zerolayer.plugins.sql_pandas.pycode import BAND
 
     if len(masks) == 1:
         return masks[0]
     return Code(" & ".join(wrap(m, BAND + 1) for m in masks), prec=BAND)
-
-
-def _walk_outer(node: exp.Expression):
-    """Nodes of ``node`` outside nested queries."""
-    yield node
-    for child in node.iter_expressions():
-        if not isinstance(child, exp.Query | exp.Subquery):
-            yield from _walk_outer(child)
-
-
-def _columns(node: exp.Expression) -> list[exp.Column]:
-    return [
-        n
-        for n in _walk_outer(node)
-        if isinstance(n, exp.Column) and not isinstance(n.this, exp.Star)
-    ]
 
 
 def _window_order(items: list[Item]) -> exp.Order | None:
@@ -1292,34 +1247,6 @@ def _window_order(items: list[Item]) -> exp.Order | None:
     window_order = win.args.get("order")
     keys += [o.copy() for o in window_order.expressions] if window_order is not None else []
     return exp.Order(expressions=keys)
-
-
-def _aggregates(node: exp.Expression) -> list[exp.Expression]:
-    found = [
-        n
-        for n in _walk_outer(node)
-        if isinstance(n, AGGREGATES) and not isinstance(n.parent, exp.Window)
-    ]
-    return sorted(found, key=lambda n: n.sql()) if False else found
-
-
-def _has_subquery(node: exp.Expression) -> bool:
-    return any(isinstance(n, exp.Query | exp.Subquery) for n in node.walk())
-
-
-def _int_literal(node: exp.Expression | None, what: str) -> int | None:
-    if node is None:
-        return None
-    neg = False
-    if isinstance(node, exp.Neg):
-        neg, node = True, node.this
-    if not (isinstance(node, exp.Literal) and not node.is_string):
-        raise Unsupported("sql_limit_expression", f"{what} must be a whole number")
-    try:
-        value = int(node.this)
-    except ValueError:
-        raise Unsupported("sql_limit_expression", f"{what} must be a whole number") from None
-    return -value if neg else value
 
 
 __all__ = ["RESERVED_NAMES", "Relation", "Translator"]
