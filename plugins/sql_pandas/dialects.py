@@ -19,7 +19,7 @@ class Semantics:
 
     name: str  # sqlglot dialect name used for parsing
     like_ascii_ci: bool  # LIKE ignores the case of ASCII letters (SQLite)
-    like_supported: bool  # False where LIKE depends on a collation we cannot know (MySQL)
+    like_supported: bool  # False where text matching depends on a collation (MySQL)
     float_division: bool  # ``/`` on two integers gives a fraction (MySQL, DuckDB)
 
 

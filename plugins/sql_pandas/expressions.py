@@ -520,6 +520,7 @@ class ExprCompiler:
             REAL,
         }:
             raise Unsupported("sql_mixed_type_comparison", "text compared with a number")
+        self._check_text_collation(left, right)
         op = _CMP_OPS[type(node)]
         if not positive:
             op = _NEGATED[op]
@@ -529,6 +530,13 @@ class ExprCompiler:
             return code
         guards = [g for g in (self._notna(left), self._notna(right)) if g]
         return Code(" & ".join([f"({text})", *guards]), prec=BAND)
+
+    def _check_text_collation(self, *codes: Code) -> None:
+        """MySQL compares text under a (usually case-insensitive) collation: refuse."""
+        if not self.sem.like_supported and any(c.sqltype == TEXT for c in codes):
+            raise Unsupported(
+                "sql_text_collation", "text comparisons depend on the column collation here"
+            )
 
     def _in(self, node: exp.In, positive: bool) -> Code:
         operand = self._series(node.this, "IN")
@@ -549,6 +557,7 @@ class ExprCompiler:
             code = self.value(item)
             if code.kind != LITERAL:
                 raise Unsupported("sql_in_expression", "IN lists must hold constants")
+            self._check_text_collation(code)
             items.append(code.value)
         listed = "[" + ", ".join(py_literal(v) for v in items) + "]"
         isin = f"{wrap(operand, ATOM)}.isin({listed})"
@@ -561,6 +570,7 @@ class ExprCompiler:
             raise Unsupported("sql_between_symmetric", "BETWEEN SYMMETRIC")
         operand = self._series(node.this, "BETWEEN")
         low, high = self.value(node.args["low"]), self.value(node.args["high"])
+        self._check_text_collation(low, high)
         if positive:
             return Code(f"{wrap(operand, ATOM)}.between({low.text}, {high.text})")
         lt = f"{wrap(operand, CMP + 1)} < {wrap(low, CMP + 1)}"

@@ -66,3 +66,10 @@ def test_invalid_sql_message_points_at_the_token() -> None:
     assert "invalid SQL at line 3, column 11" in text
     assert "WHERE a = = 1" in text and "^" in text
     assert info.value.to_dict()["line"] == 3
+
+
+def test_mysql_numeric_filters_translate() -> None:
+    code = translate_sql("SELECT id FROM t WHERE amount / 2 > 10 ORDER BY id", dialect="mysql")
+    frame = pd.DataFrame({"id": [2, 1, 3], "amount": [30, 10, None]})
+    result = run_pandas({}, code, frames={"t": frame})
+    assert result["id"].tolist() == [2]
