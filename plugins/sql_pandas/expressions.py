@@ -273,6 +273,11 @@ class ExprCompiler:
 
     def _cast(self, node: exp.Cast) -> Code:
         to = node.args.get("to")
+        if isinstance(to, exp.DataType) and to.this in (
+            exp.DataType.Type.INT,
+            exp.DataType.Type.BIGINT,
+        ):
+            return self._cast_date_part(node.this)
         if not (isinstance(to, exp.DataType) and to.this == exp.DataType.Type.DOUBLE):
             raise Unsupported("sql_cast", f"CAST to {to.sql() if to else '?'} is not supported")
         inner = self.value(node.this)
@@ -281,6 +286,17 @@ class ExprCompiler:
         if inner.sqltype == TEXT:
             raise Unsupported("sql_cast", "CAST of text to a number")
         return Code(f"{wrap(inner, ATOM)}.astype(float)", sqltype=REAL)
+
+    def _cast_date_part(self, node: exp.Expression) -> Code:
+        """CAST(STRFTIME('%Y', x) AS INTEGER): digits only, so the number is exact."""
+        fmt = node.args.get("format") if isinstance(node, exp.TimeToStr) else None
+        if not (isinstance(fmt, exp.Literal) and re.fullmatch(r"%[YmdHMSjw]", fmt.this or "")):
+            raise Unsupported("sql_cast", "CAST to INTEGER is only supported for date parts")
+        inner = self.value(node)
+        if inner.kind == LITERAL:
+            value = int(str(inner.value))
+            return Code(repr(value), kind=LITERAL, sqltype=INT, value=value)
+        return Code(f"pd.to_numeric({inner.text})", sqltype=INT)
 
     def _case_map(self, node: exp.Expression) -> Code:
         upper = isinstance(node, exp.Upper)
