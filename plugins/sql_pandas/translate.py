@@ -1,0 +1,186 @@
+"""SQL -> pandas: the public entry points of the translator.
+
+``translate_sql`` parses a query with sqlglot and returns Python source that computes the
+same result set with pandas. Conventions of the generated code:
+
+* it starts with ``import pandas as pd``;
+* every SQL table is a DataFrame variable named after the table in lower case (``df_name``
+  replaces it when the query reads exactly one table);
+* the result is bound to ``result``;
+* filters are boolean masks (``df[df["x"] > 1]``), or ``DataFrame.query`` strings with
+  ``use_query=True`` where a query string can say the same thing.
+
+Whatever cannot be translated exactly raises :class:`Unsupported`; text that is not valid SQL
+raises :class:`PayloadError` with the line and column of the problem.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ParseError, TokenError
+from zerolayer.core.errors import (
+    LimitExceeded,
+    PayloadError,
+    Unsupported,
+    ZeroLayerError,
+    line_col,
+)
+from zerolayer.plugins.sql_pandas.dialects import Semantics, semantics_for
+from zerolayer.plugins.sql_pandas.naming import select_lists
+from zerolayer.plugins.sql_pandas.planner import RESERVED_NAMES, Translator
+from zerolayer.plugins.sql_pandas.pycode import is_identifier
+from zerolayer.plugins.sql_pandas.schema import parse_schema
+
+__all__ = ["parse_schema", "translate_sql"]
+
+MAX_SQL_CHARS = 100_000
+
+
+def translate_sql(
+    sql: str,
+    *,
+    dialect: str | None = None,
+    df_name: str | None = None,
+    use_query: bool = False,
+    schema: dict[str, list[str]] | None = None,
+) -> str:
+    """Python source computing ``sql``'s result with pandas, bound to ``result``.
+
+    ``schema`` (table -> column names, e.g. from :func:`parse_schema`) is optional; it is
+    needed for ``*`` in joins and for unqualified column names in joins.
+    """
+    sem = semantics_for(dialect)
+    if len(sql) > MAX_SQL_CHARS:
+        raise LimitExceeded(f"SQL longer than {MAX_SQL_CHARS} characters")
+    try:
+        return _translate(sql, sem, df_name, use_query, schema or {})
+    except ZeroLayerError:
+        raise
+    except RecursionError:
+        raise Unsupported("sql_too_deep", "the SQL nests too deeply") from None
+    except Exception as err:  # a gap in the translator must fall back, never crash
+        raise Unsupported(
+            "sql_translation_error", f"could not translate: {type(err).__name__}: {err}"
+        ) from err
+
+
+def _translate(
+    sql: str,
+    sem: Semantics,
+    df_name: str | None,
+    use_query: bool,
+    schema: dict[str, list[str]],
+) -> str:
+    text = sql  # positions in errors and result names refer to the text as given
+    tree, tokens = _parse(sql, text, sem.name)
+    _reject_everywhere(tree)
+    tables = _base_tables(tree)
+    if not tables:
+        raise Unsupported("sql_select_without_from", "the query reads no table")
+    table_vars = _table_vars(tables, df_name)
+    if df_name is not None and len(tables) == 1 and df_name in RESERVED_NAMES:
+        raise Unsupported("sql_df_name", f"{df_name!r} cannot name the DataFrame")
+    translator = Translator(text, sem, schema, table_vars, select_lists(tokens), use_query)
+    translator.query(tree, "result")
+    head = ["import pandas as pd", ""]
+    if translator.preamble:
+        head += ["# SQLite's UPPER/LOWER change the case of ASCII letters only"]
+        head += [*translator.preamble.values(), ""]
+    code = "\n".join([*head, *translator.lines]) + "\n"
+    compile(code, "<sql_pandas>", "exec")  # verify: the answer is at least valid Python
+    return code
+
+
+def _parse(original: str, text: str, dialect: str) -> tuple[exp.Expression, list]:
+    """Parse one statement; PayloadError with line/column for invalid SQL."""
+    try:
+        reader = sqlglot.Dialect.get_or_raise(dialect)
+        tokens = reader.tokenize(text)
+        statements = reader.parser().parse(tokens, text)
+    except ParseError as err:
+        info = err.errors[0] if err.errors else {}
+        line, col = info.get("line"), info.get("col")
+        highlight = info.get("highlight") or ""
+        if isinstance(col, int) and highlight:
+            col = max(1, col - len(highlight) + 1)  # sqlglot points at the token's end
+        desc = str(info.get("description") or err).split("\n")[0]
+        raise PayloadError(desc, fmt="SQL", text=text, line=line, column=col) from None
+    except TokenError as err:
+        msg = str(err)
+        line, col = _token_error_position(text, msg)
+        raise PayloadError(
+            msg.split("\n")[0], fmt="SQL", text=text, line=line, column=col
+        ) from None
+    statements = [s for s in statements if s is not None]
+    if not statements:
+        raise PayloadError("no SQL statement", fmt="SQL", text=original, line=1, column=1)
+    if len(statements) > 1:
+        raise Unsupported("sql_multiple_statements", "several SQL statements in one request")
+    _check_tokens(text, tokens)
+    return statements[0], tokens
+
+
+def _token_error_position(text: str, msg: str) -> tuple[int, int]:
+    """Best position for a tokenizer error: an unterminated quote, else the end."""
+    for quote in ("'", '"', "`"):
+        if text.count(quote) % 2:
+            return line_col(text, text.rfind(quote))
+    return line_col(text, len(text))
+
+
+def _check_tokens(text: str, tokens: list) -> None:
+    """Reject token sequences sqlglot tolerates but SQL does not (``a,, b``)."""
+    from sqlglot.tokens import TokenType
+
+    for prev, tok in itertools.pairwise(tokens):
+        if prev.token_type == TokenType.COMMA and tok.token_type in (
+            TokenType.COMMA,
+            TokenType.FROM,
+            TokenType.R_PAREN,
+            TokenType.WHERE,
+            TokenType.GROUP_BY,
+            TokenType.ORDER_BY,
+            TokenType.HAVING,
+            TokenType.LIMIT,
+        ):
+            line, col = line_col(text, tok.start)
+            raise PayloadError(
+                f"unexpected {tok.text!r}", fmt="SQL", text=text, line=line, column=col
+            )
+
+
+def _reject_everywhere(tree: exp.Expression) -> None:
+    """Constructs refused wherever they appear."""
+    for node in tree.walk():
+        if isinstance(node, exp.With) and node.args.get("recursive"):
+            raise Unsupported("sql_recursive_cte", "recursive CTEs are not supported")
+        if isinstance(node, exp.Placeholder | exp.Parameter):
+            raise Unsupported("sql_parameter", "query parameters are not supported")
+
+
+def _base_tables(tree: exp.Expression) -> list[str]:
+    ctes = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
+    names: list[str] = []
+    for table in tree.find_all(exp.Table):
+        low = table.name.lower()
+        if low not in ctes and low not in names:
+            names.append(low)
+    return names
+
+
+def _table_vars(tables: list[str], df_name: str | None) -> dict[str, str]:
+    if df_name is not None and not is_identifier(df_name):
+        raise Unsupported("sql_df_name", f"{df_name!r} is not a Python name")
+    if df_name is not None and len(tables) == 1:
+        return {tables[0]: df_name}
+    out: dict[str, str] = {}
+    for name in tables:
+        if not is_identifier(name) or name in RESERVED_NAMES:
+            raise Unsupported(
+                "sql_table_name", f"the table name {name!r} cannot be a Python variable"
+            )
+        out[name] = name
+    return out
