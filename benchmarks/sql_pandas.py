@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 
 import sqlglot
+
 from zerolayer.plugins.sql_pandas.translate import translate_sql
 
 QUERY = """

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlglot import exp
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.sql_pandas.dialects import Semantics
 from zerolayer.plugins.sql_pandas.pycode import (

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sqlglot import exp
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.sql_pandas.dialects import Semantics
 from zerolayer.plugins.sql_pandas.expressions import (

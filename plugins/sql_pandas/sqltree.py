@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from sqlglot import exp
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.sql_pandas.expressions import AGGREGATES
 

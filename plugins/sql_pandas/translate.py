@@ -21,6 +21,7 @@ import itertools
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
+
 from zerolayer.core.errors import (
     LimitExceeded,
     PayloadError,

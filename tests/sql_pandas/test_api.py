@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+
 from zerolayer.core.errors import PayloadError
 from zerolayer.plugins.sql_pandas.translate import parse_schema, translate_sql
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from zerolayer.core.errors import PayloadError, Unsupported
 from zerolayer.plugins.sql_pandas.translate import translate_sql
 

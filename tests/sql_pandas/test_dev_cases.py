@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from zerolayer.plugins.sql_pandas.translate import parse_schema, translate_sql
 
 from .harness import compare, is_ordered, run_pandas, sqlite_result

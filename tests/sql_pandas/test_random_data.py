@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import pytest
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.sql_pandas.translate import translate_sql
 

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 import sqlglot
 from sqlglot import exp
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.sql_pandas.translate import translate_sql
 
