@@ -66,7 +66,9 @@ def emit_yaml(
     if width is not None:
         raise Unsupported("yaml_line_width", "folding YAML lines to a width is not supported")
     writer = _Writer(quote, indent, seq_style == "flow", sort_keys)
-    out: list[str] = ["---"] if explicit_start else []
+    out = _Lines()
+    if explicit_start:
+        out.append("---")
     try:
         if type(value) is dict and value:
             writer.mapping(value, 0, out, 1)
@@ -81,8 +83,41 @@ def emit_yaml(
         raise _too_deep() from None
     except ValueError as exc:  # str() of an int beyond CPython's digit limit
         raise LimitExceeded(f"a number is too long to write: {exc}") from None
-    out.append("")
-    return "\n".join(out)
+    return out.text()
+
+
+class _Lines:
+    """Collects output lines, joining them into chunks as it goes: a list of many small
+    strings costs several times the text it holds, so only one chunk stays unjoined."""
+
+    __slots__ = ("buffer", "chunks", "leads")
+
+    CHUNK = 512
+
+    def __init__(self) -> None:
+        self.buffer: list[str] = []
+        self.chunks: list[str] = []
+        self.leads: list[tuple[str, int]] = []
+
+    def lead(self, prefix: str, width: int) -> None:
+        """The next line starts with ``prefix`` in place of its first ``width`` characters
+        (the "- " of a sequence item whose value is a block)."""
+        self.leads.append((prefix, width))
+
+    def append(self, line: str) -> None:
+        while self.leads:
+            prefix, width = self.leads.pop()
+            line = prefix + line[width:]
+        self.buffer.append(line)
+        if len(self.buffer) >= self.CHUNK:
+            self.buffer.append("")
+            self.chunks.append("\n".join(self.buffer))
+            self.buffer = []
+
+    def text(self) -> str:
+        self.buffer.append("")
+        self.chunks.append("\n".join(self.buffer))
+        return "".join(self.chunks)
 
 
 def _too_deep() -> LimitExceeded:
@@ -176,7 +211,7 @@ class _Writer:
         scalar = self.scalar
         return "[" + ", ".join([scalar(item, True) for item in items]) + "]"
 
-    def mapping(self, data: dict[str, Any], col: int, out: list[str], depth: int) -> None:
+    def mapping(self, data: dict[str, Any], col: int, out: _Lines, depth: int) -> None:
         if depth > MAX_DEPTH:
             raise _too_deep()
         pad = " " * col
@@ -204,7 +239,7 @@ class _Writer:
             else:
                 out.append(head + " " + self.scalar(value))
 
-    def sequence(self, items: list[Any], col: int, out: list[str], depth: int) -> None:
+    def sequence(self, items: list[Any], col: int, out: _Lines, depth: int) -> None:
         if depth > MAX_DEPTH:
             raise _too_deep()
         pad = " " * col
@@ -213,16 +248,14 @@ class _Writer:
         for item in items:
             kind = type(item)
             if kind is dict and item:
-                start = len(out)
+                out.lead(dash, inner)
                 self.mapping(item, inner, out, depth + 1)
-                out[start] = dash + out[start][inner:]
             elif kind is list and item:
                 if self.flow and self.all_scalars(item):
                     out.append(dash + self.flow_seq(item))
                 else:
-                    start = len(out)
+                    out.lead(dash, inner)
                     self.sequence(item, inner, out, depth + 1)
-                    out[start] = dash + out[start][inner:]
             elif kind is str:
                 out.append(dash + self.string(item))
             else:
