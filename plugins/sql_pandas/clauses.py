@@ -27,6 +27,10 @@ _DIALECTS = (
 )
 # one `name(col, col, ...)` group of a schema phrase
 _GROUP = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*\(\s*[A-Za-z_][^()\n]*\)")
+# a table of one column, which parse_schema leaves out (it could be a function call)
+_ONE_COLUMN = re.compile(
+    r"([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+[A-Za-z_][A-Za-z0-9_ ]*)?\s*\)"
+)
 
 
 def dialect_of(text: str) -> str:
@@ -47,6 +51,9 @@ def schema_of(text: str) -> dict[str, list[str]]:
     schema: dict[str, list[str]] = {}
     for group in _GROUP.findall(text):
         one = parse_schema(group)
+        single = _ONE_COLUMN.fullmatch(group)
+        if not one and single:
+            one = {single[1]: [single[2]]}
         if len(one) != 1:
             raise Unsupported("sql_schema", f"cannot read the table description {group!r}")
         ((name, cols),) = one.items()
@@ -138,4 +145,5 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "sql_use_query": _const([Option("use_query", True)]),
     "sql_no_query": _const([Option("use_query", False)]),
     "sql_dialect": dialect,
+    "sql_code_only": _const([Option("code_only", True)]),
 }

@@ -15,7 +15,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
-from zerolayer.core.errors import Unsupported
+from zerolayer.core.errors import PayloadError, Unsupported
 from zerolayer.core.ops import OpSpec
 from zerolayer.core.types import PANDAS_SOURCE, SQL_TEXT, TEXT
 from zerolayer.plugins.sql_pandas.dialects import semantics_for
@@ -27,6 +27,15 @@ _SQL_START = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 DIALECTS = ("sqlite", "postgres", "mysql", "duckdb")
+# text that is not SQL: a line starting like a sentence of the instruction, or Chinese text
+# outside quotes
+_PROSE_LINE = re.compile(
+    r"^\s*(?:(?:tables?|schemas?|the|dataframe|use|using|note|please|here|assume)(?![A-Za-z0-9_])"
+    r"|表结构|表|数据|用|使用)",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def looks_like_sql(text: str) -> bool:
@@ -46,9 +55,23 @@ def to_pandas(
     df_name: str | None = None,
     use_query: bool = False,
     schema: dict[str, list[str]] | None = None,
+    code_only: bool = True,
 ) -> str:
-    """Python source computing ``sql``'s result with pandas (see docs/sql_pandas.md)."""
-    code = translate_sql(sql, dialect=dialect, df_name=df_name, use_query=use_query, schema=schema)
+    """Python source computing ``sql``'s result with pandas (see docs/sql_pandas.md).
+
+    ``code_only`` restates what the answer always is (the code, without explanations).
+    """
+    try:
+        code = translate_sql(
+            sql, dialect=dialect, df_name=df_name, use_query=use_query, schema=schema
+        )
+    except PayloadError as err:
+        if has_prose(sql):
+            raise Unsupported(
+                "sql_payload_has_prose",
+                f"the payload holds text besides the SQL (part of the instruction?): {err.reason}",
+            ) from err
+        raise
     if df_name is not None:
         tables = base_tables(sql, dialect)
         if len(tables) != 1:
@@ -58,6 +81,14 @@ def to_pandas(
                 f"{len(tables)} tables ({', '.join(tables)})",
             )
     return code
+
+
+def has_prose(text: str) -> bool:
+    """Whether ``text`` holds lines that read as instruction text rather than SQL."""
+    for line in text.splitlines():
+        if _PROSE_LINE.match(line) or _CJK.search(_QUOTED.sub("", line)):
+            return True
+    return False
 
 
 def base_tables(sql: str, dialect: str | None) -> list[str]:
@@ -127,6 +158,7 @@ OPS = (
                 "dialect": {"enum": list(DIALECTS)},
                 "df_name": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
                 "use_query": {"type": "boolean"},
+                "code_only": {"const": True},
                 "schema": {
                     "type": "object",
                     "additionalProperties": {
