@@ -21,11 +21,10 @@ from typing import Any
 import pandas as pd
 import pytest
 import yaml
+from sql_pandas.harness import compare, is_ordered, sqlite_result
 
 from zerolayer.core.engine import Engine, EngineConfig
 from zerolayer.core.messages import EngineRequest, Message, Route
-
-from sql_pandas.harness import compare, is_ordered, sqlite_result
 
 CASES = Path(__file__).parent / "cases"
 FIXTURES = yaml.safe_load(
