@@ -41,3 +41,13 @@ def test_phrasing_falls_back(engine: Engine, instruction: str, reason: str) -> N
 def test_every_phrasing_is_listed_once() -> None:
     instructions: list[Any] = [p[0] for p in PHRASINGS["plans"] + PHRASINGS["fallbacks"]]
     assert len(instructions) == len(set(instructions))
+
+
+@pytest.mark.parametrize("field", ["完成时间", "查询次数", "实现方法", "代码长度", "变量名称"])
+def test_chinese_field_names_run_through_sql_words(engine: Engine, field: str) -> None:
+    """Chinese words of this fragment (完成, 查询, 代码 …) do not cut other families' field
+    names short."""
+    payload = f'[{{"{field}": 2}}, {{"{field}": 1}}]'
+    result = engine.explain(f"按{field}排序", payload)
+    assert result.route is Route.DETERMINISTIC, (result.reason, result.detail)
+    assert f'key="{field}"' in (result.plan or "")
