@@ -4,4 +4,5 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "zerolayer.plugins.json_yaml",
     "zerolayer.plugins.markdown_html",
     "zerolayer.plugins.context",
+    "zerolayer.plugins.sql_pandas",
 )
