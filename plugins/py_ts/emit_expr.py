@@ -265,6 +265,9 @@ class ExprEmitter(Typer):
             if method not in methods:
                 raise unsupported("py_print_object", f"printing a {t.name} without __repr__", node)
             return f"((o: {t.name}) => o.{method}())"
+        if k == "unknown":
+            # nothing of a known type ever flows here: the container is always empty
+            return '((_: any) => "")'
         what = "int-or-float" if k == "num" else str(t)
         raise unsupported("py_print_type", f"printing a value of uncertain type ({what})", node)
 
@@ -344,6 +347,8 @@ class ExprEmitter(Typer):
     def cond_code(self, code: Code, t: T, e: ast.expr, min_prec: int) -> str:
         """TS boolean code for the truthiness of ``code`` of type ``t``."""
         k = t.kind
+        if isinstance(e, ast.Constant) and k != "bool":
+            return "true" if e.value else "false"
         if k == "bool":
             return self.wrap(code, min_prec)
         if k in ("int", "float", "num"):
@@ -414,6 +419,7 @@ class ExprEmitter(Typer):
             if i > 0 and not is_simple(left):
                 raise unsupported("py_chained_compare", "chained comparison of an expression", e)
             parts.append(self.compare_one(left, op, right))
+            left = right
         return (" && ".join(parts), AND) if len(parts) > 1 else (parts[0], EQ)
         # note: single comparisons are given EQ precedence; REL ops are wrapped by callers
 
@@ -852,6 +858,10 @@ class ExprEmitter(Typer):
             if t0 is not None and t0.kind == "list":
                 return f"{self.ex(a0, ATOM)}.slice()", ATOM  # type: ignore[arg-type]
             return f"Array.from({self.iter_code(a0)[0][0]})", ATOM  # type: ignore[arg-type]
+        if name == "dict" and len(args) == 1:
+            dt = self.t(e)
+            inner = self.iter_code(args[0])[0][0]
+            return f"new Map<{ts_type(dt.args[0])}, {ts_type(dt.args[1])}>({inner})", ATOM
         if name == "dict" and not args:
             dt = expect if expect is not None and expect.kind == "dict" else self.t(e)
             return f"new Map<{ts_type(dt.args[0])}, {ts_type(dt.args[1])}>()", ATOM

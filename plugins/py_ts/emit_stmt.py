@@ -38,7 +38,7 @@ from zerolayer.plugins.py_ts.typer import const_int
 INDENT = "  "
 PRELUDE_START = "// ---- Python runtime helpers (generated) ----"
 PRELUDE_END = "// ---- end of helpers ----"
-DOC_MARK = "//: "  # a docstring line kept above its function or class
+DOC_MARK = "// "  # a docstring line kept above its function or class
 
 
 class DeclPlan:
@@ -76,11 +76,12 @@ def _loop_local(name: str, loops: list[ast.stmt], loads: list[ast.Name]) -> bool
     another, and read only inside them."""
     inside: set[int] = set()
     for loop in loops:
-        nodes = {id(n) for n in ast.walk(loop)}
+        assert isinstance(loop, ast.For)
+        parts: list[ast.AST] = [loop.target, loop.iter, *loop.body]
+        nodes = {id(n) for p in parts for n in ast.walk(p) if isinstance(n, ast.expr | ast.stmt)}
         if nodes & inside:
             return False
         inside |= nodes
-        assert isinstance(loop, ast.For)
         if name not in target_names(loop.target):
             return False
     return all(id(n) in inside for n in loads)
@@ -155,7 +156,7 @@ class Translator(ExprEmitter):
         self.doc_comment(self.tree)
         self.block_body(body, [], self.module)
         if self.buffered:
-            self.emit(f"{self.use('pyFlush')}();")
+            self.emit("pyFlush();")
         out = []
         if self.buffered:
             self.used.add("pyWrite")

@@ -293,8 +293,6 @@ class Typer:
 
     def set_var(self, scope: Scope, name: str, t: T) -> None:
         """Widen the type of ``name`` in ``scope``."""
-        if name in scope.fixed:
-            return
         old = scope.vars.get(name, UNKNOWN)
         new = join(old, t)
         if new != old:
@@ -315,9 +313,8 @@ class Typer:
             self.changed = True
 
     def set_return(self, f: FuncInfo, t: T) -> None:
-        """Widen the return type of ``f``."""
-        if f.annotated_return:
-            return
+        """Widen the return type of ``f`` (a hint is only a starting point: Python does not
+        convert an int returned from a ``-> float`` function)."""
         new = join(f.returns, t)
         if new != f.returns:
             f.returns = new
@@ -760,8 +757,14 @@ class Typer:
         if name == "list":
             return list_of(self.iter_elem(first, e)) if args else list_of(UNKNOWN)
         if name == "dict":
+            if len(args) == 1:
+                et = self.iter_elem(first, e)
+                if et.kind == "tuple" and len(et.args) == 2:
+                    return dict_of(et.args[0], et.args[1])
+                if et.kind != "unknown" or self.emitting:
+                    raise unsupported("py_dict_call", "dict() of something other than pairs", e)
             if args:
-                raise unsupported("py_dict_call", "dict() with arguments", e)
+                return dict_of(UNKNOWN, UNKNOWN)
             return dict_of(UNKNOWN, UNKNOWN)
         if name in ("map", "filter"):
             if len(e.args) != 2:
