@@ -265,9 +265,6 @@ class ExprEmitter(Typer):
             if method not in methods:
                 raise unsupported("py_print_object", f"printing a {t.name} without __repr__", node)
             return f"((o: {t.name}) => o.{method}())"
-        if k == "unknown":
-            # nothing of a known type ever flows here: the container is always empty
-            return '((_: any) => "")'
         what = "int-or-float" if k == "num" else str(t)
         raise unsupported("py_print_type", f"printing a value of uncertain type ({what})", node)
 
@@ -285,6 +282,9 @@ class ExprEmitter(Typer):
 
     def str_of(self, e: ast.expr, as_repr: bool = False) -> str:
         """TS code for Python's str(e) (or repr(e))."""
+        if isinstance(e, ast.List | ast.Tuple | ast.Dict) and not getattr(e, "elts", None):
+            if not (isinstance(e, ast.Dict) and e.keys):
+                return ts_string({ast.List: "[]", ast.Tuple: "()", ast.Dict: "{}"}[type(e)])
         return self.str_code(self.expr(e), self.t(e), e, as_repr)
 
     def format_value(self, fv: ast.FormattedValue) -> str:
@@ -532,10 +532,8 @@ class ExprEmitter(Typer):
                 return f"{self.ex(a, MUL)} % {self.ex(b, MUL + 1)}", MUL
             return f"{self.use('pyMod')}({self.ex(a, COND)}, {self.ex(b, COND)})", ATOM
         if isinstance(op, ast.Pow):
-            if both_int and (bc is None or bc < 0):
+            if both_int and bc is None:
                 return f"{self.use('pyIntPow')}({self.ex(a, COND)}, {self.ex(b, COND)})", ATOM
-            if res.kind == "int" and bc is not None and bc < 0:
-                raise unsupported("py_pow", "negative integer exponent", a)
             return f"{self.ex(a, POW + 2)} ** {self.ex(b, POW)}", POW
         raise unsupported("py_operator", f"operator {type(op).__name__}", a)
 
@@ -679,12 +677,14 @@ class ExprEmitter(Typer):
             self.scope = outer
         return "(() => { " + " ".join(lines) + f" {close} return {out}; }})()"
 
-    def for_target(self, target: ast.expr) -> str:
+    def for_target(self, target: ast.expr, renames: dict[str, str] | None = None) -> str:
         """A ``for (const X of ...)`` binding pattern for a loop target."""
         if isinstance(target, ast.Name):
+            if renames and target.id in renames:
+                return renames[target.id]
             return ts_name(target.id)
         if isinstance(target, ast.Tuple | ast.List):
-            return "[" + ", ".join(self.for_target(x) for x in target.elts) + "]"
+            return "[" + ", ".join(self.for_target(x, renames) for x in target.elts) + "]"
         raise unsupported("py_loop_target", "loop target", target)
 
     def dict_comprehension(self, e: ast.DictComp, expect: T | None) -> str:

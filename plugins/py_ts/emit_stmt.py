@@ -432,16 +432,21 @@ class Translator(ExprEmitter):
                 self.stmt(stmt)
             return
         self.emit(f"if ({self.cond(s.test)}) {{")
-        self.block(s.body)
-        orelse = s.orelse
-        while len(orelse) == 1 and isinstance(orelse[0], ast.If):
-            inner = orelse[0]
-            self.emit(f"}} else if ({self.cond(inner.test)}) {{")
-            self.block(inner.body)
-            orelse = inner.orelse
-        if orelse:
-            self.emit("} else {")
-            self.block(orelse)
+        with self.narrowing(s, self.scope, True):
+            self.block(s.body)
+        with self.narrowing(s, self.scope, False):
+            orelse = s.orelse
+            if len(orelse) == 1 and isinstance(orelse[0], ast.If):
+                inner = orelse[0]
+                if self.is_main_guard(inner.test):
+                    raise unsupported("py_main_guard", "elif __name__ == ...", inner)
+                start = len(self.lines)
+                self.if_stmt(inner)
+                self.lines[start] = INDENT * self.depth + "} else " + self.lines[start].lstrip()
+                return
+            if orelse:
+                self.emit("} else {")
+                self.block(orelse)
         self.emit("}")
 
     def is_main_guard(self, test: ast.expr) -> bool:
@@ -489,6 +494,7 @@ class Translator(ExprEmitter):
             and self.scope.lookup("range") is None
             and 1 <= len(it.args) <= 3
             and not it.keywords
+            and (len(it.args) < 3 or const_int(it.args[2]) not in (None, 0))
         )
         added_nonneg: list[str] = []
         if is_range and isinstance(s.target, ast.Name):
@@ -526,13 +532,18 @@ class Translator(ExprEmitter):
             self.depth -= 1
         else:
             code = self.iter_code(it)[0][0]
-            pattern = self.for_target(s.target)
-            if names and all(n in local for n in names):
-                self.emit(f"for (const {pattern} of {code}) {{")
-            elif all(n not in local for n in names) and isinstance(s.target, ast.Name | ast.Tuple):
-                self.emit(f"for ({pattern} of {code}) {{")
+            if not names or not isinstance(s.target, ast.Name | ast.Tuple | ast.List):
+                raise unsupported("py_loop_target", "this loop target", s)
+            if all(n in local for n in names):
+                self.emit(f"for (const {self.for_target(s.target)} of {code}) {{")
+            elif all(n not in local for n in names):
+                self.emit(f"for ({self.for_target(s.target)} of {code}) {{")
             else:
-                raise unsupported("py_loop_target", "a loop target mixing scopes", s)
+                renames = {n: self.temp(n) for n in names if n not in local}
+                pattern = self.for_target(s.target, renames)
+                self.emit(f"for (const {pattern} of {code}) {{")
+                for n, tmp in renames.items():
+                    self.emit(f"{INDENT}{ts_name(n)} = {tmp};")
         self.block(s.body)
         self.emit("}")
         for n in added_nonneg:

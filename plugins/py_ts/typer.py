@@ -9,6 +9,8 @@ changes. Widening int with float gives ``num``: computable but not printable.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from zerolayer.plugins.py_ts.pytypes import (
     ANY,
@@ -136,6 +138,7 @@ class Typer:
         self.changed = False
         self.emitting = False
         self.math = False
+        self.narrowed: dict[tuple[int, str], bool] = {}
         self.reject_constructs()
         self.collect()
         self.infer()
@@ -144,7 +147,21 @@ class Typer:
 
     def reject_constructs(self) -> None:
         """Raise Unsupported for the first construct outside the subset."""
+        in_hints: set[int] = set()
         for node in ast.walk(self.tree):
+            hints: list[ast.expr | None] = []
+            if isinstance(node, ast.arg):
+                hints.append(node.annotation)
+            elif isinstance(node, ast.FunctionDef):
+                hints.append(node.returns)
+            elif isinstance(node, ast.AnnAssign):
+                hints.append(node.annotation)
+            for h in hints:
+                if h is not None:
+                    in_hints.update(id(n) for n in ast.walk(h))
+        for node in ast.walk(self.tree):
+            if id(node) in in_hints:
+                continue
             hit = REJECTED.get(type(node))
             if hit and hit[0]:
                 raise unsupported(hit[0], hit[1], node)
@@ -331,14 +348,15 @@ class Typer:
             vt = self.visit(s.value, scope)
             for t in s.targets:
                 self.assign_target(t, vt, scope)
+                if vt.kind in ("list", "dict") and isinstance(t, ast.Name | ast.Attribute):
+                    # aliasing: both names refer to one container, so share one type
+                    self.refine(s.value, self.visit(t, scope), scope)
         elif isinstance(s, ast.AnnAssign):
-            if not isinstance(s.target, ast.Name):
-                raise unsupported("py_annotated_target", "annotated non-name target", s)
-            classes = set(self.classes)
-            scope.vars[s.target.id] = annotation_type(s.annotation, classes)
-            scope.fixed.add(s.target.id)
-            if s.value is not None:
-                self.visit(s.value, scope)
+            hint = annotation_type(s.annotation, set(self.classes))
+            vt = self.visit(s.value, scope) if s.value is not None else UNKNOWN
+            if not isinstance(s.target, ast.Name | ast.Attribute):
+                raise unsupported("py_annotated_target", "annotated subscript target", s)
+            self.assign_target(s.target, join(hint, vt), scope)
         elif isinstance(s, ast.AugAssign):
             vt = self.visit(s.value, scope)
             cur = self.visit(s.target, scope)
@@ -346,9 +364,19 @@ class Typer:
         elif isinstance(s, ast.For):
             it = self.visit(s.iter, scope)
             self.assign_target(s.target, self.iter_elem(it, s.iter), scope)
+            if it.kind == "list" and isinstance(s.target, ast.Name):
+                lt = self.visit(s.target, scope)
+                if lt.kind in ("list", "dict"):
+                    self.refine(s.iter, list_of(lt), scope)
             self.infer_body(s.body, scope, func)
             self.infer_body(s.orelse, scope, func)
-        elif isinstance(s, ast.While | ast.If):
+        elif isinstance(s, ast.If):
+            self.visit(s.test, scope)
+            with self.narrowing(s, scope, True):
+                self.infer_body(s.body, scope, func)
+            with self.narrowing(s, scope, False):
+                self.infer_body(s.orelse, scope, func)
+        elif isinstance(s, ast.While):
             self.visit(s.test, scope)
             self.infer_body(s.body, scope, func)
             self.infer_body(s.orelse, scope, func)
@@ -361,6 +389,28 @@ class Typer:
             for child in ast.iter_child_nodes(s):
                 if isinstance(child, ast.expr):
                     self.visit(child, scope)
+
+    @contextmanager
+    def narrowing(self, s: ast.If, scope: Scope, branch: bool) -> Iterator[None]:
+        """Within ``if x is not None:`` (or the else of ``if x is None:``) x is not None."""
+        name = none_test(s.test, branch)
+        body = s.body if branch else s.orelse
+        owner = scope.lookup(name) if name else None
+        rebound = {
+            n.id
+            for st in body
+            for n in ast.walk(st)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        if name is None or owner is None or name in rebound:
+            yield
+            return
+        key = (id(owner), name)
+        self.narrowed[key] = True
+        try:
+            yield
+        finally:
+            del self.narrowed[key]
 
     def iter_elem(self, it: T, node: ast.AST) -> T:
         """The element type of iterating a value of type ``it``."""
@@ -428,6 +478,12 @@ class Typer:
                 cls = bt.name if bt.kind == "class" else None
             if cls is not None and e.attr in self.classes[cls].fields:
                 self.set_field(cls, e.attr, t)
+        elif isinstance(e, ast.Subscript) and not isinstance(e.slice, ast.Slice):
+            bt = self.visit(e.value, scope)
+            if bt.kind == "dict":
+                self.refine(e.value, dict_of(bt.args[0], join(bt.args[1], t)), scope)
+            elif bt.kind == "list":
+                self.refine(e.value, list_of(join(bt.args[0], t)), scope)
 
     # ----- expressions ------------------------------------------------------------------
 
@@ -564,9 +620,12 @@ class Typer:
             return class_t(cls)
         owner = scope.lookup(e.id)
         if owner is not None:
-            if owner.vars[e.id].kind == "func":
+            t = owner.vars[e.id]
+            if t.kind == "func":
                 raise unsupported("py_function_value", f"the function value {e.id}", e)
-            return owner.vars[e.id]
+            if t.kind == "opt" and (id(owner), e.id) in self.narrowed:
+                return t.args[0]
+            return t
         if e.id in self.funcs:
             return func_t(e.id)
         if e.id in self.classes:
@@ -589,6 +648,10 @@ class Typer:
             if a.kind == "float" or b.kind == "float":
                 return FLOAT
             if a.kind == "int" and b.kind == "int":
+                if isinstance(op, ast.Pow) and isinstance(node, ast.BinOp):
+                    c = const_int(node.right)
+                    if c is not None and c < 0:
+                        return FLOAT
                 return INT
             return NUM
         if isinstance(op, ast.Add) and a.kind == b.kind and a.kind in ("str", "list"):
@@ -681,12 +744,16 @@ class Typer:
         params = fn.scope.params
         if len(e.args) > len(params):
             raise unsupported("py_call_arity", f"too many arguments to {fn.name}()", e)
-        for name, a in zip(params, e.args, strict=False):
-            self.set_var(fn.scope, name, self.visit(a, scope))
+        pairs = list(zip(params, e.args, strict=False))
         for k in e.keywords:
             if k.arg not in params:
                 raise unsupported("py_call_keyword", f"keyword {k.arg} of {fn.name}()", e)
-            self.set_var(fn.scope, str(k.arg), self.visit(k.value, scope))
+            pairs.append((str(k.arg), k.value))
+        for name, a in pairs:
+            at = self.visit(a, scope)
+            self.set_var(fn.scope, name, at)
+            if at.kind in ("list", "dict"):
+                self.refine(a, fn.scope.vars[name], scope)  # the callee may fill it
         return fn.returns
 
     def builtin_type(
@@ -856,4 +923,21 @@ def const_int(e: ast.expr) -> int | None:
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
         inner = const_int(e.operand)
         return None if inner is None else -inner
+    return None
+
+
+def none_test(test: ast.expr, branch: bool) -> str | None:
+    """The name that is known not to be None in the ``branch`` of ``if test:``."""
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        op = test.ops[0]
+        if isinstance(op, ast.IsNot | ast.NotEq) and branch:
+            return test.left.id
+        if isinstance(op, ast.Is | ast.Eq) and not branch:
+            return test.left.id
     return None

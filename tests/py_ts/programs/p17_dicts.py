@@ -17,4 +17,4 @@ print(inverted)
 num_keys = {3: "c", 1: "a", 2: "b"}
 print(num_keys, sorted(num_keys))
 empty = {}
-print(empty, len(empty))
+print({}, [], len(empty))

@@ -288,6 +288,6 @@ console.log(pyFmtDict<number, string>(pyStrInt, pyReprStr)(inverted));
 const num_keys: Map<number, string> = new Map<number, string>([[3, "c"], [1, "a"], [2, "b"]]);
 console.log(`${pyFmtDict<number, string>(pyStrInt, pyReprStr)(num_keys)} ${pyFmtList<number>(pyStrInt)(pySorted(num_keys.keys()))}`);
 const empty: Map<any, any> = new Map<any, any>();
-console.log(`${pyFmtDict<any, any>(((_: any) => ""), ((_: any) => ""))(empty)} ${pyStrInt(empty.size)}`);
+console.log(`${"{}"} ${"[]"} ${pyStrInt(empty.size)}`);
 
 export {};
