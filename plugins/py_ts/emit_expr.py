@@ -982,6 +982,9 @@ class ExprEmitter(Typer):
         self.t(e)
         attr = f.attr
         args = e.args
+        if bt.kind == "module":
+            fn = {"sqrt": "Math.sqrt", "floor": "Math.floor", "ceil": "Math.ceil", "fabs": "Math.abs"}
+            return f"{fn[attr]}({self.ex(args[0], COND)})", ATOM
         base = self.ex(f.value, ATOM)
         plain = self.ex(f.value, COND)
         arg = [self.ex(a, COND) for a in args]
@@ -989,9 +992,6 @@ class ExprEmitter(Typer):
             return f"{base}.length", ATOM
         if attr == "__len__" and bt.kind == "dict":
             return f"{base}.size", ATOM
-        if bt.kind == "module":
-            fn = {"sqrt": "Math.sqrt", "floor": "Math.floor", "ceil": "Math.ceil", "fabs": "Math.abs"}
-            return f"{fn[attr]}({arg[0]})", ATOM
         if bt.kind == "str":
             return self.str_method(attr, e, base, plain, arg)
         if bt.kind == "list":

@@ -33,7 +33,7 @@ from zerolayer.plugins.py_ts.scopes import (
     target_names,
     unsupported,
 )
-from zerolayer.plugins.py_ts.typer import const_int
+from zerolayer.plugins.py_ts.typer import const_int, is_main_guard
 
 INDENT = "  "
 PRELUDE_START = "// ---- Python runtime helpers (generated) ----"
@@ -432,35 +432,30 @@ class Translator(ExprEmitter):
                 self.stmt(stmt)
             return
         self.emit(f"if ({self.cond(s.test)}) {{")
-        with self.narrowing(s, self.scope, True):
-            self.block(s.body)
-        with self.narrowing(s, self.scope, False):
-            orelse = s.orelse
-            if len(orelse) == 1 and isinstance(orelse[0], ast.If):
-                inner = orelse[0]
-                if self.is_main_guard(inner.test):
-                    raise unsupported("py_main_guard", "elif __name__ == ...", inner)
-                start = len(self.lines)
-                self.if_stmt(inner)
-                self.lines[start] = INDENT * self.depth + "} else " + self.lines[start].lstrip()
-                return
-            if orelse:
-                self.emit("} else {")
-                self.block(orelse)
+        self.narrowed_block(s.test, True, s.body)
+        orelse = s.orelse
+        if len(orelse) == 1 and isinstance(orelse[0], ast.If):
+            inner = orelse[0]
+            if self.is_main_guard(inner.test):
+                raise unsupported("py_main_guard", "elif __name__ == ...", inner)
+            start = len(self.lines)
+            self.run_narrowed(s.test, False, orelse, self.scope, self.if_stmt)  # type: ignore[arg-type]
+            self.lines[start] = INDENT * self.depth + "} else " + self.lines[start].lstrip()
+            return
+        if orelse:
+            self.emit("} else {")
+            self.narrowed_block(s.test, False, orelse)
         self.emit("}")
+
+    def narrowed_block(self, test: ast.expr, branch: bool, body: list[ast.stmt]) -> None:
+        """An indented block in which ``test`` is known to be ``branch``."""
+        self.depth += 1
+        self.run_narrowed(test, branch, body, self.scope, self.stmt)
+        self.depth -= 1
 
     def is_main_guard(self, test: ast.expr) -> bool:
         """``__name__ == "__main__"`` at module level."""
-        return (
-            self.scope is self.module
-            and isinstance(test, ast.Compare)
-            and isinstance(test.left, ast.Name)
-            and test.left.id == "__name__"
-            and len(test.ops) == 1
-            and isinstance(test.ops[0], ast.Eq)
-            and isinstance(test.comparators[0], ast.Constant)
-            and test.comparators[0].value == "__main__"
-        )
+        return self.scope is self.module and is_main_guard(test)
 
     def loop_with_else(self, orelse: list[ast.stmt]) -> str | None:
         """Set up a break flag for a loop with an ``else`` clause."""
@@ -554,7 +549,7 @@ class Translator(ExprEmitter):
         """while loops (with optional else)."""
         flag = self.loop_with_else(s.orelse)
         self.emit(f"while ({self.cond(s.test)}) {{")
-        self.block(s.body)
+        self.narrowed_block(s.test, True, s.body)
         self.emit("}")
         self.end_loop(flag, s.orelse)
 

@@ -9,8 +9,7 @@ changes. Widening int with float gives ``num``: computable but not printable.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 from zerolayer.plugins.py_ts.pytypes import (
     ANY,
@@ -370,16 +369,21 @@ class Typer:
                     self.refine(s.iter, list_of(lt), scope)
             self.infer_body(s.body, scope, func)
             self.infer_body(s.orelse, scope, func)
-        elif isinstance(s, ast.If):
-            self.visit(s.test, scope)
-            with self.narrowing(s, scope, True):
-                self.infer_body(s.body, scope, func)
-            with self.narrowing(s, scope, False):
-                self.infer_body(s.orelse, scope, func)
-        elif isinstance(s, ast.While):
-            self.visit(s.test, scope)
+        elif isinstance(s, ast.If) and scope is self.module and is_main_guard(s.test):
             self.infer_body(s.body, scope, func)
-            self.infer_body(s.orelse, scope, func)
+            if s.orelse:
+                raise unsupported("py_main_guard", "else of if __name__ == '__main__'", s)
+        elif isinstance(s, ast.If | ast.While):
+            self.visit(s.test, scope)
+
+            def run(st: ast.stmt) -> None:
+                self.infer_stmt(st, scope, func)
+
+            self.run_narrowed(s.test, True, s.body, scope, run)
+            if isinstance(s, ast.If):
+                self.run_narrowed(s.test, False, s.orelse, scope, run)
+            else:
+                self.infer_body(s.orelse, scope, func)
         elif isinstance(s, ast.Return):
             if func is None:
                 raise unsupported("py_return", "return outside a function", s)
@@ -390,27 +394,40 @@ class Typer:
                 if isinstance(child, ast.expr):
                     self.visit(child, scope)
 
-    @contextmanager
-    def narrowing(self, s: ast.If, scope: Scope, branch: bool) -> Iterator[None]:
-        """Within ``if x is not None:`` (or the else of ``if x is None:``) x is not None."""
-        name = none_test(s.test, branch)
-        body = s.body if branch else s.orelse
+    def run_narrowed(
+        self,
+        test: ast.expr,
+        branch: bool,
+        body: list[ast.stmt],
+        scope: Scope,
+        run: Callable[[ast.stmt], None],
+    ) -> None:
+        """Run ``run`` over ``body`` where ``test`` being ``branch`` proves a name is not None
+        (``if x is not None:``, ``while x is not None:``, the else of ``if x is None:``);
+        the proof holds until a statement rebinds the name."""
+        name = none_test(test, branch)
         owner = scope.lookup(name) if name else None
-        rebound = {
-            n.id
-            for st in body
-            for n in ast.walk(st)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-        }
-        if name is None or owner is None or name in rebound:
-            yield
-            return
-        key = (id(owner), name)
-        self.narrowed[key] = True
-        try:
-            yield
-        finally:
-            del self.narrowed[key]
+        key = (id(owner), name or "")
+        active = owner is not None
+        for st in body:
+            rebinds = name in {
+                n.id
+                for n in ast.walk(st)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+            }
+            plain = isinstance(st, ast.Assign) and all(
+                isinstance(t, ast.Name) for t in st.targets
+            )
+            if active and (not rebinds or plain):
+                self.narrowed[key] = True
+            else:
+                self.narrowed.pop(key, None)
+            try:
+                run(st)
+            finally:
+                self.narrowed.pop(key, None)
+            if rebinds:
+                active = False
 
     def iter_elem(self, it: T, node: ast.AST) -> T:
         """The element type of iterating a value of type ``it``."""
@@ -941,3 +958,16 @@ def none_test(test: ast.expr, branch: bool) -> str | None:
         if isinstance(op, ast.Is | ast.Eq) and not branch:
             return test.left.id
     return None
+
+
+def is_main_guard(test: ast.expr) -> bool:
+    """``__name__ == "__main__"``."""
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
