@@ -32,13 +32,99 @@ ATOM, UNARY, POW, MUL, ADD, REL, EQ, AND, OR, COALESCE, COND, LOWEST = (
 Code = tuple[str, int]
 
 RESERVED = set(
-    """break case catch class const continue debugger default delete do else enum export extends
-    false finally for function if import in instanceof new null return super switch this throw
-    true try typeof var void while with as implements interface let package private protected
-    public static yield any boolean constructor declare get module require number set string
-    symbol type from of namespace async await undefined NaN Infinity eval arguments
-    Math Number String Array Map Object console Error BigInt JSON Symbol Set Date RegExp
-    parseInt parseFloat isNaN isFinite exports Iterable Promise Function Boolean""".split()
+    [
+        "break",
+        "case",
+        "catch",
+        "class",
+        "const",
+        "continue",
+        "debugger",
+        "default",
+        "delete",
+        "do",
+        "else",
+        "enum",
+        "export",
+        "extends",
+        "false",
+        "finally",
+        "for",
+        "function",
+        "if",
+        "import",
+        "in",
+        "instanceof",
+        "new",
+        "null",
+        "return",
+        "super",
+        "switch",
+        "this",
+        "throw",
+        "true",
+        "try",
+        "typeof",
+        "var",
+        "void",
+        "while",
+        "with",
+        "as",
+        "implements",
+        "interface",
+        "let",
+        "package",
+        "private",
+        "protected",
+        "public",
+        "static",
+        "yield",
+        "any",
+        "boolean",
+        "constructor",
+        "declare",
+        "get",
+        "module",
+        "require",
+        "number",
+        "set",
+        "string",
+        "symbol",
+        "type",
+        "from",
+        "of",
+        "namespace",
+        "async",
+        "await",
+        "undefined",
+        "NaN",
+        "Infinity",
+        "eval",
+        "arguments",
+        "Math",
+        "Number",
+        "String",
+        "Array",
+        "Map",
+        "Object",
+        "console",
+        "Error",
+        "BigInt",
+        "JSON",
+        "Symbol",
+        "Set",
+        "Date",
+        "RegExp",
+        "parseInt",
+        "parseFloat",
+        "isNaN",
+        "isFinite",
+        "exports",
+        "Iterable",
+        "Promise",
+        "Function",
+        "Boolean",
+    ]
 )
 PRIMITIVE = ("int", "float", "num", "bool", "str", "none")
 FORMAT_SPEC = re.compile(
@@ -55,7 +141,9 @@ def ts_name(name: str) -> str:
 
 def ts_string(s: str) -> str:
     """A TS string literal for ``s``."""
-    return json.dumps(s, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return (
+        json.dumps(s, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    )
 
 
 def float_literal(v: float) -> str:
@@ -185,7 +273,9 @@ class ExprEmitter(Typer):
         if isinstance(e, ast.Subscript):
             return self.subscript(e)
         if isinstance(e, ast.List):
-            return "[" + ", ".join(self.ex(x, COND, elem_type(expect or t)) for x in e.elts) + "]", ATOM
+            return "[" + ", ".join(
+                self.ex(x, COND, elem_type(expect or t)) for x in e.elts
+            ) + "]", ATOM
         if isinstance(e, ast.Tuple):
             exp_args = (expect or t).args
             items = [self.ex(x, COND, exp_args[i]) for i, x in enumerate(e.elts)]
@@ -255,7 +345,9 @@ class ExprEmitter(Typer):
         if k == "dict":
             kf = self.fmt_fn(t.args[0], True, node)
             vf = self.fmt_fn(t.args[1], True, node)
-            return f"{self.use('pyFmtDict')}<{ts_type(t.args[0])}, {ts_type(t.args[1])}>({kf}, {vf})"
+            return (
+                f"{self.use('pyFmtDict')}<{ts_type(t.args[0])}, {ts_type(t.args[1])}>({kf}, {vf})"
+            )
         if k == "opt":
             inner = self.fmt_fn(t.args[0], as_repr, node)
             return f"{self.use('pyFmtOpt')}<{ts_type(t.args[0])}>({inner})"
@@ -282,9 +374,11 @@ class ExprEmitter(Typer):
 
     def str_of(self, e: ast.expr, as_repr: bool = False) -> str:
         """TS code for Python's str(e) (or repr(e))."""
-        if isinstance(e, ast.List | ast.Tuple | ast.Dict) and not getattr(e, "elts", None):
-            if not (isinstance(e, ast.Dict) and e.keys):
-                return ts_string({ast.List: "[]", ast.Tuple: "()", ast.Dict: "{}"}[type(e)])
+        empty = (isinstance(e, ast.List | ast.Tuple) and not e.elts) or (
+            isinstance(e, ast.Dict) and not e.keys
+        )
+        if empty:
+            return ts_string({ast.List: "[]", ast.Tuple: "()", ast.Dict: "{}"}[type(e)])
         return self.str_code(self.expr(e), self.t(e), e, as_repr)
 
     def format_value(self, fv: ast.FormattedValue) -> str:
@@ -462,9 +556,13 @@ class ExprEmitter(Typer):
             return f"{self.ex(right, ATOM)}.has({self.ex(left, COND)})"
         if rt.kind in ("list", "tuple", "iter"):
             et = elem_type(rt)
-            if isinstance(right, ast.Call) and isinstance(right.func, ast.Attribute):
-                if right.func.attr == "keys" and self.t(right.func.value).kind == "dict":
-                    return f"{self.ex(right.func.value, ATOM)}.has({self.ex(left, COND)})"
+            if (
+                isinstance(right, ast.Call)
+                and isinstance(right.func, ast.Attribute)
+                and right.func.attr == "keys"
+                and self.t(right.func.value).kind == "dict"
+            ):
+                return f"{self.ex(right.func.value, ATOM)}.has({self.ex(left, COND)})"
             arr = self.array_of(right)
             if et.kind in PRIMITIVE and lt.kind in PRIMITIVE:
                 return f"{self.wrap(arr, ATOM)}.includes({self.ex(left, COND)})"
@@ -692,7 +790,9 @@ class ExprEmitter(Typer):
         dt = self.t(e)
         if contains_unknown(dt):
             raise unsupported("py_comprehension", "a dict comprehension of uncertain type", e)
-        fake = ast.ListComp(elt=ast.Tuple(elts=[e.key, e.value], ctx=ast.Load()), generators=e.generators)
+        fake = ast.ListComp(
+            elt=ast.Tuple(elts=[e.key, e.value], ctx=ast.Load()), generators=e.generators
+        )
         ast.copy_location(fake, e)
         self.sub_scopes[id(fake)] = self.comp_scope(e, self.scope)
         self.fixups = getattr(self, "fixups", [])
@@ -983,7 +1083,12 @@ class ExprEmitter(Typer):
         attr = f.attr
         args = e.args
         if bt.kind == "module":
-            fn = {"sqrt": "Math.sqrt", "floor": "Math.floor", "ceil": "Math.ceil", "fabs": "Math.abs"}
+            fn = {
+                "sqrt": "Math.sqrt",
+                "floor": "Math.floor",
+                "ceil": "Math.ceil",
+                "fabs": "Math.abs",
+            }
             return f"{fn[attr]}({self.ex(args[0], COND)})", ATOM
         base = self.ex(f.value, ATOM)
         plain = self.ex(f.value, COND)

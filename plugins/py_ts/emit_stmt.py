@@ -132,12 +132,11 @@ class Translator(ExprEmitter):
         """Whether some print() passes end= other than a newline (needs buffered output)."""
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                if node.func.id == "print":
-                    for k in node.keywords:
-                        if k.arg == "end" and not (
-                            isinstance(k.value, ast.Constant) and k.value.value == "\n"
-                        ):
-                            return True
+                for k in node.keywords if node.func.id == "print" else []:
+                    if k.arg == "end" and not (
+                        isinstance(k.value, ast.Constant) and k.value.value == "\n"
+                    ):
+                        return True
         return False
 
     def doc_comment(self, node: ast.AST) -> None:
@@ -154,6 +153,8 @@ class Translator(ExprEmitter):
         self.scope = self.module
         body = body_without_docstring(self.tree.body)
         self.doc_comment(self.tree)
+        if docstring_of(self.tree):
+            self.emit("")
         self.block_body(body, [], self.module)
         if self.buffered:
             self.emit("pyFlush();")
@@ -162,7 +163,11 @@ class Translator(ExprEmitter):
             self.used.add("pyWrite")
         if self.used:
             out += [PRELUDE_START, render_prelude(self.used), PRELUDE_END, ""]
-        out += self.lines
+        body: list[str] = []
+        for line in self.lines:
+            if line or (body and body[-1]):
+                body.append(line)
+        out += body
         out += ["", "export {};"]
         return "\n".join(out).rstrip() + "\n"
 
@@ -240,10 +245,14 @@ class Translator(ExprEmitter):
         v = s.value
         if isinstance(v, ast.Constant):
             return  # a bare string (docstring-like) has no effect
-        if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "print":
-            if self.scope.lookup("print") is None:
-                self.print_call(v)
-                return
+        if (
+            isinstance(v, ast.Call)
+            and isinstance(v.func, ast.Name)
+            and v.func.id == "print"
+            and self.scope.lookup("print") is None
+        ):
+            self.print_call(v)
+            return
         if not isinstance(v, ast.Call):
             self.t(v)
             raise unsupported("py_expression_statement", "an expression statement", s)
@@ -327,7 +336,9 @@ class Translator(ExprEmitter):
         if t.kind in ("any",):
             raise unsupported("py_untyped", f"{name} holds values of different types", node)
 
-    def assign_tuple(self, target: ast.Tuple | ast.List, value: ast.expr, new_names: list[str]) -> None:
+    def assign_tuple(
+        self, target: ast.Tuple | ast.List, value: ast.expr, new_names: list[str]
+    ) -> None:
         """``a, b = ...`` (swaps included) as a destructuring assignment."""
         names = target_names(target)
         flat = all(isinstance(x, ast.Name) for x in target.elts)
@@ -390,7 +401,8 @@ class Translator(ExprEmitter):
                     return f"{base}[{self.ex(target.slice)}] = {code}"
                 if idx is not None and idx < 0 and is_simple(target.value):
                     return f"{base}[{base}.length - {-idx}] = {code}"
-                index = f"{self.use('pyIndexOf')}({self.ex(target.value, COND)}, {self.ex(target.slice, COND)})"
+                args = f"{self.ex(target.value, COND)}, {self.ex(target.slice, COND)}"
+                index = f"{self.use('pyIndexOf')}({args})"
                 return f"{base}[{index}] = {code}"
             raise unsupported("py_item_assign", f"item assignment on a {bt}", target)
         raise unsupported("py_assign_target", "this assignment target", target)
@@ -405,18 +417,22 @@ class Translator(ExprEmitter):
                 self.emit(f"{lhs}.push(...{self.wrap(self.iter_code(s.value)[0], ATOM)});")
                 return
             simple = isinstance(s.op, ast.Add | ast.Sub | ast.Mult)
-            if simple and ((is_num(tt) and is_num(vt)) or (tt.kind == vt.kind == "str")):
-                if isinstance(s.op, ast.Add) or is_num(tt):
-                    sym = {ast.Add: "+=", ast.Sub: "-=", ast.Mult: "*="}[type(s.op)]
-                    self.emit(f"{lhs} {sym} {self.ex(s.value, COND)};")
-                    return
+            same = (is_num(tt) and is_num(vt)) or (tt.kind == vt.kind == "str")
+            if simple and same and (isinstance(s.op, ast.Add) or is_num(tt)):
+                sym = {ast.Add: "+=", ast.Sub: "-=", ast.Mult: "*="}[type(s.op)]
+                self.emit(f"{lhs} {sym} {self.ex(s.value, COND)};")
+                return
             if isinstance(target, ast.Attribute) and not is_simple(target.value):
                 raise unsupported("py_aug_assign", "augmented assignment of a complex target", s)
             binop = ast.BinOp(left=target, op=s.op, right=s.value)
             ast.copy_location(binop, s)
             self.emit(f"{lhs} = {self.ex(binop, COND)};")
             return
-        if isinstance(target, ast.Subscript) and is_simple(target.value) and is_simple(target.slice):
+        if (
+            isinstance(target, ast.Subscript)
+            and is_simple(target.value)
+            and is_simple(target.slice)
+        ):
             read = ast.Subscript(value=target.value, slice=target.slice, ctx=ast.Load())
             binop = ast.BinOp(left=read, op=s.op, right=s.value)
             ast.copy_location(read, s)

@@ -155,7 +155,9 @@ def _escape(text: str) -> str:
     return text.replace("*/", "*\\/")
 
 
-def build_block(indent: str, doc: Doc, params: str | None, ret: str | None, ctor: bool) -> list[str]:
+def build_block(
+    indent: str, doc: Doc, params: str | None, ret: str | None, ctor: bool
+) -> list[str]:
     """The lines of one JSDoc block."""
     body: list[str] = [_escape(line) for line in doc.description]
     tags: list[str] = []

@@ -257,7 +257,12 @@ _helper(
     "pyStrSliceStep",
     ("pySliceStep",),
     """
-function pyStrSliceStep(s: string, start: number | null, stop: number | null, step: number): string {
+function pyStrSliceStep(
+  s: string,
+  start: number | null,
+  stop: number | null,
+  step: number,
+): string {
   return pySliceStep(s.split(""), start, stop, step).join("");
 }""",
 )
@@ -327,7 +332,11 @@ _helper(
     "pySorted",
     ("pyCmp",),
     """
-function pySorted<T>(xs: Iterable<T>, key: ((v: T) => any) | null = null, reverse: boolean = false): T[] {
+function pySorted<T>(
+  xs: Iterable<T>,
+  key: ((v: T) => any) | null = null,
+  reverse: boolean = false,
+): T[] {
   const arr = Array.from(xs);
   const k = key === null ? (v: T): any => v : key;
   const sign = reverse ? -1 : 1;
@@ -338,7 +347,11 @@ _helper(
     "pySortInPlace",
     ("pySorted",),
     """
-function pySortInPlace<T>(xs: T[], key: ((v: T) => any) | null = null, reverse: boolean = false): void {
+function pySortInPlace<T>(
+  xs: T[],
+  key: ((v: T) => any) | null = null,
+  reverse: boolean = false,
+): void {
   const sorted = pySorted(xs, key, reverse);
   for (let i = 0; i < sorted.length; i++) xs[i] = sorted[i];
 }""",
@@ -678,7 +691,9 @@ _helper(
     ("pyFixed", "pyExpo", "pyGroup", "pyStrFloat", "pyStrInt"),
     """
 function pyFormat(value: number | string | boolean, spec: string, kind: string): string {
-  const m = /^(?:(.)?([<>=^]))?([-+ ])?(#)?(0)?([0-9]+)?([,_])?(?:\\.([0-9]+))?([bcdeEfFgGnosxX%])?$/.exec(spec);
+  const m = new RegExp(
+    "^(?:(.)?([<>=^]))?([-+ ])?(#)?(0)?([0-9]+)?([,_])?(?:\\\\.([0-9]+))?([bcdeEfFgGnosxX%])?$",
+  ).exec(spec);
   if (m === null) throw new Error("ValueError: Invalid format specifier " + spec);
   let fill = m[1] === undefined ? " " : m[1];
   let align = m[2];
@@ -730,7 +745,8 @@ function pyFormat(value: number | string | boolean, spec: string, kind: string):
       } else if (type === "e" || type === "E") {
         const [d, e] = pyExpo(a, prec);
         body = d[0] + (prec > 0 || alt ? "." : "") + d.slice(1);
-        body += (type === "E" ? "E" : "e") + (e < 0 ? "-" : "+") + String(Math.abs(e)).padStart(2, "0");
+        const expText = String(Math.abs(e)).padStart(2, "0");
+        body += (type === "E" ? "E" : "e") + (e < 0 ? "-" : "+") + expText;
       } else {
         // 'g', 'G' and the empty type with a precision
         if (prec === 0) prec = 1;
@@ -744,7 +760,8 @@ function pyFormat(value: number | string | boolean, spec: string, kind: string):
           let mant = d[0] + "." + d.slice(1);
           if (!alt) mant = mant.replace(/0+$/, "").replace(/\\.$/, "");
           const big = type === "G";
-          body = mant + (big ? "E" : "e") + (e < 0 ? "-" : "+") + String(Math.abs(e)).padStart(2, "0");
+          const expText = String(Math.abs(e)).padStart(2, "0");
+          body = mant + (big ? "E" : "e") + (e < 0 ? "-" : "+") + expText;
         }
       }
       if (group !== undefined) {

@@ -156,7 +156,7 @@ def collect_bindings(body: list[ast.stmt]) -> Bindings:
                 inner.update(target_names(gen.target))
                 for cond in gen.ifs:
                     visit_expr(cond, frozenset(inner))
-            for child in ([e.key, e.value] if isinstance(e, ast.DictComp) else [e.elt]):
+            for child in [e.key, e.value] if isinstance(e, ast.DictComp) else [e.elt]:
                 visit_expr(child, frozenset(inner))
             return
         if isinstance(e, ast.Lambda):

@@ -187,12 +187,18 @@ class Typer:
                 raise unsupported("py_bitwise", "the ~ operator", node)
             if isinstance(node, ast.Constant) and isinstance(node.value, complex | bytes):
                 raise unsupported("py_literal", "complex or bytes literals", node)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if any(ord(c) > 0xFFFF for c in node.value):
-                    raise unsupported("py_astral_chars", "characters outside the BMP", node)
-            if isinstance(node, ast.Constant) and isinstance(node.value, int):
-                if not isinstance(node.value, bool) and abs(node.value) > 2**53:
-                    raise unsupported("py_big_int", "integers beyond 2**53", node)
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and any(ord(c) > 0xFFFF for c in node.value)
+            ):
+                raise unsupported("py_astral_chars", "characters outside the BMP", node)
+            if (
+                isinstance(node, ast.Constant)
+                and type(node.value) is int
+                and abs(node.value) > 2**53
+            ):
+                raise unsupported("py_big_int", "integers beyond 2**53", node)
             if isinstance(node, ast.Lambda) and (
                 node.args.vararg or node.args.kwarg or node.args.defaults or node.args.kwonlyargs
             ):
@@ -260,7 +266,9 @@ class Typer:
             if isinstance(stmt, ast.Pass):
                 continue
             if not isinstance(stmt, ast.FunctionDef):
-                raise unsupported("py_class_attribute", f"class-level statement in {node.name}", stmt)
+                raise unsupported(
+                    "py_class_attribute", f"class-level statement in {node.name}", stmt
+                )
             if stmt.name.startswith("__") and stmt.name not in SUPPORTED_DUNDERS:
                 raise unsupported("py_dunder", f"special method {stmt.name}", stmt)
             info.methods[stmt.name] = self.new_func(stmt, self.module, node.name)
@@ -415,9 +423,7 @@ class Typer:
                 for n in ast.walk(st)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
             }
-            plain = isinstance(st, ast.Assign) and all(
-                isinstance(t, ast.Name) for t in st.targets
-            )
+            plain = isinstance(st, ast.Assign) and all(isinstance(t, ast.Name) for t in st.targets)
             if active and (not rebinds or plain):
                 self.narrowed[key] = True
             else:
