@@ -254,6 +254,8 @@ class ExprEmitter(Typer):
             if isinstance(e.op, ast.Not):
                 return "!" + self.cond(e.operand, UNARY), UNARY
             inner = self.ex(e.operand, UNARY)
+            if isinstance(e.operand, ast.Constant) and e.operand.value == 0 and t.kind == "int":
+                return "0", ATOM  # Python has no negative zero int
             if isinstance(e.op, ast.UAdd):
                 return inner, self.expr(e.operand)[1]
             return ("-" + inner if not inner.startswith("-") else f"-({inner})"), UNARY
@@ -536,7 +538,10 @@ class ExprEmitter(Typer):
             ) or "none" in (lt.kind, rt.kind):
                 if "bool" in (lt.kind, rt.kind) and lt.kind != rt.kind:
                     raise unsupported("py_compare", "comparing a bool with a non-bool", left)
-                return f"{self.ex(left, EQ + 1)} {sym} {self.ex(right, EQ + 1)}"
+                lcode, rcode = self.ex(left, EQ + 1), self.ex(right, EQ + 1)
+                if lt.kind == "bool" and isinstance(right, ast.Constant):
+                    lcode = f"({self.ex(left, COND)} as boolean)"  # no literal-type narrowing
+                return f"{lcode} {sym} {rcode}"
             if contains_unknown(lt) or contains_unknown(rt):
                 raise unsupported("py_compare", "comparing values of uncertain type", left)
             call = f"{self.use('pyEq')}({self.ex(left, COND)}, {self.ex(right, COND)})"

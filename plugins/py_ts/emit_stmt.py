@@ -314,6 +314,8 @@ class Translator(ExprEmitter):
                 self.assign(ast.Assign(targets=[target], value=s.value, lineno=s.lineno), orig or s)
             return
         target = s.targets[0]
+        if self.t(s.value).kind == "none" and isinstance(s.value, ast.Call):
+            raise unsupported("py_none_value", "storing the None result of a call", s)
         if isinstance(target, ast.Name):
             t = self.declared_type(target.id)
             self.check_storable(t, target.id, s)

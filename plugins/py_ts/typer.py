@@ -183,6 +183,19 @@ class Typer:
                 node.op, ast.BitAnd | ast.BitOr | ast.BitXor | ast.LShift | ast.RShift | ast.MatMult
             ):
                 raise unsupported("py_bitwise", "bitwise operators", node)
+            if (
+                isinstance(node, ast.BinOp)
+                and isinstance(node.op, ast.Pow | ast.Mult | ast.LShift)
+                and const_int(node.left) is not None
+                and const_int(node.right) is not None
+            ):
+                a, b = const_int(node.left) or 0, const_int(node.right) or 0
+                if isinstance(node.op, ast.Pow):
+                    big = abs(a) >= 2 and b > 0 and (b > 53 or abs(a) ** b > 2**53)
+                else:
+                    big = abs(a * b) > 2**53
+                if big:
+                    raise unsupported("py_big_int", "integers beyond 2**53", node)
             if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
                 raise unsupported("py_bitwise", "the ~ operator", node)
             if isinstance(node, ast.Constant) and isinstance(node.value, complex | bytes):
