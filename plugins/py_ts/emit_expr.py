@@ -276,11 +276,16 @@ class ExprEmitter(Typer):
             return self.subscript(e)
         if isinstance(e, ast.List):
             return "[" + ", ".join(
-                self.ex(x, COND, elem_type(expect or t)) for x in e.elts
+                self.ex(
+                    x, COND, (expect if expect is not None and expect.kind == "list" else t).args[0]
+                )
+                for x in e.elts
             ) + "]", ATOM
         if isinstance(e, ast.Tuple):
-            exp_args = (expect or t).args
-            items = [self.ex(x, COND, exp_args[i]) for i, x in enumerate(e.elts)]
+            want = expect.args[0] if expect is not None and expect.kind == "opt" else expect
+            if want is None or want.kind != "tuple" or len(want.args) != len(e.elts):
+                want = t
+            items = [self.ex(x, COND, want.args[i]) for i, x in enumerate(e.elts)]
             return "[" + ", ".join(items) + "]", ATOM
         if isinstance(e, ast.Dict):
             dt = expect if expect is not None and expect.kind == "dict" else t

@@ -38,5 +38,11 @@ def python_to_typescript(tree: ast.Module) -> str:
     """Translate a parsed Python module to a TypeScript program with the same output."""
     try:
         return translate_module(tree)
+    except Unsupported:
+        raise
     except RecursionError as exc:
         raise Unsupported("py_too_deep", "Python -> TypeScript: program nested too deeply") from exc
+    except Exception as exc:  # a translator bug must fall back, never answer
+        raise Unsupported(
+            "py_translator_error", f"Python -> TypeScript: internal error ({type(exc).__name__})"
+        ) from exc

@@ -10,6 +10,7 @@ import pytest
 from py_ts_cases import dev_cases, program_files
 from py_ts_harness import Batch, compile_and_run, run_python, same_output
 from zerolayer.core.errors import Unsupported
+from zerolayer.plugins.py_ts.jsdoc import add_jsdoc
 from zerolayer.plugins.py_ts.translate import parse_python, python_to_typescript
 
 PROGRAMS = {p.stem: p.read_text(encoding="utf-8") for p in program_files()}
@@ -31,12 +32,15 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> tuple[Batch, dict[str, st
             sources[stem] = _translate(src)
         except Unsupported as exc:
             failures[stem] = f"Unsupported({exc.reason}): {exc}"
+            continue
+        # the JSDoc op composed after conversion must keep the program compiling and running
+        sources[stem + "__jsdoc"] = add_jsdoc(sources[stem])
     return compile_and_run(sources, tmp_path_factory.mktemp("py_ts")), failures
 
 
 def _check(stem: str, expected: str, result: tuple[Batch, dict[str, str]]) -> None:
     batch, failures = result
-    assert stem not in failures, failures.get(stem)
+    assert stem.removesuffix("__jsdoc") not in failures, failures.get(stem)
     file = f"{stem}.ts"
     assert not batch.strict_errors.get(file), batch.strict_errors[file]
     assert not batch.harness_errors.get(file), batch.harness_errors[file]
@@ -57,6 +61,7 @@ def test_program(stem: str, batch: tuple[Batch, dict[str, str]]) -> None:
     expected = run_python(PROGRAMS[stem])
     assert expected, "the fixture program prints nothing"
     _check(stem, expected, batch)
+    _check(stem + "__jsdoc", expected, batch)
 
 
 @pytest.mark.parametrize("stem", sorted(DEV))
@@ -65,6 +70,7 @@ def test_dev_case(stem: str, batch: tuple[Batch, dict[str, str]]) -> None:
     expected = run_python(case["source"])
     assert expected.rstrip() == case["gold"].rstrip()
     _check(stem, expected, batch)
+    _check(stem + "__jsdoc", expected, batch)
 
 
 def test_programs_folder_is_read() -> None:
