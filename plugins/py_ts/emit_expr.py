@@ -200,8 +200,22 @@ class Pieces:
             if is_code:
                 out += "${" + s + "}"
             else:
-                out += s.replace("\\", "\\\\").replace("`", "\\`").replace("${", "\\${")
+                out += _template_text(s)
         return out + "`"
+
+
+def _template_text(s: str) -> str:
+    """Literal text inside a template literal (control characters escaped: a raw CR would
+    be read back as LF)."""
+    out = s.replace("\\", "\\\\").replace("`", "\\`").replace("${", "\\${")
+    if any(ord(c) < 0x20 and c != "\n" for c in out) or "\u2028" in out or "\u2029" in out:
+        out = "".join(
+            c
+            if c == "\n" or (ord(c) >= 0x20 and c not in "\u2028\u2029")
+            else {"\t": "\\t", "\r": "\\r"}.get(c, f"\\u{ord(c):04x}")
+            for c in out
+        )
+    return out
 
 
 class ExprEmitter(Typer):
@@ -223,7 +237,7 @@ class ExprEmitter(Typer):
     def temp(self, base: str) -> str:
         """A fresh temporary name."""
         self.temp_count += 1
-        return f"{base}_{self.temp_count}"
+        return f"{base}${self.temp_count}"  # `$` cannot occur in a Python name
 
     def t(self, e: ast.expr) -> T:
         """The static type of ``e`` in the current scope."""

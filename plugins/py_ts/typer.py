@@ -893,7 +893,7 @@ class Typer:
             if attr in MATH_FUNCS and len(args) == 1 and not kw:
                 return MATH_FUNCS[attr]
             raise unsupported("py_math", f"math.{attr}()", e)
-        if kw and not (bt.kind == "list" and attr == "sort"):
+        if kw and not (bt.kind == "list" and attr == "sort") and bt.kind != "class":
             raise unsupported("py_call_keyword", f"keyword arguments of .{attr}()", e)
         if bt.kind == "str":
             if attr in STR_METHODS:
