@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import string
 
 from zerolayer.plugins.py_ts.prelude import sum_float_helper
 from zerolayer.plugins.py_ts.pytypes import (
@@ -127,6 +128,7 @@ RESERVED = set(
     ]
 )
 PRIMITIVE = ("int", "float", "num", "bool", "str", "none")
+PERCENT_FIELD = re.compile(r"%([-+ #0]*)(\d+|\*)?(?:\.(\d+|\*))?([diouxXeEfFgGcrsa%])")
 FORMAT_SPEC = re.compile(
     r"^(?:(.)?([<>=^]))?([-+ ])?(#)?(0)?([0-9]+)?([,_])?(?:\.([0-9]+))?([bdeEfFgGnosxX%])?$"
 )
@@ -410,18 +412,112 @@ class ExprEmitter(Typer):
             if not all(isinstance(p, ast.Constant) for p in parts):
                 raise unsupported("py_format_spec", "a computed format spec", fv)
             spec = "".join(str(p.value) for p in parts)  # type: ignore[attr-defined]
-        conv = fv.conversion
-        if conv == 97:
-            raise unsupported("py_ascii", "!a conversion", fv)
-        t = self.t(fv.value)
-        if conv in (114, 115):
-            code = self.str_of(fv.value, as_repr=conv == 114)
+        conv = {-1: "", 115: "s", 114: "r", 97: "a"}[fv.conversion]
+        return self.format_field(fv.value, conv, spec)
+
+    def format_field(self, value: ast.expr, conv: str, spec: str) -> str:
+        """TS code for ``format(value!conv, spec)``: one field of an f-string/str.format."""
+        if conv == "a":
+            raise unsupported("py_ascii", "!a conversion", value)
+        t = self.t(value)
+        if conv in ("r", "s"):
+            code = self.str_of(value, as_repr=conv == "r")
             if not spec:
                 return code
-            return self.format_call(code, STR, spec, fv)
+            return self.format_call(code, STR, spec, value)
         if not spec:
-            return self.str_of(fv.value)
-        return self.format_call(self.ex(fv.value, COND), t, spec, fv)
+            return self.str_of(value)
+        return self.format_call(self.ex(value, COND), t, spec, value)
+
+    def str_format(self, e: ast.Call, fmt: str) -> str:
+        """``"...{}...".format(args)`` as a template literal."""
+        kw = {k.arg: k.value for k in e.keywords}
+        pieces = Pieces()
+        auto = 0
+        used: list[ast.expr] = []
+        try:
+            parsed = list(string.Formatter().parse(fmt))
+        except ValueError as exc:
+            raise unsupported("py_str_format", "a malformed format string", e) from exc
+        for literal, field, spec, conv in parsed:
+            pieces.text(literal)
+            if field is None:
+                continue
+            if "{" in (spec or ""):
+                raise unsupported("py_str_format", "nested fields in str.format()", e)
+            if field == "":
+                index: int | str = auto
+                auto += 1
+            elif field.isdigit():
+                index = int(field)
+            elif field.isidentifier():
+                index = field
+            else:
+                raise unsupported("py_str_format", f"field {{{field}}} in str.format()", e)
+            if isinstance(index, int):
+                if index >= len(e.args):
+                    raise unsupported("py_str_format", "missing str.format() argument", e)
+                arg = e.args[index]
+            else:
+                if index not in kw:
+                    raise unsupported("py_str_format", "missing str.format() argument", e)
+                arg = kw[index]
+            if arg in used and not is_simple(arg):
+                raise unsupported("py_str_format", "an argument used twice", e)
+            used.append(arg)
+            pieces.code(self.format_field(arg, conv or "", spec or ""))
+        return pieces.render()
+
+    def percent_format(self, e: ast.BinOp, fmt: str) -> str:
+        """``"%d items" % n`` / ``"%s=%.2f" % (k, v)`` as a template literal."""
+        args = e.right.elts if isinstance(e.right, ast.Tuple) else [e.right]
+        if not isinstance(e.right, ast.Tuple) and self.t(e.right).kind in ("tuple", "dict"):
+            raise unsupported("py_percent_format", "%-formatting with a tuple or dict value", e)
+        pieces = Pieces()
+        pos = 0
+        i = 0
+        for m in PERCENT_FIELD.finditer(fmt):
+            pieces.text(fmt[pos : m.start()])
+            pos = m.end()
+            flags, width, prec, kind = m.group(1), m.group(2), m.group(3), m.group(4)
+            if kind == "%":
+                pieces.text("%")
+                continue
+            if kind in "ca" or "*" in (width or "") + (prec or ""):
+                raise unsupported("py_percent_format", f"%{kind} or * in %-formatting", e)
+            if i >= len(args):
+                raise unsupported("py_percent_format", "too few %-format arguments", e)
+            arg = args[i]
+            i += 1
+            t = self.t(arg)
+            zero = "0" in flags and "-" not in flags and kind not in "rs"
+            spec = ("<" if "-" in flags else "" if zero else ">") if width else ""
+            spec += "+" if "+" in flags else " " if " " in flags else ""
+            spec += "#" if "#" in flags else ""
+            spec += ("0" if zero else "") + (width or "") + (f".{prec}" if prec is not None else "")
+            if kind in "rs":
+                pieces.code(self.format_call(self.str_of(arg, kind == "r"), STR, spec, e))
+                continue
+            code = self.ex(arg, COND)
+            if kind in "diu":
+                if t.kind in ("float", "num"):
+                    code, t = f"Math.trunc({code})", INT
+                if prec is not None:
+                    raise unsupported("py_percent_format", "precision with %d", e)
+                kind = "d"
+            elif t.kind == "num" and kind in "xXo":
+                raise unsupported("py_percent_format", "%x of an int-or-float", e)
+            if not is_num(t) and t.kind != "bool":
+                raise unsupported("py_percent_format", f"%{kind} of a {t}", e)
+            if kind in "eEfFgG" and prec is None:
+                spec += ".6"
+            if kind in "xXo" and "#" in flags and kind == "o":
+                raise unsupported("py_percent_format", "%#o", e)
+            pieces.code(self.format_call(code, t, spec + kind, e))
+        pieces.text(fmt[pos:])
+        if i != len(args) or "%" in PERCENT_FIELD.sub("", fmt):
+            raise unsupported("py_percent_format", "a %-format with unmatched arguments", e)
+        return pieces.render()
 
     def format_call(self, code: str, t: T, spec: str, node: ast.AST) -> str:
         """TS code applying a format spec to a str, int, float or bool value."""
@@ -614,6 +710,8 @@ class ExprEmitter(Typer):
     def binop(self, e: ast.BinOp) -> Code:
         """Arithmetic, concatenation and repetition with Python semantics."""
         lt, rt = self.t(e.left), self.t(e.right)
+        if isinstance(e.op, ast.Mod) and lt.kind == "str" and isinstance(e.left, ast.Constant):
+            return self.percent_format(e, str(e.left.value)), ATOM
         rest = self.t(e)
         op = e.op
         if is_num(lt) and is_num(rt):
@@ -1175,6 +1273,11 @@ class ExprEmitter(Typer):
     def str_method(self, attr: str, e: ast.Call, base: str, plain: str, arg: list[str]) -> Code:
         """Methods of str."""
         args = e.args
+        if attr == "format":
+            recv = e.func.value  # type: ignore[attr-defined]
+            if not (isinstance(recv, ast.Constant) and isinstance(recv.value, str)):
+                raise unsupported("py_str_format", "str.format() on a computed string", e)
+            return self.str_format(e, recv.value), ATOM
         n = len(args)
         simple = {"upper": "toUpperCase", "lower": "toLowerCase"}
         if attr in simple and n == 0:

@@ -77,7 +77,7 @@ STR_METHODS: dict[str, T] = {
     "capitalize": STR, "replace": STR, "split": list_of(STR), "join": STR, "startswith": BOOL,
     "endswith": BOOL, "isdigit": BOOL, "isalpha": BOOL, "isalnum": BOOL, "isspace": BOOL,
     "isupper": BOOL, "islower": BOOL, "find": INT, "rfind": INT, "count": INT, "ljust": STR,
-    "rjust": STR, "zfill": STR,
+    "rjust": STR, "zfill": STR, "format": STR,
 }  # fmt: skip
 
 MATH_FUNCS: dict[str, T] = {"sqrt": FLOAT, "floor": INT, "ceil": INT, "fabs": FLOAT}
@@ -700,7 +700,9 @@ class Typer:
             if b.kind in ("str", "list") and a.kind == "int":
                 return b
         if isinstance(op, ast.Mod) and a.kind == "str":
-            raise unsupported("py_percent_format", "%-formatting of strings", node)
+            if isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
+                return STR  # checked field by field when emitted
+            raise unsupported("py_percent_format", "%-formatting of a computed string", node)
         if not self.emitting and "any" in (a.kind, b.kind):
             return ANY
         raise unsupported("py_operands", f"{type(op).__name__} on {a} and {b}", node)
@@ -893,6 +895,11 @@ class Typer:
             if attr in MATH_FUNCS and len(args) == 1 and not kw:
                 return MATH_FUNCS[attr]
             raise unsupported("py_math", f"math.{attr}()", e)
+        if bt.kind == "str" and attr == "format":
+            for v in kw.values():
+                if v is not None:
+                    self.visit(v, s)
+            return STR
         if kw and not (bt.kind == "list" and attr == "sort") and bt.kind != "class":
             raise unsupported("py_call_keyword", f"keyword arguments of .{attr}()", e)
         if bt.kind == "str":
