@@ -315,9 +315,27 @@ class ExprEmitter(Typer):
             return self.comprehension(e), ATOM
         if isinstance(e, ast.DictComp):
             return self.dict_comprehension(e, expect), ATOM
+        if isinstance(e, ast.Set):
+            self.check_set_elem(t, e)
+            items = ", ".join(self.ex(x, COND) for x in e.elts)
+            return f"new Set<{ts_type(t.args[0])}>([{items}])", ATOM
+        if isinstance(e, ast.SetComp):
+            self.check_set_elem(t, e)
+            fake = ast.ListComp(elt=e.elt, generators=e.generators)
+            ast.copy_location(fake, e)
+            self.sub_scopes[id(fake)] = self.comp_scope(e, self.scope)
+            self.fixups = getattr(self, "fixups", [])
+            self.fixups.append(fake)
+            return f"new Set<{ts_type(t.args[0])}>({self.comprehension(fake)})", ATOM
         if isinstance(e, ast.JoinedStr):
             return self.fstring(e), ATOM
         raise unsupported("py_expression", f"expression {type(e).__name__}", e)
+
+    def check_set_elem(self, t: T, node: ast.AST) -> None:
+        """Sets of ints, floats or strings only: JS compares other values by reference."""
+        et = t.args[0]
+        if et.kind not in ("int", "float", "num", "str", "unknown"):
+            raise unsupported("py_set_element", f"a set of {et}", node)
 
     def constant(self, e: ast.Constant) -> Code:
         """A literal."""
@@ -380,6 +398,8 @@ class ExprEmitter(Typer):
             if method not in methods:
                 raise unsupported("py_print_object", f"printing a {t.name} without __repr__", node)
             return f"((o: {t.name}) => o.{method}())"
+        if k == "set":
+            raise unsupported("py_set_order", "printing a set (Python's hash order)", node)
         what = "int-or-float" if k == "num" else str(t)
         raise unsupported("py_print_type", f"printing a value of uncertain type ({what})", node)
 
@@ -568,7 +588,7 @@ class ExprEmitter(Typer):
             out = (f'{self.wrap(code, REL)} !== ""', EQ)
         elif k in ("list", "tuple"):
             out = (f"{self.wrap(code, ATOM)}.length > 0", REL)
-        elif k == "dict":
+        elif k in ("dict", "set"):
             out = (f"{self.wrap(code, ATOM)}.size > 0", REL)
         elif k == "none":
             out = ("false", ATOM)
@@ -672,7 +692,7 @@ class ExprEmitter(Typer):
         """``left in right``."""
         if rt.kind == "str":
             return f"{self.ex(right, ATOM)}.includes({self.ex(left, COND)})"
-        if rt.kind == "dict":
+        if rt.kind in ("dict", "set"):
             return f"{self.ex(right, ATOM)}.has({self.ex(left, COND)})"
         if rt.kind in ("list", "tuple", "iter"):
             et = elem_type(rt)
@@ -809,9 +829,16 @@ class ExprEmitter(Typer):
 
     # ----- iteration ----------------------------------------------------------------
 
-    def iter_code(self, e: ast.expr) -> tuple[Code, bool]:
-        """TS code of an iterable yielding Python's iteration of ``e``; flag: is an array."""
+    def iter_code(self, e: ast.expr, unordered: bool = False) -> tuple[Code, bool]:
+        """TS code of an iterable yielding Python's iteration of ``e``; flag: is an array.
+
+        Sets iterate in Python's hash order, which is never reproduced: they are accepted only
+        by consumers whose result does not depend on the order (``unordered``)."""
         t = self.t(e)
+        if t.kind == "set":
+            if not unordered:
+                raise unsupported("py_set_order", "depending on the iteration order of a set", e)
+            return self.expr(e), False
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in (
             "enumerate", "zip", "reversed", "range", "sorted", "map", "filter", "list",
         ):  # fmt: skip
@@ -832,6 +859,11 @@ class ExprEmitter(Typer):
         if t.kind == "iter":
             return self.expr(e), True
         raise unsupported("py_iteration", f"iterating over a {t}", e)
+
+    def array_of_unordered(self, e: ast.expr) -> Code:
+        """An array of the items of ``e`` for a consumer that ignores their order."""
+        code, is_array = self.iter_code(e, True)
+        return code if is_array else (f"Array.from({code[0]})", ATOM)
 
     def array_of(self, e: ast.expr) -> Code:
         """TS code of an array holding the items of iterating ``e``."""
@@ -1013,7 +1045,7 @@ class ExprEmitter(Typer):
         if name == "print":
             raise unsupported("py_print_value", "print() used as a value", e)
         if name == "len" and a0 is not None and t0 is not None:
-            if t0.kind == "dict":
+            if t0.kind in ("dict", "set"):
                 return f"{self.ex(a0, ATOM)}.size", ATOM
             if t0.kind == "class":
                 return f"{self.ex(a0, ATOM)}.__len__()", ATOM
@@ -1045,13 +1077,15 @@ class ExprEmitter(Typer):
             else:
                 raise unsupported("py_sum", "sum() of mixed ints and floats", e)
             extra = "" if start is None else ", " + self.ex(start, COND)
-            return f"{self.use(helper)}({self.iter_code(a0)[0][0]}{extra})", ATOM
+            unordered = et.kind == "int"  # float sums depend on the order of the terms
+            code = self.iter_code(a0, unordered)[0][0]
+            return f"{self.use(helper)}({code}{extra})", ATOM
         if name in ("min", "max"):
             return self.min_max(name, e, kw)
         if name == "sorted" and a0 is not None and t0 is not None:
             et = self.iter_elem(t0, e)
             extra = self.sort_args(kw, et, e)
-            return f"{self.use('pySorted')}({self.iter_code(a0)[0][0]}{extra})", ATOM
+            return f"{self.use('pySorted')}({self.iter_code(a0, True)[0][0]}{extra})", ATOM
         if name == "reversed" and a0 is not None and t0 is not None:
             if t0.kind == "list":
                 return f"{self.ex(a0, ATOM)}.slice().reverse()", ATOM
@@ -1080,6 +1114,11 @@ class ExprEmitter(Typer):
             if t0 is not None and t0.kind == "list":
                 return f"{self.ex(a0, ATOM)}.slice()", ATOM  # type: ignore[arg-type]
             return f"Array.from({self.iter_code(a0)[0][0]})", ATOM  # type: ignore[arg-type]
+        if name == "set":
+            st = expect if expect is not None and expect.kind == "set" else self.t(e)
+            self.check_set_elem(st, e)
+            inner = self.iter_code(args[0], True)[0][0] if args else ""
+            return f"new Set<{ts_type(st.args[0])}>({inner})", ATOM
         if name == "dict" and len(args) == 1:
             dt = self.t(e)
             inner = self.iter_code(args[0])[0][0]
@@ -1165,7 +1204,8 @@ class ExprEmitter(Typer):
             if key is None:
                 self.check_orderable(et, e)
             extra = "" if key is None else ", " + self.lambda_code(key, [et])
-            return f"{self.use('pyMinMax')}({self.iter_code(e.args[0])[0][0]}, {sign}{extra})", ATOM
+            code = self.iter_code(e.args[0], key is None)[0][0]  # a key may tie: order matters
+            return f"{self.use('pyMinMax')}({code}, {sign}{extra})", ATOM
         types = [self.t(a) for a in e.args]
         if kw:
             raise unsupported("py_min_max", f"{name}() of several values with key=", e)
@@ -1249,6 +1289,32 @@ class ExprEmitter(Typer):
                 kw = {k.arg: k.value for k in e.keywords}
                 extra = self.sort_args(kw, et, e)
                 return f"{self.use('pySortInPlace')}({plain}{extra})", ATOM
+        if bt.kind == "set":
+            if attr == "add":
+                return f"{base}.add({arg[0]})", ATOM
+            if attr == "discard":
+                return f"{base}.delete({arg[0]})", ATOM
+            if attr == "remove":
+                return f"{self.use('pySetRemove')}({plain}, {arg[0]})", ATOM
+            if attr == "clear":
+                return f"{base}.clear()", ATOM
+            if attr == "copy":
+                return f"new Set({plain})", ATOM
+            other = args[0] if args else None
+            if attr == "update" and other is not None:
+                items = self.iter_code(other, True)[0][0]
+                return f"{self.use('pySetUpdate')}({plain}, {items})", ATOM
+            if other is not None and attr in (
+                "union",
+                "intersection",
+                "difference",
+                "issubset",
+                "issuperset",
+                "isdisjoint",
+            ):
+                items = self.wrap(self.array_of_unordered(other), ATOM)
+                helper = "pySet" + attr[0].upper() + attr[1:]
+                return f"{self.use(helper)}({plain}, {items})", ATOM
         if bt.kind == "dict":
             vt = bt.args[1]
             if attr == "get":

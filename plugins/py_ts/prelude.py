@@ -311,6 +311,11 @@ function pyEq(a: any, b: any): boolean {
   if (Array.isArray(a) && Array.isArray(b)) {
     return a.length === b.length && a.every((v, i) => pyEq(v, b[i]));
   }
+  if (a instanceof Set && b instanceof Set) {
+    if (a.size !== b.size) return false;
+    for (const v of a) if (!b.has(v)) return false;
+    return true;
+  }
   if (a instanceof Map && b instanceof Map) {
     if (a.size !== b.size) return false;
     for (const [k, v] of a) if (!b.has(k) || !pyEq(v, b.get(k))) return false;
@@ -821,6 +826,75 @@ function pyRoundTo(x: number, ndigits: number): number {
   if (!Number.isFinite(x) || x === 0) return x;
   const r = Number(pyFixed(x, ndigits));
   return x < 0 ? -r : r;
+}""",
+)
+
+
+_helper(
+    "pySetRemove",
+    (),
+    """
+function pySetRemove<T>(s: Set<T>, v: T): void {
+  if (!s.delete(v)) throw new Error("KeyError: " + String(v));
+}""",
+)
+_helper(
+    "pySetUpdate",
+    (),
+    """
+function pySetUpdate<T>(s: Set<T>, items: Iterable<T>): void {
+  for (const v of items) s.add(v);
+}""",
+)
+_helper(
+    "pySetUnion",
+    (),
+    """
+function pySetUnion<T>(s: Set<T>, items: T[]): Set<T> {
+  return new Set<T>([...s, ...items]);
+}""",
+)
+_helper(
+    "pySetIntersection",
+    (),
+    """
+function pySetIntersection<T>(s: Set<T>, items: T[]): Set<T> {
+  const other = new Set<T>(items);
+  return new Set<T>([...s].filter((v) => other.has(v)));
+}""",
+)
+_helper(
+    "pySetDifference",
+    (),
+    """
+function pySetDifference<T>(s: Set<T>, items: T[]): Set<T> {
+  const other = new Set<T>(items);
+  return new Set<T>([...s].filter((v) => !other.has(v)));
+}""",
+)
+_helper(
+    "pySetIssubset",
+    (),
+    """
+function pySetIssubset<T>(s: Set<T>, items: T[]): boolean {
+  const other = new Set<T>(items);
+  return [...s].every((v) => other.has(v));
+}""",
+)
+_helper(
+    "pySetIssuperset",
+    (),
+    """
+function pySetIssuperset<T>(s: Set<T>, items: T[]): boolean {
+  return items.every((v) => s.has(v));
+}""",
+)
+_helper(
+    "pySetIsdisjoint",
+    (),
+    """
+function pySetIsdisjoint<T>(s: Set<T>, items: T[]): boolean {
+  return !items.some((v) => s.has(v));
 }""",
 )
 

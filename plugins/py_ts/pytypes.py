@@ -19,7 +19,7 @@ class T:
     name: str = ""
 
     def __str__(self) -> str:
-        if self.kind in ("list", "iter", "opt"):
+        if self.kind in ("list", "iter", "opt", "set"):
             return f"{self.kind}[{self.args[0]}]"
         if self.kind in ("tuple", "dict"):
             return f"{self.kind}[{', '.join(str(a) for a in self.args)}]"
@@ -53,6 +53,11 @@ def iter_of(elem: T) -> T:
 def tuple_of(*elems: T) -> T:
     """``tuple[elems...]``."""
     return T("tuple", tuple(elems))
+
+
+def set_of(elem: T) -> T:
+    """``set[elem]`` (iteration order is Python's hash order: never reproduced)."""
+    return T("set", (elem,))
 
 
 def dict_of(key: T, value: T) -> T:
@@ -102,7 +107,7 @@ def join(a: T, b: T) -> T:
         inner_a = a.args[0] if a.kind == "opt" else a
         inner_b = b.args[0] if b.kind == "opt" else b
         return optional(join(inner_a, inner_b))
-    if a.kind == b.kind and a.kind in ("list", "iter", "dict"):
+    if a.kind == b.kind and a.kind in ("list", "iter", "dict", "set"):
         return T(a.kind, tuple(join(x, y) for x, y in zip(a.args, b.args, strict=True)))
     if a.kind == b.kind == "tuple" and len(a.args) == len(b.args):
         return T("tuple", tuple(join(x, y) for x, y in zip(a.args, b.args, strict=True)))
@@ -111,7 +116,7 @@ def join(a: T, b: T) -> T:
 
 def elem_type(t: T) -> T:
     """The type of the items an iteration over ``t`` yields (``any`` if unknown)."""
-    if t.kind in ("list", "iter"):
+    if t.kind in ("list", "iter", "set"):
         return t.args[0]
     if t.kind == "str":
         return STR
@@ -150,6 +155,8 @@ def ts_type(t: T) -> str:
         return f"({inner})[]" if " | " in inner else f"{inner}[]"
     if k == "tuple":
         return "[" + ", ".join(ts_type(a) for a in t.args) + "]"
+    if k == "set":
+        return f"Set<{ts_type(t.args[0])}>"
     if k == "dict":
         return f"Map<{ts_type(t.args[0])}, {ts_type(t.args[1])}>"
     if k == "opt":

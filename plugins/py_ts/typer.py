@@ -30,6 +30,7 @@ from zerolayer.plugins.py_ts.pytypes import (
     join,
     list_of,
     optional,
+    set_of,
     tuple_of,
 )
 from zerolayer.plugins.py_ts.scopes import (
@@ -57,8 +58,6 @@ REJECTED: dict[type, tuple[str, str]] = {
     ast.Match: ("py_match", "match statement"),
     ast.Try: ("py_try", "try/except"),
     ast.With: ("py_with", "with statement"),
-    ast.Set: ("py_set", "set literal"),
-    ast.SetComp: ("py_set", "set comprehension"),
     ast.Starred: ("py_starred", "starred expression"),
     ast.Yield: ("py_generator", "yield"),
     ast.YieldFrom: ("py_generator", "yield from"),
@@ -69,7 +68,7 @@ if hasattr(ast, "TryStar"):
 BUILTIN_NAMES = {
     "print", "len", "str", "repr", "int", "float", "bool", "abs", "round", "sum", "min", "max",
     "sorted", "reversed", "range", "enumerate", "zip", "list", "dict", "any", "all", "map",
-    "filter", "chr", "ord",
+    "filter", "chr", "ord", "set",
 }  # fmt: skip
 
 STR_METHODS: dict[str, T] = {
@@ -368,7 +367,7 @@ class Typer:
             vt = self.visit(s.value, scope)
             for t in s.targets:
                 self.assign_target(t, vt, scope)
-                if vt.kind in ("list", "dict") and isinstance(t, ast.Name | ast.Attribute):
+                if vt.kind in ("list", "dict", "set") and isinstance(t, ast.Name | ast.Attribute):
                     # aliasing: both names refer to one container, so share one type
                     self.refine(s.value, self.visit(t, scope), scope)
         elif isinstance(s, ast.AnnAssign):
@@ -450,7 +449,7 @@ class Typer:
 
     def iter_elem(self, it: T, node: ast.AST) -> T:
         """The element type of iterating a value of type ``it``."""
-        if it.kind in ("list", "iter", "str", "dict", "unknown"):
+        if it.kind in ("list", "iter", "str", "dict", "unknown", "set"):
             return elem_type(it)
         if self.emitting:
             raise unsupported("py_iteration", f"iterating over a {it}", node)
@@ -633,10 +632,17 @@ class Typer:
                 kt = join(kt, self.visit(k, scope))
                 vt = join(vt, self.visit(v, scope))
             return dict_of(kt, vt)
-        if isinstance(e, ast.ListComp | ast.GeneratorExp):
+        if isinstance(e, ast.ListComp | ast.GeneratorExp | ast.SetComp):
             cs = self.comp_scope(e, scope)
             t = self.visit(e.elt, cs)
+            if isinstance(e, ast.SetComp):
+                return set_of(t)
             return list_of(t) if isinstance(e, ast.ListComp) else iter_of(t)
+        if isinstance(e, ast.Set):
+            out = UNKNOWN
+            for x in e.elts:
+                out = join(out, self.visit(x, scope))
+            return set_of(out)
         if isinstance(e, ast.DictComp):
             cs = self.comp_scope(e, scope)
             return dict_of(self.visit(e.key, cs), self.visit(e.value, cs))
@@ -790,7 +796,7 @@ class Typer:
         for name, a in pairs:
             at = self.visit(a, scope)
             self.set_var(fn.scope, name, at)
-            if at.kind in ("list", "dict"):
+            if at.kind in ("list", "dict", "set"):
                 self.refine(a, fn.scope.vars[name], scope)  # the callee may fill it
         return fn.returns
 
@@ -861,6 +867,8 @@ class Typer:
             return iter_of(tuple_of(*(self.iter_elem(a, e) for a in args)))
         if name == "list":
             return list_of(self.iter_elem(first, e)) if args else list_of(UNKNOWN)
+        if name == "set":
+            return set_of(self.iter_elem(first, e) if args else UNKNOWN)
         if name == "dict":
             if len(args) == 1:
                 et = self.iter_elem(first, e)
@@ -932,6 +940,25 @@ class Typer:
                     self.lambda_type(kw["key"], [et], s)
                 return NONE
             raise unsupported("py_list_method", f"list.{attr}()", e)
+        if bt.kind == "set":
+            et = bt.args[0]
+            if attr == "add" and len(args) == 1:
+                self.refine(base, set_of(join(et, args[0])), s)
+                return NONE
+            if attr == "update" and len(args) == 1:
+                self.refine(base, set_of(join(et, self.iter_elem(args[0], e))), s)
+                return NONE
+            if attr in ("remove", "discard") and len(args) == 1:
+                return NONE
+            if attr == "clear" and not args:
+                return NONE
+            if attr == "copy" and not args:
+                return bt
+            if attr in ("union", "intersection", "difference") and len(args) == 1:
+                return set_of(join(et, self.iter_elem(args[0], e)))
+            if attr in ("issubset", "issuperset", "isdisjoint") and len(args) == 1:
+                return BOOL
+            raise unsupported("py_set_method", f"set.{attr}()", e)
         if bt.kind == "dict":
             kt, vt = bt.args
             if attr == "get" and len(args) == 2:
