@@ -393,9 +393,9 @@ class ExprEmitter(Typer):
             inner = self.fmt_fn(t.args[0], as_repr, node)
             return f"{self.use('pyFmtOpt')}<{ts_type(t.args[0])}>({inner})"
         if k == "class":
-            methods = self.classes[t.name].methods
-            method = "__repr__" if as_repr or "__str__" not in methods else "__str__"
-            if method not in methods:
+            has_str = self.find_method(t.name, "__str__") is not None
+            method = "__repr__" if as_repr or not has_str else "__str__"
+            if self.find_method(t.name, method) is None:
                 raise unsupported("py_print_object", f"printing a {t.name} without __repr__", node)
             return f"((o: {t.name}) => o.{method}())"
         if k == "set":
@@ -593,7 +593,7 @@ class ExprEmitter(Typer):
         elif k == "none":
             out = ("false", ATOM)
         elif k == "class":
-            if "__len__" in self.classes[t.name].methods:
+            if self.find_method(t.name, "__len__") is not None:
                 out = (f"{self.wrap(code, ATOM)}.__len__() > 0", REL)
             else:
                 out = ("true", ATOM)
@@ -602,7 +602,7 @@ class ExprEmitter(Typer):
             if not is_simple(e) and inner.kind != "class":
                 raise unsupported("py_truthiness", "truthiness of an optional expression", e)
             not_null = f"{self.wrap(code, REL)} !== null"
-            if inner.kind == "class" and "__len__" not in self.classes[inner.name].methods:
+            if inner.kind == "class" and self.find_method(inner.name, "__len__") is None:
                 out = (not_null, EQ)
             else:
                 out = (f"{not_null} && {self.cond_code(code, inner, e, AND + 1)}", AND)
@@ -1027,7 +1027,7 @@ class ExprEmitter(Typer):
                 info = self.funcs[f.id]
                 return f"{ts_name(f.id)}({self.args_for(info.node, info.scope.params, e, 0)})", ATOM
             if ft.kind == "classref":
-                init = self.classes[f.id].methods.get("__init__")
+                init = self.find_method(f.id, "__init__")
                 args = self.args_for(init.node, init.scope.params, e, 1) if init else ""
                 return f"new {ts_name(f.id)}({args})", ATOM
             return self.builtin_call(f.id, e, expect)
@@ -1240,8 +1240,14 @@ class ExprEmitter(Typer):
 
     def method_call(self, f: ast.Attribute, e: ast.Call) -> Code:
         """Methods of str, list, dict, math and user classes."""
-        bt = self.t(f.value)
         self.t(e)
+        base_method = self.super_method(f, self.scope)
+        if base_method is not None:
+            args = self.args_for(base_method.node, base_method.scope.params, e, 1)
+            if f.attr == "__init__":
+                return f"super({args})", ATOM
+            return f"super.{f.attr}({args})", ATOM
+        bt = self.t(f.value)
         attr = f.attr
         args = e.args
         if bt.kind == "module":
@@ -1332,7 +1338,8 @@ class ExprEmitter(Typer):
             if attr == "clear":
                 return f"{base}.clear()", ATOM
         if bt.kind == "class":
-            info = self.classes[bt.name].methods[attr]
+            info = self.find_method(bt.name, attr)
+            assert info is not None
             return f"{base}.{attr}({self.args_for(info.node, info.scope.params, e, 1)})", ATOM
         raise unsupported("py_method", f".{attr}() on a {bt}", e)
 

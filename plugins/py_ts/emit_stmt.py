@@ -645,6 +645,9 @@ class Translator(ExprEmitter):
         saved_scope, saved_func = self.scope, self.func
         self.scope, self.func = f.scope, f
         self.depth += 1
+        if getattr(self, "pending_super", False):
+            self.emit("super();")
+            self.pending_super = False
         body = body_without_docstring(f.node.body)
         self.block_body(body, f.scope.params, f.scope)
         if f.returns.kind == "opt" and self.falls_off(body):
@@ -662,13 +665,35 @@ class Translator(ExprEmitter):
         self.emit("}")
         self.emit("")
 
+    def check_super_init(self, c: ClassInfo, init: FuncInfo) -> None:
+        """A subclass constructor must start with ``super().__init__(...)`` (TS needs
+        ``super()`` before ``this``), unless no ancestor defines ``__init__``."""
+        body = body_without_docstring(init.node.body)
+        first = body[0] if body else None
+        calls_super = (
+            isinstance(first, ast.Expr)
+            and isinstance(first.value, ast.Call)
+            and isinstance(first.value.func, ast.Attribute)
+            and first.value.func.attr == "__init__"
+            and self.super_method(first.value.func, init.scope) is not None
+        )
+        base_init = self.find_method(str(c.base), "__init__")
+        if base_init is not None and not calls_super:
+            what = f"{c.name}.__init__ not starting with super().__init__()"
+            raise unsupported("py_super_init", what, init.node)
+        if base_init is None and not calls_super:
+            self.pending_super = True
+
     def class_def(self, c: ClassInfo) -> None:
         """A class with fields, constructor and methods."""
         self.emit("")
         self.doc_comment(c.node)
-        self.emit(f"class {ts_name(c.name)} {{")
+        extends = f" extends {ts_name(c.base)}" if c.base else ""
+        self.emit(f"class {ts_name(c.name)}{extends} {{")
         self.depth += 1
         init = c.methods.get("__init__")
+        if c.base and init is not None:
+            self.check_super_init(c, init)
         direct: set[str] = set()
         if init is not None:
             self_name = init.node.args.args[0].arg
@@ -687,8 +712,9 @@ class Translator(ExprEmitter):
             self.check_storable(t, f"{c.name}.{name}", c.node)
             bang = "" if name in direct else "!"
             self.emit(f"{name}{bang}: {ts_type(t)};")
-        for name, m in c.methods.items():
-            self.emit("")
+        for i, (name, m) in enumerate(c.methods.items()):
+            if i or c.field_order:
+                self.emit("")
             self.doc_comment(m.node)
             if name == "__init__":
                 self.emit(f"constructor({self.params_code(m)}) {{")

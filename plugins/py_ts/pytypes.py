@@ -17,6 +17,7 @@ class T:
     kind: str
     args: tuple[T, ...] = ()
     name: str = ""
+    bases: tuple[str, ...] = ()  # for classes: the ancestors, nearest first
 
     def __str__(self) -> str:
         if self.kind in ("list", "iter", "opt", "set"):
@@ -72,9 +73,9 @@ def optional(inner: T) -> T:
     return T("opt", (inner,))
 
 
-def class_t(name: str) -> T:
-    """An instance of the user class ``name``."""
-    return T("class", name=name)
+def class_t(name: str, bases: tuple[str, ...] = ()) -> T:
+    """An instance of the user class ``name`` (``bases``: its ancestors, nearest first)."""
+    return T("class", name=name, bases=bases)
 
 
 def func_t(name: str) -> T:
@@ -109,6 +110,12 @@ def join(a: T, b: T) -> T:
         return optional(join(inner_a, inner_b))
     if a.kind == b.kind and a.kind in ("list", "iter", "dict", "set"):
         return T(a.kind, tuple(join(x, y) for x, y in zip(a.args, b.args, strict=True)))
+    if a.kind == b.kind == "class":
+        chain_a, chain_b = (a.name, *a.bases), (b.name, *b.bases)
+        for i, name in enumerate(chain_a):
+            if name in chain_b:
+                return class_t(name, chain_a[i + 1 :])
+        return ANY
     if a.kind == b.kind == "tuple" and len(a.args) == len(b.args):
         return T("tuple", tuple(join(x, y) for x, y in zip(a.args, b.args, strict=True)))
     return ANY

@@ -66,6 +66,7 @@ class ClassInfo:
     fields: dict[str, T] = field(default_factory=dict)
     field_order: list[str] = field(default_factory=list)
     methods: dict[str, FuncInfo] = field(default_factory=dict)
+    base: str | None = None
 
 
 def docstring_of(node: ast.AST) -> str | None:

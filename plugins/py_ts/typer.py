@@ -83,7 +83,7 @@ MATH_FUNCS: dict[str, T] = {"sqrt": FLOAT, "floor": INT, "ceil": INT, "fabs": FL
 MATH_CONSTS: dict[str, T] = {"pi": FLOAT, "e": FLOAT, "inf": FLOAT}
 
 
-def annotation_type(ann: ast.expr | None, classes: set[str]) -> T:
+def annotation_type(ann: ast.expr | None, classes: dict[str, tuple[str, ...]]) -> T:
     """The static type of a type hint (UNKNOWN for none); Unsupported for exotic hints."""
     if ann is None:
         return UNKNOWN
@@ -100,7 +100,7 @@ def annotation_type(ann: ast.expr | None, classes: set[str]) -> T:
         if ann.id in simple:
             return simple[ann.id]
         if ann.id in classes:
-            return class_t(ann.id)
+            return class_t(ann.id, classes[ann.id])
         if ann.id in ("list", "List"):
             return list_of(UNKNOWN)
         if ann.id in ("dict", "Dict"):
@@ -137,6 +137,7 @@ class Typer:
         self.emitting = False
         self.math = False
         self.narrowed: dict[tuple[int, str], bool] = {}
+        self.chains = class_chains(tree)
         self.reject_constructs()
         self.collect()
         self.infer()
@@ -220,7 +221,7 @@ class Typer:
         """A FuncInfo with a fresh scope holding its parameters and locals."""
         check_function_signature(node)
         scope = Scope("function", node, parent)
-        classes = {c.name for c in self.tree.body if isinstance(c, ast.ClassDef)}
+        classes = self.chains
         args = list(node.args.args)
         if cls is not None:
             if not args:
@@ -270,9 +271,12 @@ class Typer:
         if node.decorator_list:
             raise unsupported("py_decorator", f"decorator on class {node.name}", node)
         bases = [b for b in node.bases if not (isinstance(b, ast.Name) and b.id == "object")]
-        if bases or node.keywords:
+        if node.keywords or len(bases) > 1:
             raise unsupported("py_inheritance", f"base classes of {node.name}", node)
+        if bases and not (isinstance(bases[0], ast.Name) and bases[0].id in self.classes):
+            raise unsupported("py_inheritance", f"base class of {node.name}", node)
         info = ClassInfo(node.name, node)
+        info.base = bases[0].id if bases else None  # type: ignore[union-attr]
         self.classes[node.name] = info
         for stmt in body_without_docstring(node.body):
             if isinstance(stmt, ast.Pass):
@@ -308,6 +312,7 @@ class Typer:
                 self.infer_body(f.node.body, f.scope, f)
                 if not f.annotated_return and self.falls_off(f.node.body):
                     self.set_return(f, NONE)
+            self.unify_overrides()
             if not self.changed:
                 return
         raise unsupported("py_type_inference", "a program whose types do not settle")
@@ -335,10 +340,57 @@ class Typer:
             scope.vars[name] = new
             self.changed = True
 
+    def class_type(self, name: str) -> T:
+        """The static type of an instance of class ``name``."""
+        return class_t(name, self.chains.get(name, ()))
+
+    def find_method(self, cls: str, name: str) -> FuncInfo | None:
+        """Method ``name`` of ``cls`` or of its nearest ancestor that defines it."""
+        for c in (cls, *self.chains.get(cls, ())):
+            if name in self.classes[c].methods:
+                return self.classes[c].methods[name]
+        return None
+
+    def field_owner(self, cls: str, name: str) -> str | None:
+        """The class (``cls`` or an ancestor) that declares field ``name``."""
+        for c in (cls, *self.chains.get(cls, ())):
+            if name in self.classes[c].fields:
+                return c
+        return None
+
+    def overrides(self, cls: str, name: str) -> list[FuncInfo]:
+        """The methods ``name`` of subclasses of ``cls`` (the targets of dynamic dispatch)."""
+        return [
+            c.methods[name]
+            for c in self.classes.values()
+            if cls in self.chains.get(c.name, ()) and name in c.methods
+        ]
+
+    def unify_overrides(self) -> None:
+        """Give an overriding method and the one it overrides the same signature types."""
+        for c in self.classes.values():
+            for name, m in c.methods.items():
+                if name == "__init__":
+                    continue
+                for anc in self.chains.get(c.name, ()):
+                    base = self.classes[anc].methods.get(name)
+                    if base is None:
+                        continue
+                    if len(base.scope.params) != len(m.scope.params):
+                        raise unsupported("py_override", f"override of {name} with other arity")
+                    for pa, pb in zip(m.scope.params, base.scope.params, strict=True):
+                        t = join(m.scope.vars[pa], base.scope.vars[pb])
+                        self.set_var(m.scope, pa, t)
+                        self.set_var(base.scope, pb, t)
+                    self.set_return(m, base.returns)
+                    self.set_return(base, m.returns)
+                    break
+
     def set_field(self, cls: str, name: str, t: T) -> None:
         """Widen the type of field ``name`` of class ``cls``."""
+        cls = self.field_owner(cls, name) or cls
         info = self.classes[cls]
-        if name in info.methods:
+        if self.find_method(cls, name) is not None:
             raise unsupported("py_field_shadows_method", f"field {name} shadowing a method")
         if name not in info.fields:
             info.field_order.append(name)
@@ -371,7 +423,7 @@ class Typer:
                     # aliasing: both names refer to one container, so share one type
                     self.refine(s.value, self.visit(t, scope), scope)
         elif isinstance(s, ast.AnnAssign):
-            hint = annotation_type(s.annotation, set(self.classes))
+            hint = annotation_type(s.annotation, self.chains)
             vt = self.visit(s.value, scope) if s.value is not None else UNKNOWN
             if not isinstance(s.target, ast.Name | ast.Attribute):
                 raise unsupported("py_annotated_target", "annotated subscript target", s)
@@ -511,7 +563,7 @@ class Typer:
             if cls is None:
                 bt = self.visit(e.value, scope)
                 cls = bt.name if bt.kind == "class" else None
-            if cls is not None and e.attr in self.classes[cls].fields:
+            if cls is not None and self.field_owner(cls, e.attr) is not None:
                 self.set_field(cls, e.attr, t)
         elif isinstance(e, ast.Subscript) and not isinstance(e.slice, ast.Slice):
             bt = self.visit(e.value, scope)
@@ -659,7 +711,7 @@ class Typer:
         """The type a name refers to."""
         cls = self.self_class(e, scope)
         if cls is not None:
-            return class_t(cls)
+            return self.class_type(cls)
         owner = scope.lookup(e.id)
         if owner is not None:
             t = owner.vars[e.id]
@@ -721,10 +773,10 @@ class Typer:
                 return MATH_CONSTS[e.attr]
             raise unsupported("py_math", f"math.{e.attr}", e)
         if bt.kind == "class":
-            info = self.classes[bt.name]
-            if e.attr in info.fields:
-                return info.fields[e.attr]
-            if e.attr in info.methods:
+            owner = self.field_owner(bt.name, e.attr)
+            if owner is not None:
+                return self.classes[owner].fields[e.attr]
+            if self.find_method(bt.name, e.attr) is not None:
                 raise unsupported("py_bound_method", "a method used as a value", e)
             if self.emitting:
                 raise unsupported("py_attribute", f"unknown attribute {e.attr}", e)
@@ -769,19 +821,43 @@ class Typer:
             if ft.kind == "func":
                 return self.user_call(self.funcs[f.id], e, scope)
             if ft.kind == "classref":
-                init = self.classes[f.id].methods.get("__init__")
+                init = self.find_method(f.id, "__init__")
                 if init is not None:
                     self.user_call(init, e, scope)
                 elif e.args or e.keywords:
                     raise unsupported("py_call", f"arguments to {f.id}() without __init__", e)
-                return class_t(f.id)
+                return self.class_type(f.id)
             if ft.kind == "builtin":
                 return self.builtin_type(f.id, e, args, kw, scope)
             raise unsupported("py_call", f"calling a value of type {ft}", e)
         if isinstance(f, ast.Attribute):
+            base_method = self.super_method(f, scope)
+            if base_method is not None:
+                return self.user_call(base_method, e, scope)
             bt = self.visit(f.value, scope)
             return self.method_type(bt, f.attr, e, args, kw, scope)
         raise unsupported("py_call", "this call", e)
+
+    def super_method(self, f: ast.Attribute, scope: Scope) -> FuncInfo | None:
+        """For ``super().name``: the base-class method it calls (None if not super())."""
+        v = f.value
+        if not (
+            isinstance(v, ast.Call)
+            and isinstance(v.func, ast.Name)
+            and v.func.id == "super"
+            and scope.lookup("super") is None
+        ):
+            return None
+        s: Scope | None = scope
+        while s is not None and s.kind != "function":
+            s = s.parent
+        cls = getattr(s, "self_class", None)
+        if v.args or v.keywords or cls is None or self.classes[cls].base is None:
+            raise unsupported("py_super", "super() outside a method of a subclass", f)
+        m = self.find_method(str(self.classes[cls].base), f.attr)
+        if m is None:
+            raise unsupported("py_super", f"super().{f.attr} without a base method", f)
+        return m
 
     def user_call(self, fn: FuncInfo, e: ast.Call, scope: Scope) -> T:
         """Widen parameter types of ``fn`` from a call and return its return type."""
@@ -979,9 +1055,12 @@ class Typer:
                 return NONE
             raise unsupported("py_dict_method", f"dict.{attr}()", e)
         if bt.kind == "class":
-            info = self.classes[bt.name]
-            if attr in info.methods and attr != "__init__":
-                return self.user_call(info.methods[attr], e, s)
+            m = self.find_method(bt.name, attr)
+            if m is not None and attr != "__init__":
+                out = self.user_call(m, e, s)
+                for o in self.overrides(bt.name, attr):
+                    out = join(out, self.user_call(o, e, s))
+                return out
             raise unsupported("py_method", f"method {attr} of {bt.name}", e)
         raise unsupported("py_method", f".{attr}() on {bt}", e)
 
@@ -994,6 +1073,19 @@ def const_int(e: ast.expr) -> int | None:
         inner = const_int(e.operand)
         return None if inner is None else -inner
     return None
+
+
+def class_chains(tree: ast.Module) -> dict[str, tuple[str, ...]]:
+    """Each module-level class's ancestors (nearest first), from simple ``class C(B):``."""
+    chains: dict[str, tuple[str, ...]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            bases = [b for b in node.bases if not (isinstance(b, ast.Name) and b.id == "object")]
+            if len(bases) == 1 and isinstance(bases[0], ast.Name) and bases[0].id in chains:
+                chains[node.name] = (bases[0].id, *chains[bases[0].id])
+            else:
+                chains[node.name] = ()
+    return chains
 
 
 def none_test(test: ast.expr, branch: bool) -> str | None:
