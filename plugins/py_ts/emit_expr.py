@@ -1139,6 +1139,14 @@ class ExprEmitter(Typer):
             if not fn.startswith("("):
                 fn = f"(v: {ts_type(it_t)}) => {fn}(v)"
             return f"{arr}.map({fn})", ATOM
+        if name == "divmod" and len(args) == 2:
+            if not all(self.t(a).kind == "int" for a in args) or not all(map(is_simple, args)):
+                raise unsupported("py_divmod", "divmod() of non-int or complex operands", e)
+            q = self.binop(ast.BinOp(left=args[0], op=ast.FloorDiv(), right=args[1]))[0]
+            r = self.binop(ast.BinOp(left=args[0], op=ast.Mod(), right=args[1]))[0]
+            return f"[{q}, {r}]", ATOM
+        if name == "pow" and len(args) == 2:
+            return self.binop(ast.BinOp(left=args[0], op=ast.Pow(), right=args[1]))
         if name == "chr" and a0 is not None:
             return f"String.fromCodePoint({self.ex(a0, COND)})", ATOM
         if name == "ord" and a0 is not None:
@@ -1381,6 +1389,11 @@ class ExprEmitter(Typer):
             return f"{base}.{method}({arg[0]})", ATOM
         if attr == "count" and n == 1:
             return f"{self.use('pyStrCount')}({plain}, {arg[0]})", ATOM
+        if attr == "index" and n == 1:
+            return f"{self.use('pyStrIndex')}({plain}, {arg[0]})", ATOM
+        if attr == "center" and n in (1, 2):
+            fill = arg[1] if n == 2 else '" "'
+            return f"{self.use('pyCenter')}({plain}, {arg[0]}, {fill})", ATOM
         regex = {
             "isdigit": r"/^\p{Nd}+$/u",
             "isalpha": r"/^\p{L}+$/u",

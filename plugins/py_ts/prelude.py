@@ -899,6 +899,30 @@ function pySetIsdisjoint<T>(s: Set<T>, items: T[]): boolean {
 )
 
 
+_helper(
+    "pyStrIndex",
+    (),
+    """
+function pyStrIndex(s: string, sub: string): number {
+  const i = s.indexOf(sub);
+  if (i < 0) throw new Error("ValueError: substring not found");
+  return i;
+}""",
+)
+_helper(
+    "pyCenter",
+    (),
+    """
+function pyCenter(s: string, width: number, fill: string = " "): string {
+  // CPython: the extra space goes left when the padding and the width are both odd.
+  const pad = width - s.length;
+  if (pad <= 0) return s;
+  const left = Math.floor(pad / 2) + (pad & width & 1);
+  return fill.repeat(left) + s + fill.repeat(pad - left);
+}""",
+)
+
+
 def helper_names() -> list[str]:
     """Every helper name in definition order."""
     return list(_HELPERS)

@@ -68,7 +68,7 @@ if hasattr(ast, "TryStar"):
 BUILTIN_NAMES = {
     "print", "len", "str", "repr", "int", "float", "bool", "abs", "round", "sum", "min", "max",
     "sorted", "reversed", "range", "enumerate", "zip", "list", "dict", "any", "all", "map",
-    "filter", "chr", "ord", "set",
+    "filter", "chr", "ord", "set", "divmod", "pow",
 }  # fmt: skip
 
 STR_METHODS: dict[str, T] = {
@@ -76,7 +76,7 @@ STR_METHODS: dict[str, T] = {
     "capitalize": STR, "replace": STR, "split": list_of(STR), "join": STR, "startswith": BOOL,
     "endswith": BOOL, "isdigit": BOOL, "isalpha": BOOL, "isalnum": BOOL, "isspace": BOOL,
     "isupper": BOOL, "islower": BOOL, "find": INT, "rfind": INT, "count": INT, "ljust": STR,
-    "rjust": STR, "zfill": STR, "format": STR,
+    "rjust": STR, "zfill": STR, "format": STR, "index": INT, "center": STR,
 }  # fmt: skip
 
 MATH_FUNCS: dict[str, T] = {"sqrt": FLOAT, "floor": INT, "ceil": INT, "fabs": FLOAT}
@@ -943,6 +943,11 @@ class Typer:
             return iter_of(tuple_of(*(self.iter_elem(a, e) for a in args)))
         if name == "list":
             return list_of(self.iter_elem(first, e)) if args else list_of(UNKNOWN)
+        if name == "divmod" and len(args) == 2:
+            return tuple_of(*([self.binop_type(ast.FloorDiv(), args[0], args[1], e)] * 2))
+        if name == "pow" and len(args) == 2:
+            as_binop = ast.BinOp(left=e.args[0], op=ast.Pow(), right=e.args[1])
+            return self.binop_type(ast.Pow(), args[0], args[1], as_binop)
         if name == "set":
             return set_of(self.iter_elem(first, e) if args else UNKNOWN)
         if name == "dict":
