@@ -230,6 +230,7 @@ class ExprEmitter(Typer):
         self.scope: Scope = self.module
         self.nonneg_names: set[str] = set()
         self.temp_count = 0
+        self.dataclasses: set[str] = set()  # compared field by field in Python
 
     def use(self, helper: str) -> str:
         """Mark a prelude helper as used and return its name."""
@@ -673,6 +674,8 @@ class ExprEmitter(Typer):
             ) or "none" in (lt.kind, rt.kind):
                 if "bool" in (lt.kind, rt.kind) and lt.kind != rt.kind:
                     raise unsupported("py_compare", "comparing a bool with a non-bool", left)
+                if any(t.kind == "class" and t.name in self.dataclasses for t in (lt, rt)):
+                    raise unsupported("py_dataclass_eq", "== on dataclass instances", left)
                 lcode, rcode = self.ex(left, EQ + 1), self.ex(right, EQ + 1)
                 if lt.kind == "bool" and isinstance(right, ast.Constant):
                     lcode = f"({self.ex(left, COND)} as boolean)"  # no literal-type narrowing

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from zerolayer.plugins.py_ts.desugar import desugar_dataclasses
 from zerolayer.plugins.py_ts.emit_expr import (
     ADD,
     ATOM,
@@ -738,7 +739,10 @@ def target_names_in(stmt: ast.stmt) -> list[str]:
 
 def translate_module(tree: ast.Module) -> str:
     """Translate a parsed module (see :func:`zerolayer.plugins.py_ts.translate`)."""
-    return Translator(tree).program()
+    tree, dataclass_names = desugar_dataclasses(tree)
+    translator = Translator(tree)
+    translator.dataclasses = dataclass_names
+    return translator.program()
 
 
 __all__ = ["DOC_MARK", "PRELUDE_END", "PRELUDE_START", "translate_module"]

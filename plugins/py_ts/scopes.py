@@ -14,7 +14,7 @@ from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.py_ts.pytypes import UNKNOWN, T
 
 SUPPORTED_DUNDERS = {"__init__", "__str__", "__repr__", "__len__"}
-HARMLESS_IMPORTS = {"math", "__future__", "typing"}
+HARMLESS_IMPORTS = {"math", "__future__", "typing", "dataclasses"}
 
 
 def unsupported(reason: str, what: str, node: ast.AST | None = None) -> Unsupported:
