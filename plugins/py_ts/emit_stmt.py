@@ -31,6 +31,7 @@ from zerolayer.plugins.py_ts.scopes import (
     body_without_docstring,
     collect_bindings,
     docstring_of,
+    global_names,
     target_names,
     unsupported,
 )
@@ -45,8 +46,10 @@ DOC_MARK = "// "  # a docstring line kept above its function or class
 class DeclPlan:
     """Where each local of one scope body is declared."""
 
-    def __init__(self, body: list[ast.stmt], params: list[str]) -> None:
-        b = collect_bindings(body)
+    def __init__(
+        self, body: list[ast.stmt], params: list[str], mutable: set[str] | None = None
+    ) -> None:
+        b = collect_bindings(body, global_names(body))
         self.inline: dict[int, list[str]] = {}  # id(stmt) -> names declared there
         self.loop_local: dict[int, list[str]] = {}  # id(for stmt) -> names bound by the loop
         self.hoisted: list[str] = []
@@ -66,7 +69,7 @@ class DeclPlan:
                 first, sites, loads, blocks
             ):
                 self.inline.setdefault(id(first), []).append(name)
-                if len(sites) == 1:
+                if len(sites) == 1 and name not in (mutable or set()):
                     self.single.add(name)
                 continue
             self.hoisted.append(name)
@@ -175,7 +178,7 @@ class Translator(ExprEmitter):
     def block_body(self, body: list[ast.stmt], params: list[str], scope: Scope) -> None:
         """A function or module body: hoisted declarations, then the statements."""
         saved = self.plan
-        self.plan = DeclPlan(body, params)
+        self.plan = DeclPlan(body, params, self.global_decls)
         for name in self.plan.hoisted:
             t = scope.vars.get(name)
             if t is None:
@@ -227,7 +230,7 @@ class Translator(ExprEmitter):
             pass
         elif isinstance(s, ast.Return):
             self.return_stmt(s)
-        elif isinstance(s, ast.Import | ast.ImportFrom):
+        elif isinstance(s, ast.Import | ast.ImportFrom | ast.Global):
             pass
         elif isinstance(s, ast.Raise):
             self.raise_stmt(s)

@@ -135,12 +135,28 @@ class Bindings:
     loads: dict[str, list[ast.Name]] = field(default_factory=dict)
 
 
-def collect_bindings(body: list[ast.stmt]) -> Bindings:
-    """Binding statements and Name loads of a scope body (comprehension targets excluded)."""
+def global_names(body: list[ast.stmt]) -> set[str]:
+    """Names a function body declares ``global``."""
+    out: set[str] = set()
+    stack: list[ast.AST] = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Global):
+            out.update(n.names)
+        if not isinstance(n, ast.FunctionDef | ast.ClassDef | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def collect_bindings(body: list[ast.stmt], skip: set[str] | None = None) -> Bindings:
+    """Binding statements and Name loads of a scope body (comprehension targets excluded;
+    names in ``skip``, declared ``global``, belong to the module)."""
     b = Bindings()
     direct_ids = {id(s) for s in body}
 
     def bind(name: str, stmt: ast.stmt) -> None:
+        if skip and name in skip:
+            return
         if name not in b.sites:
             b.direct[name] = id(stmt) in direct_ids
         b.sites.setdefault(name, []).append(stmt)

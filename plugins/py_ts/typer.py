@@ -42,6 +42,7 @@ from zerolayer.plugins.py_ts.scopes import (
     body_without_docstring,
     check_function_signature,
     collect_bindings,
+    global_names,
     target_names,
     unsupported,
 )
@@ -52,7 +53,6 @@ REJECTED: dict[type, tuple[str, str]] = {
     ast.AsyncFor: ("py_async", "async for"),
     ast.AsyncWith: ("py_async", "async with"),
     ast.Await: ("py_async", "await"),
-    ast.Global: ("py_global", "global"),
     ast.Nonlocal: ("py_nonlocal", "nonlocal"),
     ast.NamedExpr: ("py_walrus", "the walrus operator :="),
     ast.Match: ("py_match", "match statement"),
@@ -138,6 +138,7 @@ class Typer:
         self.math = False
         self.narrowed: dict[tuple[int, str], bool] = {}
         self.chains = class_chains(tree)
+        self.global_decls: set[str] = set()
         self.reject_constructs()
         self.collect()
         self.infer()
@@ -242,8 +243,13 @@ class Typer:
         for stmt in ast.walk(node):
             if stmt is not node and isinstance(stmt, ast.FunctionDef | ast.ClassDef):
                 raise unsupported("py_nested_def", f"nested def/class in {node.name}()", stmt)
-        for name in collect_bindings(node.body).sites:
+        globals_ = global_names(node.body)
+        for name in collect_bindings(node.body, globals_).sites:
             scope.vars.setdefault(name, UNKNOWN)
+        for name in globals_:
+            if name in scope.vars:
+                raise unsupported("py_global", f"global {name} that is also a parameter", node)
+        self.global_decls |= globals_
         return info
 
     def collect(self) -> None:
@@ -255,6 +261,9 @@ class Typer:
                 self.collect_class(stmt)
         for name in collect_bindings(self.tree.body).sites:
             self.module.vars.setdefault(name, UNKNOWN)
+        for name in self.global_decls:
+            if name not in self.module.vars:
+                raise unsupported("py_global", f"global {name} not assigned at module level")
         for name in self.module.vars:
             if name in self.funcs or name in self.classes:
                 raise unsupported("py_rebinding", f"rebinding the function/class name {name}")
