@@ -261,12 +261,17 @@ class Typer:
                 self.collect_class(stmt)
         for name in collect_bindings(self.tree.body).sites:
             self.module.vars.setdefault(name, UNKNOWN)
-        for name in self.global_decls:
-            if name not in self.module.vars:
-                raise unsupported("py_global", f"global {name} not assigned at module level")
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Global):
+                for name in node.names:
+                    if name not in self.module.vars:
+                        what = f"global {name} not assigned at module level"
+                        raise unsupported("py_global", what, node)
+        sites = collect_bindings(self.tree.body).sites
         for name in self.module.vars:
             if name in self.funcs or name in self.classes:
-                raise unsupported("py_rebinding", f"rebinding the function/class name {name}")
+                what = f"rebinding the function/class name {name}"
+                raise unsupported("py_rebinding", what, sites[name][0])
         for stmt in ast.walk(self.tree):
             if isinstance(stmt, ast.FunctionDef | ast.ClassDef) and stmt not in self.tree.body:
                 inside_class = any(
