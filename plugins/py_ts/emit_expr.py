@@ -787,7 +787,13 @@ class ExprEmitter(Typer):
         bt = self.t(e.value)
         if bt.kind == "module":
             return {"pi": "Math.PI", "e": "Math.E", "inf": "Infinity"}[e.attr], ATOM
-        return f"{self.ex(e.value, ATOM)}.{e.attr}", ATOM
+        return f"{self.obj(e.value)}.{e.attr}", ATOM
+
+    def obj(self, e: ast.expr) -> str:
+        """``e`` used as an object; an optional instance gets a non-null assertion (None
+        there fails in Python, and null fails in JS)."""
+        code = self.ex(e, ATOM)
+        return code + "!" if self.t(e).kind == "opt" else code
 
     def subscript(self, e: ast.Subscript) -> Code:
         """Indexing and slicing with Python's negative-index and clamping rules."""
@@ -1102,7 +1108,7 @@ class ExprEmitter(Typer):
                 parts = ["0", *parts]
             return f"{self.use('pyRange')}({', '.join(parts)})", ATOM
         if name == "enumerate" and a0 is not None and t0 is not None:
-            start = args[1] if len(args) > 1 else None
+            start = args[1] if len(args) > 1 else kw.get("start")
             if start is None and t0.kind == "list":
                 return f"Array.from({self.ex(a0, ATOM)}.entries())", ATOM
             extra = "" if start is None else ", " + self.ex(start, COND)
@@ -1258,7 +1264,7 @@ class ExprEmitter(Typer):
             if f.attr == "__init__":
                 return f"super({args})", ATOM
             return f"super.{f.attr}({args})", ATOM
-        bt = self.t(f.value)
+        bt = self.object_type(f.value, self.scope)
         attr = f.attr
         args = e.args
         if bt.kind == "module":
@@ -1351,7 +1357,8 @@ class ExprEmitter(Typer):
         if bt.kind == "class":
             info = self.find_method(bt.name, attr)
             assert info is not None
-            return f"{base}.{attr}({self.args_for(info.node, info.scope.params, e, 1)})", ATOM
+            call_args = self.args_for(info.node, info.scope.params, e, 1)
+            return f"{self.obj(f.value)}.{attr}({call_args})", ATOM
         raise unsupported("py_method", f".{attr}() on a {bt}", e)
 
     def str_method(self, attr: str, e: ast.Call, base: str, plain: str, arg: list[str]) -> Code:
@@ -1369,6 +1376,8 @@ class ExprEmitter(Typer):
         strip = {"strip": "trim", "lstrip": "trimStart", "rstrip": "trimEnd"}
         if attr in strip and n == 0:
             return f"{base}.{strip[attr]}()", ATOM
+        if attr in strip and n == 1 and self.t(args[0]).kind == "str":
+            return f"{self.use('pyStrip')}({plain}, {arg[0]}, {ts_string(attr)})", ATOM
         if attr == "split" and n <= 1:
             sep = args[0] if args else None
             if isinstance(sep, ast.Constant) and isinstance(sep.value, str) and sep.value:

@@ -395,7 +395,7 @@ class Translator(ExprEmitter):
         """Code storing TS ``code`` into a subscript or attribute target."""
         if isinstance(target, ast.Attribute):
             self.t(target)
-            return f"{self.ex(target.value, ATOM)}.{target.attr} = {code}"
+            return f"{self.obj(target.value)}.{target.attr} = {code}"
         if isinstance(target, ast.Subscript):
             bt = self.t(target.value)
             base = self.ex(target.value, ATOM)

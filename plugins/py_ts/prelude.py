@@ -923,6 +923,20 @@ function pyCenter(s: string, width: number, fill: string = " "): string {
 )
 
 
+_helper(
+    "pyStrip",
+    (),
+    """
+function pyStrip(s: string, chars: string, mode: string): string {
+  let a = 0;
+  let b = s.length;
+  if (mode !== "rstrip") while (a < b && chars.includes(s[a])) a++;
+  if (mode !== "lstrip") while (b > a && chars.includes(s[b - 1])) b--;
+  return s.slice(a, b);
+}""",
+)
+
+
 def helper_names() -> list[str]:
     """Every helper name in definition order."""
     return list(_HELPERS)

@@ -549,13 +549,21 @@ class Typer:
         elif isinstance(target, ast.Attribute):
             cls = self.self_class(target.value, scope)
             if cls is None:
-                bt = self.visit(target.value, scope)
+                bt = self.object_type(target.value, scope)
                 if bt.kind != "class":
                     if self.emitting or bt.kind not in ("unknown",):
                         raise unsupported("py_attribute_assign", "attribute assignment", target)
                     return
                 cls = bt.name
             self.set_field(cls, target.attr, t)
+
+    def object_type(self, e: ast.expr, scope: Scope) -> T:
+        """The type of ``e`` where it is used as an object (``e.attr``): an optional instance
+        counts as the instance, since using None there fails in Python and in JS alike."""
+        t = self.visit(e, scope)
+        if t.kind == "opt" and t.args[0].kind == "class":
+            return t.args[0]
+        return t
 
     def self_class(self, e: ast.expr, scope: Scope) -> str | None:
         """The class name when ``e`` is the ``self`` parameter of a method."""
@@ -575,7 +583,7 @@ class Typer:
         elif isinstance(e, ast.Attribute):
             cls = self.self_class(e.value, scope)
             if cls is None:
-                bt = self.visit(e.value, scope)
+                bt = self.object_type(e.value, scope)
                 cls = bt.name if bt.kind == "class" else None
             if cls is not None and self.field_owner(cls, e.attr) is not None:
                 self.set_field(cls, e.attr, t)
@@ -781,7 +789,7 @@ class Typer:
 
     def attr_type(self, e: ast.Attribute, scope: Scope) -> T:
         """The type of ``obj.attr`` read as a value (not a method call)."""
-        bt = self.visit(e.value, scope)
+        bt = self.object_type(e.value, scope)
         if bt.kind == "module":
             if e.attr in MATH_CONSTS:
                 return MATH_CONSTS[e.attr]
@@ -848,7 +856,7 @@ class Typer:
             base_method = self.super_method(f, scope)
             if base_method is not None:
                 return self.user_call(base_method, e, scope)
-            bt = self.visit(f.value, scope)
+            bt = self.object_type(f.value, scope)
             return self.method_type(bt, f.attr, e, args, kw, scope)
         raise unsupported("py_call", "this call", e)
 
@@ -894,7 +902,7 @@ class Typer:
         self, name: str, e: ast.Call, args: list[T], kw: dict[str | None, ast.expr], scope: Scope
     ) -> T:
         """The result type of a call to a supported builtin."""
-        allowed_kw = {"print": {"sep", "end"}, "sorted": {"key", "reverse"}}
+        allowed_kw = {"print": {"sep", "end"}, "sorted": {"key", "reverse"}, "enumerate": {"start"}}
         allowed_kw.update({"min": {"key"}, "max": {"key"}, "sum": {"start"}})
         if set(kw) - allowed_kw.get(name, set()):
             raise unsupported("py_call_keyword", f"keyword arguments of {name}()", e)
