@@ -304,6 +304,12 @@ class ExprEmitter(Typer):
                 want = t
             items = [self.ex(x, COND, want.args[i]) for i, x in enumerate(e.elts)]
             return "[" + ", ".join(items) + "]", ATOM
+        if isinstance(e, ast.Dict) and t.kind == "record":
+            pairs = [
+                f"[{self.ex(k, COND)}, {self.ex(v, COND)}]"  # type: ignore[arg-type]
+                for k, v in zip(e.keys, e.values, strict=True)
+            ]
+            return f"new Map<string, any>([{', '.join(pairs)}])", ATOM
         if isinstance(e, ast.Dict):
             dt = expect if expect is not None and expect.kind == "dict" else t
             pairs = [
@@ -401,6 +407,12 @@ class ExprEmitter(Typer):
             return f"((o: {t.name}) => o.{method}())"
         if k == "set":
             raise unsupported("py_set_order", "printing a set (Python's hash order)", node)
+        if k == "record":
+            fs = ", ".join(
+                f"[{ts_string(key)}, {self.fmt_fn(v, True, node)}]"
+                for key, v in zip(t.bases, t.args, strict=True)
+            )
+            return f"{self.use('pyFmtRecord')}([{fs}])"
         what = "int-or-float" if k == "num" else str(t)
         raise unsupported("py_print_type", f"printing a value of uncertain type ({what})", node)
 
@@ -589,7 +601,7 @@ class ExprEmitter(Typer):
             out = (f'{self.wrap(code, REL)} !== ""', EQ)
         elif k in ("list", "tuple"):
             out = (f"{self.wrap(code, ATOM)}.length > 0", REL)
-        elif k in ("dict", "set"):
+        elif k in ("dict", "set", "record"):
             out = (f"{self.wrap(code, ATOM)}.size > 0", REL)
         elif k == "none":
             out = ("false", ATOM)
@@ -695,7 +707,7 @@ class ExprEmitter(Typer):
         """``left in right``."""
         if rt.kind == "str":
             return f"{self.ex(right, ATOM)}.includes({self.ex(left, COND)})"
-        if rt.kind in ("dict", "set"):
+        if rt.kind in ("dict", "set", "record"):
             return f"{self.ex(right, ATOM)}.has({self.ex(left, COND)})"
         if rt.kind in ("list", "tuple", "iter"):
             et = elem_type(rt)
@@ -804,6 +816,9 @@ class ExprEmitter(Typer):
         if bt.kind == "dict":
             key = self.ex(e.slice, COND)
             return f"{self.use('pyDictGet')}({self.ex(e.value, COND)}, {key})", ATOM
+        if bt.kind == "record":
+            vt = self.t(e)
+            return f"({base}.get({self.ex(e.slice, COND)}) as {ts_type(vt)})", ATOM
         if bt.kind == "tuple":
             idx = const_int(e.slice)
             assert idx is not None
@@ -863,7 +878,7 @@ class ExprEmitter(Typer):
             return self.expr(e), True
         if t.kind == "str":
             return self.expr(e), False
-        if t.kind == "dict":
+        if t.kind in ("dict", "record"):
             return (f"{self.ex(e, ATOM)}.keys()", ATOM), False
         if t.kind == "iter":
             return self.expr(e), True
@@ -1054,7 +1069,7 @@ class ExprEmitter(Typer):
         if name == "print":
             raise unsupported("py_print_value", "print() used as a value", e)
         if name == "len" and a0 is not None and t0 is not None:
-            if t0.kind in ("dict", "set"):
+            if t0.kind in ("dict", "set", "record"):
                 return f"{self.ex(a0, ATOM)}.size", ATOM
             if t0.kind == "class":
                 return f"{self.ex(a0, ATOM)}.__len__()", ATOM
@@ -1338,6 +1353,11 @@ class ExprEmitter(Typer):
                 items = self.wrap(self.array_of_unordered(other), ATOM)
                 helper = "pySet" + attr[0].upper() + attr[1:]
                 return f"{self.use(helper)}({plain}, {items})", ATOM
+        if bt.kind == "record":
+            if attr == "get":
+                return f"({base}.get({arg[0]}) as {ts_type(self.t(e))})", ATOM
+            if attr == "keys":
+                return f"Array.from({base}.keys())", ATOM
         if bt.kind == "dict":
             vt = bt.args[1]
             if attr == "get":

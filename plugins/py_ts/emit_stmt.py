@@ -399,7 +399,7 @@ class Translator(ExprEmitter):
         if isinstance(target, ast.Subscript):
             bt = self.t(target.value)
             base = self.ex(target.value, ATOM)
-            if bt.kind == "dict":
+            if bt.kind in ("dict", "record"):
                 return f"{base}.set({self.ex(target.slice, COND)}, {code})"
             if bt.kind == "list":
                 idx = const_int(target.slice)

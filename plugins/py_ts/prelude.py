@@ -112,6 +112,22 @@ function pyFmtDict<K, V>(kf: (k: K) => string, vf: (v: V) => string): (d: Map<K,
 }""",
 )
 _helper(
+    "pyFmtRecord",
+    ("pyReprStr",),
+    """
+function pyFmtRecord(fs: [string, (v: any) => string][]): (r: Map<string, any>) => string {
+  const byKey = new Map<string, (v: any) => string>(fs);
+  return (r: Map<string, any>) => {
+    const parts: string[] = [];
+    for (const [k, v] of r) {
+      const f = byKey.get(k) as (v: any) => string;
+      parts.push(pyReprStr(k) + ": " + f(v));
+    }
+    return "{" + parts.join(", ") + "}";
+  };
+}""",
+)
+_helper(
     "pyFmtOpt",
     (),
     """

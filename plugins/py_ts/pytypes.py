@@ -26,6 +26,9 @@ class T:
             return f"{self.kind}[{', '.join(str(a) for a in self.args)}]"
         if self.kind in ("class", "func"):
             return f"{self.kind} {self.name}"
+        if self.kind == "record":
+            fields = zip(self.bases, self.args, strict=True)
+            return "record{" + ", ".join(f"{k}: {v}" for k, v in fields) + "}"
         return self.kind
 
 
@@ -59,6 +62,12 @@ def tuple_of(*elems: T) -> T:
 def set_of(elem: T) -> T:
     """``set[elem]`` (iteration order is Python's hash order: never reproduced)."""
     return T("set", (elem,))
+
+
+def record_of(keys: tuple[str, ...], values: tuple[T, ...]) -> T:
+    """A dict literal with constant string keys and values of different types (a record
+    such as ``{"name": "Ann", "grade": 88}``); its keys never change."""
+    return T("record", values, bases=keys)
 
 
 def dict_of(key: T, value: T) -> T:
@@ -110,6 +119,10 @@ def join(a: T, b: T) -> T:
         return optional(join(inner_a, inner_b))
     if a.kind == b.kind and a.kind in ("list", "iter", "dict", "set"):
         return T(a.kind, tuple(join(x, y) for x, y in zip(a.args, b.args, strict=True)))
+    if a.kind == b.kind == "record":
+        if a.bases != b.bases:
+            return ANY
+        return record_of(a.bases, tuple(join(x, y) for x, y in zip(a.args, b.args, strict=True)))
     if a.kind == b.kind == "class":
         chain_a, chain_b = (a.name, *a.bases), (b.name, *b.bases)
         for i, name in enumerate(chain_a):
@@ -125,7 +138,7 @@ def elem_type(t: T) -> T:
     """The type of the items an iteration over ``t`` yields (``any`` if unknown)."""
     if t.kind in ("list", "iter", "set"):
         return t.args[0]
-    if t.kind == "str":
+    if t.kind in ("str", "record"):
         return STR
     if t.kind == "dict":
         return t.args[0]
@@ -166,6 +179,8 @@ def ts_type(t: T) -> str:
         return f"Set<{ts_type(t.args[0])}>"
     if k == "dict":
         return f"Map<{ts_type(t.args[0])}, {ts_type(t.args[1])}>"
+    if k == "record":
+        return "Map<string, any>"
     if k == "opt":
         return f"{ts_type(t.args[0])} | null"
     if k == "class":

@@ -30,6 +30,7 @@ from zerolayer.plugins.py_ts.pytypes import (
     join,
     list_of,
     optional,
+    record_of,
     set_of,
     tuple_of,
 )
@@ -515,7 +516,7 @@ class Typer:
 
     def iter_elem(self, it: T, node: ast.AST) -> T:
         """The element type of iterating a value of type ``it``."""
-        if it.kind in ("list", "iter", "str", "dict", "unknown", "set"):
+        if it.kind in ("list", "iter", "str", "dict", "unknown", "set", "record"):
             return elem_type(it)
         if self.emitting:
             raise unsupported("py_iteration", f"iterating over a {it}", node)
@@ -542,6 +543,11 @@ class Typer:
             if isinstance(target.slice, ast.Slice):
                 raise unsupported("py_slice_assign", "assignment to a slice", target)
             kt = self.visit(target.slice, scope)
+            if bt.kind == "record":
+                i = record_index(bt, target.slice)
+                values = list(bt.args)
+                values[i] = join(values[i], t)
+                self.refine(target.value, record_of(bt.bases, tuple(values)), scope)
             if bt.kind == "dict":
                 self.refine(target.value, dict_of(join(bt.args[0], kt), join(bt.args[1], t)), scope)
             elif bt.kind == "list":
@@ -700,11 +706,17 @@ class Typer:
             return tuple_of(*(self.visit(x, scope) for x in e.elts))
         if isinstance(e, ast.Dict):
             kt, vt = UNKNOWN, UNKNOWN
+            values: list[T] = []
             for k, v in zip(e.keys, e.values, strict=True):
                 if k is None:
                     raise unsupported("py_dict_unpack", "** in a dict literal", e)
                 kt = join(kt, self.visit(k, scope))
-                vt = join(vt, self.visit(v, scope))
+                values.append(self.visit(v, scope))
+                vt = join(vt, values[-1])
+            keys = [k.value for k in e.keys if isinstance(k, ast.Constant)]
+            all_str = all(isinstance(k, str) for k in keys)
+            if vt.kind == "any" and all_str and len(keys) == len(e.keys) == len(set(keys)):
+                return record_of(tuple(keys), tuple(values))  # type: ignore[arg-type]
             return dict_of(kt, vt)
         if isinstance(e, ast.ListComp | ast.GeneratorExp | ast.SetComp):
             cs = self.comp_scope(e, scope)
@@ -820,6 +832,8 @@ class Typer:
         kt = self.visit(e.slice, scope)
         if bt.kind == "dict":
             return bt.args[1]
+        if bt.kind == "record":
+            return bt.args[record_index(bt, e.slice)]
         if bt.kind in ("list", "str"):
             if kt.kind not in ("int", "unknown"):
                 raise unsupported("py_index", f"index of type {kt}", e)
@@ -1062,6 +1076,12 @@ class Typer:
             if attr in ("issubset", "issuperset", "isdisjoint") and len(args) == 1:
                 return BOOL
             raise unsupported("py_set_method", f"set.{attr}()", e)
+        if bt.kind == "record":
+            if attr == "get" and len(e.args) in (1, 2):
+                return bt.args[record_index(bt, e.args[0])]
+            if attr == "keys" and not args:
+                return iter_of(STR)
+            raise unsupported("py_record_method", f".{attr}() on a dict of mixed values", e)
         if bt.kind == "dict":
             kt, vt = bt.args
             if attr == "get" and len(args) == 2:
@@ -1100,6 +1120,13 @@ def const_int(e: ast.expr) -> int | None:
         inner = const_int(e.operand)
         return None if inner is None else -inner
     return None
+
+
+def record_index(t: T, key: ast.expr) -> int:
+    """The position of a constant key of a record type (Unsupported for other keys)."""
+    if isinstance(key, ast.Constant) and key.value in t.bases:
+        return t.bases.index(key.value)
+    raise unsupported("py_record_key", "a key of a dict of mixed values that is not fixed", key)
 
 
 def class_chains(tree: ast.Module) -> dict[str, tuple[str, ...]]:
