@@ -1011,7 +1011,7 @@ class ExprEmitter(Typer):
             return f"(v: {ts_type(p)}) => v.{prop}"
         if isinstance(fn, ast.Name) and fn.id == "abs":
             return "Math.abs"
-        if isinstance(fn, ast.Name) and fn.id in self.funcs:
+        if isinstance(fn, ast.Name) and self.resolve_func(fn.id, self.scope) is not None:
             return f"(v: {ts_type(p)}) => {ts_name(fn.id)}(v)"
         del v
         raise unsupported("py_function_value", "this function argument", fn)
@@ -1048,7 +1048,8 @@ class ExprEmitter(Typer):
         if isinstance(f, ast.Name):
             ft = self.name_type(f, self.scope)
             if ft.kind == "func":
-                info = self.funcs[f.id]
+                info = self.resolve_func(f.id, self.scope)
+                assert info is not None
                 return f"{ts_name(f.id)}({self.args_for(info.node, info.scope.params, e, 0)})", ATOM
             if ft.kind == "classref":
                 init = self.find_method(f.id, "__init__")
@@ -1137,7 +1138,10 @@ class ExprEmitter(Typer):
                 return "[]", ATOM
             if t0 is not None and t0.kind == "list":
                 return f"{self.ex(a0, ATOM)}.slice()", ATOM  # type: ignore[arg-type]
-            return f"Array.from({self.iter_code(a0)[0][0]})", ATOM  # type: ignore[arg-type]
+            code, fresh = self.iter_code(a0)  # type: ignore[arg-type]
+            if fresh and t0 is not None and t0.kind == "iter":
+                return code  # already a new array
+            return f"Array.from({code[0]})", ATOM
         if name == "set":
             st = expect if expect is not None and expect.kind == "set" else self.t(e)
             self.check_set_elem(st, e)

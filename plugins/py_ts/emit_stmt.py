@@ -200,7 +200,8 @@ class Translator(ExprEmitter):
     def stmt(self, s: ast.stmt) -> None:
         """One statement."""
         if isinstance(s, ast.FunctionDef):
-            self.function(self.funcs[s.name])
+            fn = self.scope.funcs.get(s.name) or self.funcs[s.name]
+            self.function(fn)
         elif isinstance(s, ast.ClassDef):
             self.class_def(self.classes[s.name])
         elif isinstance(s, ast.Assign):

@@ -34,6 +34,7 @@ class Scope:
     vars: dict[str, T] = field(default_factory=dict)
     params: list[str] = field(default_factory=list)
     fixed: set[str] = field(default_factory=set)  # annotated names: types do not widen
+    funcs: dict[str, FuncInfo] = field(default_factory=dict)  # nested function definitions
 
     def lookup(self, name: str) -> Scope | None:
         """The innermost scope (this or an enclosing one) that binds ``name``."""

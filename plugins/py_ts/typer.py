@@ -139,6 +139,7 @@ class Typer:
         self.math = False
         self.narrowed: dict[tuple[int, str], bool] = {}
         self.chains = class_chains(tree)
+        self.nested: list[FuncInfo] = []
         self.global_decls: set[str] = set()
         self.reject_constructs()
         self.collect()
@@ -241,11 +242,22 @@ class Typer:
         if node.returns is not None:
             info.returns = annotation_type(node.returns, classes)
             info.annotated_return = True
+        for stmt in node.body:
+            if isinstance(stmt, ast.FunctionDef):  # a helper defined at the top of the body
+                scope.funcs[stmt.name] = self.new_func(stmt, scope, None)
+                self.nested.append(scope.funcs[stmt.name])
+        registered = {id(f.node) for f in scope.funcs.values()}
         for stmt in ast.walk(node):
-            if stmt is not node and isinstance(stmt, ast.FunctionDef | ast.ClassDef):
+            if stmt is node or id(stmt) in registered:
+                continue
+            if isinstance(stmt, ast.FunctionDef | ast.ClassDef) and not any(
+                stmt in ast.walk(f.node) for f in scope.funcs.values()
+            ):
                 raise unsupported("py_nested_def", f"nested def/class in {node.name}()", stmt)
         globals_ = global_names(node.body)
         for name in collect_bindings(node.body, globals_).sites:
+            if name in scope.funcs:
+                raise unsupported("py_rebinding", f"rebinding the function name {name}", node)
             scope.vars.setdefault(name, UNKNOWN)
         for name in globals_:
             if name in scope.vars:
@@ -273,12 +285,13 @@ class Typer:
             if name in self.funcs or name in self.classes:
                 what = f"rebinding the function/class name {name}"
                 raise unsupported("py_rebinding", what, sites[name][0])
+        nested = {id(f.node) for f in self.nested}
         for stmt in ast.walk(self.tree):
             if isinstance(stmt, ast.FunctionDef | ast.ClassDef) and stmt not in self.tree.body:
                 inside_class = any(
                     stmt in c.body for c in self.tree.body if isinstance(c, ast.ClassDef)
                 )
-                if not inside_class:
+                if not inside_class and id(stmt) not in nested:
                     raise unsupported("py_nested_def", f"nested definition {stmt.name}", stmt)
 
     def collect_class(self, node: ast.ClassDef) -> None:
@@ -311,7 +324,18 @@ class Typer:
         out = list(self.funcs.values())
         for c in self.classes.values():
             out.extend(c.methods.values())
-        return out
+        return out + self.nested
+
+    def resolve_func(self, name: str, scope: Scope) -> FuncInfo | None:
+        """The function ``name`` refers to in ``scope`` (nested helpers first)."""
+        s: Scope | None = scope
+        while s is not None:
+            if name in s.vars:
+                return None
+            if name in s.funcs:
+                return s.funcs[name]
+            s = s.parent
+        return self.funcs.get(name)
 
     def infer(self) -> None:
         """Widen every type until a fixed point is reached."""
@@ -642,8 +666,9 @@ class Typer:
             if lam.id == "abs":
                 return params[0] if params else UNKNOWN
             return {"str": STR, "int": INT, "float": FLOAT, "len": INT}[lam.id]
-        if isinstance(lam, ast.Name) and lam.id in self.funcs:
-            f = self.funcs[lam.id]
+        if isinstance(lam, ast.Name) and self.resolve_func(lam.id, scope) is not None:
+            f = self.resolve_func(lam.id, scope)
+            assert f is not None
             for name, t in zip(f.scope.params, params, strict=False):
                 self.set_var(f.scope, name, t)
             return f.returns
@@ -746,6 +771,8 @@ class Typer:
         cls = self.self_class(e, scope)
         if cls is not None:
             return self.class_type(cls)
+        if self.resolve_func(e.id, scope) is not None and e.id not in self.funcs:
+            return func_t(e.id)
         owner = scope.lookup(e.id)
         if owner is not None:
             t = owner.vars[e.id]
@@ -855,7 +882,10 @@ class Typer:
         if isinstance(f, ast.Name):
             ft = self.name_type(f, scope)
             if ft.kind == "func":
-                return self.user_call(self.funcs[f.id], e, scope)
+                fn = self.resolve_func(f.id, scope)
+                if fn is None:
+                    raise unsupported("py_call", f"calling {f.id}", e)
+                return self.user_call(fn, e, scope)
             if ft.kind == "classref":
                 init = self.find_method(f.id, "__init__")
                 if init is not None:
