@@ -1139,7 +1139,7 @@ class ExprEmitter(Typer):
             if t0 is not None and t0.kind == "list":
                 return f"{self.ex(a0, ATOM)}.slice()", ATOM  # type: ignore[arg-type]
             code, fresh = self.iter_code(a0)  # type: ignore[arg-type]
-            if fresh and t0 is not None and t0.kind == "iter":
+            if fresh and isinstance(a0, ast.Call | ast.GeneratorExp | ast.ListComp):
                 return code  # already a new array
             return f"Array.from({code[0]})", ATOM
         if name == "set":
