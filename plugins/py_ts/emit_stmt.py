@@ -321,6 +321,13 @@ class Translator(ExprEmitter):
         target = s.targets[0]
         if self.t(s.value).kind == "none" and isinstance(s.value, ast.Call):
             raise unsupported("py_none_value", "storing the None result of a call", s)
+        if self.t(s.value).kind == "iter" and not (
+            isinstance(s.value, ast.Call)
+            and isinstance(s.value.func, ast.Name)
+            and s.value.func.id == "range"
+        ):
+            # map/zip/enumerate/reversed objects are one-shot iterators and dict views are live
+            raise unsupported("py_iterator_value", "storing an iterator or a dict view", s)
         if isinstance(target, ast.Name):
             t = self.declared_type(target.id)
             self.check_storable(t, target.id, s)
