@@ -799,6 +799,9 @@ class ExprEmitter(Typer):
         bt = self.t(e.value)
         if bt.kind == "module":
             return {"pi": "Math.PI", "e": "Math.E", "inf": "Infinity"}[e.attr], ATOM
+        if bt.kind == "classref":
+            self.t(e)
+            return f"{ts_name(bt.name)}.{e.attr}", ATOM
         return f"{self.obj(e.value)}.{e.attr}", ATOM
 
     def obj(self, e: ast.expr) -> str:

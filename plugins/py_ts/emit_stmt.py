@@ -719,13 +719,23 @@ class Translator(ExprEmitter):
                             and t.value.id == self_name
                         ):
                             direct.add(t.attr)
+        for name, (value, t) in c.consts.items():
+            # static for Class.NAME, a getter for self.NAME (dispatches like Python's lookup)
+            self.check_storable(t, f"{c.name}.{name}", c.node)
+            saved, self.scope = self.scope, self.module
+            code = self.ex(value, COND, t)
+            self.scope = saved
+            self.emit(f"static {name}: {ts_type(t)} = {code};")
+            self.emit(f"get {name}(): {ts_type(t)} {{")
+            self.emit(f"{INDENT}return {ts_name(c.name)}.{name};")
+            self.emit("}")
         for name in c.field_order:
             t = c.fields[name]
             self.check_storable(t, f"{c.name}.{name}", c.node)
             bang = "" if name in direct else "!"
             self.emit(f"{name}{bang}: {ts_type(t)};")
         for i, (name, m) in enumerate(c.methods.items()):
-            if i or c.field_order:
+            if i or c.field_order or c.consts:
                 self.emit("")
             self.doc_comment(m.node)
             if name == "__init__":

@@ -68,6 +68,7 @@ class ClassInfo:
     field_order: list[str] = field(default_factory=list)
     methods: dict[str, FuncInfo] = field(default_factory=dict)
     base: str | None = None
+    consts: dict[str, tuple[ast.expr, T]] = field(default_factory=dict)  # class attributes
 
 
 def docstring_of(node: ast.AST) -> str | None:

@@ -309,6 +309,16 @@ class Typer:
         for stmt in body_without_docstring(node.body):
             if isinstance(stmt, ast.Pass):
                 continue
+            if (
+                isinstance(stmt, ast.Assign | ast.AnnAssign)
+                and len(getattr(stmt, "targets", [None])) == 1
+                and stmt.value is not None
+                and is_immutable_literal(stmt.value)
+            ):
+                target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
+                if isinstance(target, ast.Name):
+                    info.consts[target.id] = (stmt.value, self.visit(stmt.value, self.module))
+                    continue
             if not isinstance(stmt, ast.FunctionDef):
                 raise unsupported(
                     "py_class_attribute", f"class-level statement in {node.name}", stmt
@@ -390,6 +400,13 @@ class Typer:
                 return self.classes[c].methods[name]
         return None
 
+    def find_const(self, cls: str, name: str) -> T | None:
+        """The type of class attribute ``name`` of ``cls`` or an ancestor."""
+        for c in (cls, *self.chains.get(cls, ())):
+            if name in self.classes[c].consts:
+                return self.classes[c].consts[name][1]
+        return None
+
     def field_owner(self, cls: str, name: str) -> str | None:
         """The class (``cls`` or an ancestor) that declares field ``name``."""
         for c in (cls, *self.chains.get(cls, ())):
@@ -425,8 +442,12 @@ class Typer:
                     self.set_return(base, m.returns)
                     break
 
-    def set_field(self, cls: str, name: str, t: T) -> None:
+    def set_field(self, cls: str, name: str, t: T, node: ast.AST | None = None) -> None:
         """Widen the type of field ``name`` of class ``cls``."""
+        if self.find_const(cls, name) is not None or any(
+            name in c.consts for c in self.classes.values() if cls in self.chains.get(c.name, ())
+        ):
+            raise unsupported("py_class_attribute", f"assigning the class attribute {name}", node)
         cls = self.field_owner(cls, name) or cls
         info = self.classes[cls]
         if self.find_method(cls, name) is not None:
@@ -585,7 +606,7 @@ class Typer:
                         raise unsupported("py_attribute_assign", "attribute assignment", target)
                     return
                 cls = bt.name
-            self.set_field(cls, target.attr, t)
+            self.set_field(cls, target.attr, t, target)
 
     def object_type(self, e: ast.expr, scope: Scope) -> T:
         """The type of ``e`` where it is used as an object (``e.attr``): an optional instance
@@ -833,10 +854,18 @@ class Typer:
             if e.attr in MATH_CONSTS:
                 return MATH_CONSTS[e.attr]
             raise unsupported("py_math", f"math.{e.attr}", e)
+        if bt.kind == "classref":
+            ct = self.find_const(bt.name, e.attr)
+            if ct is None:
+                raise unsupported("py_attribute", f"attribute {e.attr} of class {bt.name}", e)
+            return ct
         if bt.kind == "class":
             owner = self.field_owner(bt.name, e.attr)
             if owner is not None:
                 return self.classes[owner].fields[e.attr]
+            ct = self.find_const(bt.name, e.attr)
+            if ct is not None:
+                return ct
             if self.find_method(bt.name, e.attr) is not None:
                 raise unsupported("py_bound_method", "a method used as a value", e)
             if self.emitting:
@@ -1150,6 +1179,17 @@ def const_int(e: ast.expr) -> int | None:
         inner = const_int(e.operand)
         return None if inner is None else -inner
     return None
+
+
+def is_immutable_literal(e: ast.expr) -> bool:
+    """A literal of an immutable value (number, string, bool, None, tuple of those)."""
+    if isinstance(e, ast.Constant):
+        return not isinstance(e.value, bytes | complex)
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        return isinstance(e.operand, ast.Constant) and type(e.operand.value) in (int, float)
+    if isinstance(e, ast.Tuple):
+        return all(is_immutable_literal(x) for x in e.elts)
+    return False
 
 
 def record_index(t: T, key: ast.expr) -> int:
