@@ -14,7 +14,6 @@ import string
 
 from zerolayer.plugins.py_ts.prelude import sum_float_helper
 from zerolayer.plugins.py_ts.pytypes import (
-    FLOAT,
     INT,
     STR,
     T,
@@ -231,6 +230,7 @@ class ExprEmitter(Typer):
         self.nonneg_names: set[str] = set()
         self.temp_count = 0
         self.dataclasses: set[str] = set()  # compared field by field in Python
+        self.keep_alive: list[ast.AST] = []
 
     def use(self, helper: str) -> str:
         """Mark a prelude helper as used and return its name."""
@@ -331,8 +331,7 @@ class ExprEmitter(Typer):
             fake = ast.ListComp(elt=e.elt, generators=e.generators)
             ast.copy_location(fake, e)
             self.sub_scopes[id(fake)] = self.comp_scope(e, self.scope)
-            self.fixups = getattr(self, "fixups", [])
-            self.fixups.append(fake)
+            self.keep_alive.append(fake)  # its id keys a scope: keep the node alive
             return f"new Set<{ts_type(t.args[0])}>({self.comprehension(fake)})", ATOM
         if isinstance(e, ast.JoinedStr):
             return self.fstring(e), ATOM
@@ -976,8 +975,7 @@ class ExprEmitter(Typer):
         )
         ast.copy_location(fake, e)
         self.sub_scopes[id(fake)] = self.comp_scope(e, self.scope)
-        self.fixups = getattr(self, "fixups", [])
-        self.fixups.append(fake)  # keep the node alive so its id stays unique
+        self.keep_alive.append(fake)  # its id keys a scope: keep the node alive
         arr = self.comprehension(fake)
         return f"new Map<{ts_type(dt.args[0])}, {ts_type(dt.args[1])}>({arr})"
 
@@ -998,7 +996,6 @@ class ExprEmitter(Typer):
                 return f"({ps}) => {body}"
             finally:
                 self.scope = outer
-        v = ast.Name(id="v_", ctx=ast.Load())
         p = params[0]
         if isinstance(fn, ast.Name) and fn.id == "str":
             return f"(v: {ts_type(p)}) => {self.str_code(('v', ATOM), p, fn)}"
@@ -1016,14 +1013,10 @@ class ExprEmitter(Typer):
             return "Math.abs"
         if isinstance(fn, ast.Name) and self.resolve_func(fn.id, self.scope) is not None:
             return f"(v: {ts_type(p)}) => {ts_name(fn.id)}(v)"
-        del v
         raise unsupported("py_function_value", "this function argument", fn)
 
     def args_for(self, fn_node: ast.FunctionDef, params: list[str], e: ast.Call, skip: int) -> str:
         """Positional TS arguments for a call of a user function (keywords placed)."""
-        if skip:
-            params = params
-        scope_vars = None
         out: list[str | None] = [None] * len(params)
         info = None
         for f in self.all_funcs():
@@ -1456,7 +1449,3 @@ class ExprEmitter(Typer):
         if attr == "zfill" and n == 1:
             return f"{self.use('pyZfill')}({plain}, {arg[0]})", ATOM
         raise unsupported("py_str_method", f"this use of str.{attr}()", e)
-
-
-FLOAT_T = FLOAT
-STR_T = STR

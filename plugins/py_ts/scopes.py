@@ -33,7 +33,6 @@ class Scope:
     parent: Scope | None
     vars: dict[str, T] = field(default_factory=dict)
     params: list[str] = field(default_factory=list)
-    fixed: set[str] = field(default_factory=set)  # annotated names: types do not widen
     funcs: dict[str, FuncInfo] = field(default_factory=dict)  # nested function definitions
 
     def lookup(self, name: str) -> Scope | None:

@@ -236,8 +236,6 @@ class Typer:
             t = annotation_type(a.annotation, classes)
             scope.vars[a.arg] = t
             scope.params.append(a.arg)
-            if a.annotation is not None:
-                scope.fixed.add(a.arg)
         info = FuncInfo(node.name, node, scope, cls=cls)
         if node.returns is not None:
             info.returns = annotation_type(node.returns, classes)
