@@ -750,11 +750,11 @@ class ExprEmitter(Typer):
         op = e.op
         if is_num(lt) and is_num(rt):
             return self.arith(op, e.left, e.right, lt, rt, rest)
-        if isinstance(op, ast.Add):
-            if lt.kind == "str":
-                return f"{self.ex(e.left, ADD)} + {self.ex(e.right, ADD + 1)}", ADD
+        if isinstance(op, ast.Add) and lt.kind == rt.kind == "str":
+            return f"{self.ex(e.left, ADD)} + {self.ex(e.right, ADD + 1)}", ADD
+        if isinstance(op, ast.Add) and lt.kind == rt.kind and lt.kind in ("list", "tuple"):
             return f"[...{self.ex(e.left, ATOM)}, ...{self.ex(e.right, ATOM)}]", ATOM
-        if isinstance(op, ast.Mult):
+        if isinstance(op, ast.Mult) and {lt.kind, rt.kind} in ({"str", "int"}, {"list", "int"}):
             seq, count = (e.left, e.right) if lt.kind in ("str", "list") else (e.right, e.left)
             st = self.t(seq)
             n = self.ex(count, COND) if self.nonneg(count) else f"Math.max(0, {self.ex(count)})"

@@ -242,6 +242,8 @@ class Typer:
             info.annotated_return = True
         for stmt in node.body:
             if isinstance(stmt, ast.FunctionDef):  # a helper defined at the top of the body
+                if stmt.name in scope.funcs:
+                    raise unsupported("py_rebinding", f"a second definition of {stmt.name}", stmt)
                 scope.funcs[stmt.name] = self.new_func(stmt, scope, None)
                 self.nested.append(scope.funcs[stmt.name])
         registered = {id(f.node) for f in scope.funcs.values()}
@@ -266,6 +268,10 @@ class Typer:
     def collect(self) -> None:
         """Find top-level functions and classes, and the module's own names."""
         for stmt in self.tree.body:
+            if isinstance(stmt, ast.FunctionDef | ast.ClassDef) and (
+                stmt.name in self.funcs or stmt.name in self.classes
+            ):
+                raise unsupported("py_rebinding", f"a second definition of {stmt.name}", stmt)
             if isinstance(stmt, ast.FunctionDef):
                 self.funcs[stmt.name] = self.new_func(stmt, self.module, None)
             elif isinstance(stmt, ast.ClassDef):
@@ -323,6 +329,8 @@ class Typer:
                 )
             if stmt.name.startswith("__") and stmt.name not in SUPPORTED_DUNDERS:
                 raise unsupported("py_dunder", f"special method {stmt.name}", stmt)
+            if stmt.name in info.methods or stmt.name in info.consts:
+                raise unsupported("py_rebinding", f"a second definition of {stmt.name}", stmt)
             info.methods[stmt.name] = self.new_func(stmt, self.module, node.name)
 
     # ----- fixed point ------------------------------------------------------------------
@@ -357,7 +365,7 @@ class Typer:
             self.infer_body(self.tree.body, self.module, None)
             for f in self.all_funcs():
                 self.infer_body(f.node.body, f.scope, f)
-                if not f.annotated_return and self.falls_off(f.node.body):
+                if self.falls_off(f.node.body):
                     self.set_return(f, NONE)
             self.unify_overrides()
             if not self.changed:
