@@ -61,6 +61,10 @@ class DeclPlan:
                 continue
             first = sites[0]
             loads = b.loads.get(name, [])
+            escapes = name in (mutable or set()) and name in _loads_in_defs(body)
+            if escapes:  # read inside a function: must live at the top of the module
+                self.hoisted.append(name)
+                continue
             if all(isinstance(s, ast.For) for s in sites) and _loop_local(name, sites, loads):
                 for s in sites:
                     self.loop_local.setdefault(id(s), []).append(name)
@@ -73,6 +77,15 @@ class DeclPlan:
                     self.single.add(name)
                 continue
             self.hoisted.append(name)
+
+
+def _loads_in_defs(body: list[ast.stmt]) -> set[str]:
+    """Names read inside function or class definitions of ``body``."""
+    out: set[str] = set()
+    for s in body:
+        if isinstance(s, ast.FunctionDef | ast.ClassDef):
+            out |= {n.id for n in ast.walk(s) if isinstance(n, ast.Name)}
+    return out
 
 
 def _loop_local(name: str, loops: list[ast.stmt], loads: list[ast.Name]) -> bool:
@@ -178,7 +191,8 @@ class Translator(ExprEmitter):
     def block_body(self, body: list[ast.stmt], params: list[str], scope: Scope) -> None:
         """A function or module body: hoisted declarations, then the statements."""
         saved = self.plan
-        self.plan = DeclPlan(body, params, self.global_decls)
+        escaping = set(scope.vars) if scope is self.module else set()
+        self.plan = DeclPlan(body, params, self.global_decls | escaping)
         for name in self.plan.hoisted:
             t = scope.vars.get(name)
             if t is None:
