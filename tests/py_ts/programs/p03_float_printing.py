@@ -1,0 +1,18 @@
+print(1.0)
+print(0.1 + 0.2)
+print(1 / 3)
+print(10 / 2)
+print(2.5 * 4)
+print(1e16)
+print(1e-05)
+print(0.0001)
+print(123456789.125)
+print(-0.5)
+print(1e22)
+print(3.14159e-10)
+print(float(7))
+print(7 / 7, 9 / 4)
+print([0.5, 1.0, 2.25])
+x = 1.5
+x *= 2
+print(x)

@@ -1,0 +1,11 @@
+nums = [3, -1, 4, -1, 5, -9, 2, 6]
+print(sum(n for n in nums))
+print(sum(n * n for n in nums if n > 0))
+print(len([n for n in nums if n < 0]))
+print(any(n > 5 for n in nums), all(n > -10 for n in nums))
+print(any(n > 100 for n in nums), all(n > 0 for n in nums))
+print(", ".join(str(n) for n in nums if n > 0))
+print(max(nums), min(nums))
+print(max(abs(n) for n in nums))
+print(sum([0.1, 0.2, 0.3]))
+print(sum(nums, 100))

@@ -1,0 +1,13 @@
+nums = [3, 1, 4, 1, 5]
+print(",".join(map(str, nums)))
+print(" ".join(map(str, [1.5, 2.0])))
+parsed = list(map(int, "10 20 30".split()))
+print(parsed, sum(parsed))
+floats = list(map(float, ["1.5", "2"]))
+print(floats)
+doubled = list(map(lambda n: n * 2, nums))
+print(doubled)
+odd = list(filter(lambda n: n % 2 == 1, nums))
+print(odd)
+lens = list(map(len, ["a", "bb", "ccc"]))
+print(lens)

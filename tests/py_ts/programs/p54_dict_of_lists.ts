@@ -1,0 +1,74 @@
+// ---- Python runtime helpers (generated) ----
+function pyStrInt(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new Error("integer outside the exact range of a JS number");
+  return String(n);
+}
+
+function pyReprStr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const c = ch.codePointAt(0) as number;
+    if (ch === quote || ch === "\\") out += "\\" + ch;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (c < 0x20 || (c >= 0x7f && c <= 0xa0) || c === 0xad) {
+      out += "\\x" + c.toString(16).padStart(2, "0");
+    } else out += ch;
+  }
+  return out + quote;
+}
+
+function pyFmtList<T>(f: (v: T) => string): (xs: T[]) => string {
+  return (xs: T[]) => "[" + xs.map((v) => f(v)).join(", ") + "]";
+}
+
+function pyFmtDict<K, V>(kf: (k: K) => string, vf: (v: V) => string): (d: Map<K, V>) => string {
+  return (d: Map<K, V>) => {
+    const parts: string[] = [];
+    for (const [k, v] of d) parts.push(kf(k) + ": " + vf(v));
+    return "{" + parts.join(", ") + "}";
+  };
+}
+
+function pyCmp(a: any, b: any): number {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const c = pyCmp(a[i], b[i]);
+      if (c !== 0) return c;
+    }
+    return a.length - b.length < 0 ? -1 : a.length > b.length ? 1 : 0;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function pySorted<T>(xs: Iterable<T>, key: ((v: T) => any) | null = null, reverse: boolean = false): T[] {
+  const arr = Array.from(xs);
+  const k = key === null ? (v: T): any => v : key;
+  const sign = reverse ? -1 : 1;
+  return arr.sort((a, b) => sign * pyCmp(k(a), k(b)));
+}
+
+function pyDictGet<K, V>(d: Map<K, V>, k: K): V {
+  if (!d.has(k)) throw new Error("KeyError: " + String(k));
+  return d.get(k) as V;
+}
+// ---- end of helpers ----
+
+const students: [string, string][] = [["math", "ann"], ["art", "bob"], ["math", "cy"], ["bio", "dee"], ["art", "eve"]];
+const by_subject: Map<string, string[]> = new Map<string, string[]>();
+for (const [subject, student] of students) {
+  if (!by_subject.has(subject)) {
+    by_subject.set(subject, []);
+  }
+  pyDictGet(by_subject, subject).push(student);
+}
+console.log(pyFmtDict<string, string[]>(pyReprStr, pyFmtList<string>(pyReprStr))(by_subject));
+for (const subject of pySorted(by_subject.keys())) {
+  console.log(`${subject} ${pyStrInt(pyDictGet(by_subject, subject).length)} ${pyDictGet(by_subject, subject).join(", ")}`);
+}
+const sizes: Map<string, number> = new Map<string, number>(Array.from(by_subject.entries()).map(([k, v]: [string, string[]]): [string, number] => [k, v.length]));
+console.log(pyFmtDict<string, number>(pyReprStr, pyStrInt)(sizes));
+
+export {};
