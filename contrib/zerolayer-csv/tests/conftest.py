@@ -18,6 +18,8 @@ def csv_engine():  # type: ignore[no-untyped-def]
     import zerolayer_csv
 
     from zerolayer.core.engine import Engine, EngineConfig
+    from zerolayer.plugins import DEFAULT_PLUGINS
 
-    config = EngineConfig(plugins=frozenset({"json_yaml", "markdown_html", "csv"}))
+    builtin = frozenset(m.rsplit(".", 1)[-1] for m in DEFAULT_PLUGINS)
+    config = EngineConfig(plugins=builtin)  # an installed entry point is left out: loaded once, below
     return Engine(config, plugins={"csv": zerolayer_csv})
