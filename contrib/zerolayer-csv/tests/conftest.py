@@ -21,5 +21,5 @@ def csv_engine():  # type: ignore[no-untyped-def]
     from zerolayer.plugins import DEFAULT_PLUGINS
 
     builtin = frozenset(m.rsplit(".", 1)[-1] for m in DEFAULT_PLUGINS)
-    config = EngineConfig(plugins=builtin)  # an installed entry point is left out: loaded once, below
+    config = EngineConfig(plugins=builtin)  # an installed entry point is left out
     return Engine(config, plugins={"csv": zerolayer_csv})
