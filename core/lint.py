@@ -234,8 +234,8 @@ _VAGUE_FIXES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"~\s*(?=\d)", ""),
         (r"(\d)\s*-?ish(?![A-Za-z])", r"\1"),
         (
-            r"[,，]?\s*(?<![A-Za-z])(?:more or less|give or take|or so|if possible|where possible"
-            r"|if you can)(?![A-Za-z])",
+            r"(?:more or less|give or take|or so|if possible|where possible|if you can)"
+            r"(?![A-Za-z])",
             "",
         ),
         (r"(?<![A-Za-z])(?:roughly|approximately)\s+", ""),
@@ -251,15 +251,19 @@ def _drop_vague(text: str, result: EngineResult) -> Suggestion:
     head, body, tail = text[:start], text[start:end], text[end:]
     match = VAGUE.search(body)
     found = match.group(0).strip() if match else "the vague word"
-    for pattern, replacement in _VAGUE_FIXES:
-        if match and pattern.search(match.group(0)):
-            fixed = body[: match.start()] + pattern.sub(replacement, match.group(0), count=1)
-            fixed = re.sub(r"[ \t]{2,}", " ", fixed + body[match.end() :])
-            return Suggestion(
-                "drop_vague",
-                f"drop the vague word ({found!r}) and state the exact amount",
-                rewrite=head + fixed + tail,
-            )
+    if match:
+        before, rest = body[: match.start()], body[match.start() :]
+        for pattern, replacement in _VAGUE_FIXES:
+            if pattern.match(rest):
+                fixed = before + pattern.sub(replacement, rest, count=1)
+                fixed = re.sub(r"[ \t]{2,}", " ", fixed)
+                fixed = re.sub(r"[ \t]+(?=[,，.。;；]|$)", "", fixed)
+                fixed = re.sub(r"([,，])[,，]+", r"\1", fixed)
+                return Suggestion(
+                    "drop_vague",
+                    f"drop the vague word ({found!r}) and state the exact amount",
+                    rewrite=head + fixed + tail,
+                )
     return Suggestion(
         "drop_vague",
         f"{found!r} is not an exact amount: say exactly how many (no rewrite can guess it)",
@@ -314,6 +318,8 @@ def _canonical(
     head, body, tail = text[:start], text[start:end], text[end:]
     offers: list[str] = []
     for example in closest_examples(engine.registry.examples, body)[:CANONICAL_TRIES]:
+        if not _values(body) <= _values(example.instruction):
+            continue  # the phrasing would drop a number or a quoted value: another request
         rewrite = head + example.instruction + tail
         if is_deterministic(verdict(engine, rewrite, payload, sampling)):
             offers.append(rewrite)
@@ -330,6 +336,12 @@ def _canonical(
         sampling=sampling,
         deterministic=True,
     )
+
+
+def _values(instruction: str) -> set[str]:
+    """The numbers and quoted values of an instruction: what a rewrite must keep."""
+    text = normalise(instruction)
+    return set(re.findall(r"\d+(?:\.\d+)?", text)) | set(re.findall(r"\"[^\"]*\"", text))
 
 
 def similarity(instruction: str, other: str) -> float:
