@@ -239,21 +239,36 @@ def _fallback_text(
     return str(completion.text)
 
 
-def over_http(url: str, *, timeout: float = 30.0, client: Any | None = None) -> Runner:
-    """A runner that posts each case to ``{url}/v1/messages`` (needs httpx)."""
-    import httpx
+class over_http:
+    """A runner that posts each case to ``{url}/v1/messages`` (needs httpx); close it after
+    use, or use it as a context manager."""
 
-    session = client or httpx.Client(timeout=timeout)
-    base = url.rstrip("/")
+    def __init__(self, url: str, *, timeout: float = 30.0) -> None:
+        import httpx
 
-    def run(case: dict[str, Any], *, neural: bool) -> tuple[str, float, str | None]:
+        self._httpx = httpx
+        self.session = httpx.Client(timeout=timeout)
+        self.base = url.rstrip("/")
+
+    def __enter__(self) -> over_http:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.session.close()
+
+    def __call__(self, case: dict[str, Any], *, neural: bool) -> tuple[str, float, str | None]:
         headers = {"anthropic-version": "2023-06-01", **(case.get("headers") or {})}
         if neural:
             headers["x-zero-layer"] = "disable"
         start = time.perf_counter()
         try:
-            response = session.post(f"{base}/v1/messages", json=case["request"], headers=headers)
-        except httpx.HTTPError:
+            response = self.session.post(
+                f"{self.base}/v1/messages", json=case["request"], headers=headers
+            )
+        except self._httpx.HTTPError:
             return "unreachable", time.perf_counter() - start, None
         latency = time.perf_counter() - start
         status = response.headers.get("x-zero-layer-status", "")
@@ -266,12 +281,9 @@ def over_http(url: str, *, timeout: float = 30.0, client: Any | None = None) -> 
         route = "zero" if status == "active" else "neural"
         text = None
         if response.status_code == 200:
-            text = "".join(
-                b.get("text", "") for b in body.get("content", []) if b.get("type") == "text"
-            )
+            blocks = body.get("content", [])
+            text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
         return route, latency, text
-
-    return run
 
 
 def run_bench(

@@ -296,7 +296,7 @@ def html_tokens(text: str) -> list[Token]:
     out: list[Token] = []
     for i, token in enumerate(raw):
         if token[0] == "pre":
-            before_close = i + 1 < len(raw) and raw[i + 1][:2] == ("end", "pre")
+            before_close = i + 1 < len(raw) and raw[i + 1][0] == "end"
             out.append(("data", token[1].rstrip("\n") if before_close else token[1]))
             continue
         if token[0] != "data":

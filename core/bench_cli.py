@@ -38,16 +38,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.category:
         wanted = set(args.category.split(","))
         cases = [c for c in cases if c.get("category") in wanted]
+    show = None if args.no_progress else progress_bar(sys.stderr)
     if args.url:
         try:
-            runner = over_http(args.url, timeout=args.timeout)
+            remote = over_http(args.url, timeout=args.timeout)
         except ImportError:
             print("zerolayer bench --url needs httpx: pip install 'zerolayer[server]'")
             return EXIT_ERROR
+        with remote:
+            report = run_bench(cases, remote, compare=args.compare, progress=show)
     else:
         runner = in_process(_engine(), _fallback())
-    show = None if args.no_progress else progress_bar(sys.stderr)
-    report = run_bench(cases, runner, compare=args.compare, progress=show)
+        report = run_bench(cases, runner, compare=args.compare, progress=show)
     data = report.to_dict()
     if args.report:
         Path(args.report).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
