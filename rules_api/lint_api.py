@@ -9,7 +9,6 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from zerolayer.core.lint import Sampling, lint
-from zerolayer.rules_api.api_errors import ApiError
 from zerolayer.rules_api.service import AnswerService
 
 
@@ -23,14 +22,15 @@ class LintBody(BaseModel):
 
 
 def lint_router(service: AnswerService) -> APIRouter:
-    """The linter route; 501 when the service's engine cannot explain plans."""
+    """The linter route; none (404) when the service's engine cannot explain plans (a test
+    double)."""
     router = APIRouter(tags=["lint"])
+    engine = service.engine
+    if not all(hasattr(engine, a) for a in ("explain", "run", "registry")):
+        return router
 
     @router.post("/v1/lint", summary="Would this prompt be answered deterministically?")
     async def lint_prompt(body: LintBody) -> dict[str, Any]:
-        engine = service.engine
-        if not all(hasattr(engine, a) for a in ("explain", "run", "registry")):
-            raise ApiError(501, "this engine cannot lint prompts", kind="api_error")
         sampling = Sampling(temperature=body.temperature, top_p=body.top_p)
         report = await run_in_threadpool(
             lint, engine, body.prompt, payload=body.payload, sampling=sampling

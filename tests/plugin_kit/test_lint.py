@@ -125,7 +125,7 @@ def test_post_v1_lint_with_payload_apart(builtin: Engine) -> None:
 def test_post_v1_lint_needs_a_real_engine() -> None:
     client = TestClient(create_app(FakeEngine()))
     response = client.post("/v1/lint", json={"prompt": "anything"})
-    assert response.status_code == 501
+    assert response.status_code == 404
 
 
 @pytest.mark.slow
