@@ -8,6 +8,7 @@ CI installs it for real (``pip install -e contrib/zerolayer-csv``); elsewhere th
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -101,9 +102,13 @@ def test_http_api_without_it_falls_back(installed_csv: Path) -> None:
 def test_pip_installs_the_package_and_the_cli_finds_it(tmp_path: Path) -> None:
     """A real ``pip install`` of contrib/zerolayer-csv (into a folder, no network)."""
     site = tmp_path / "site"
+    # a copy: building in place would leave build/ and an .egg-info in contrib/
+    package = shutil.copytree(
+        CSV_SRC.parent, tmp_path / "pkg", ignore=shutil.ignore_patterns("build", "*.egg-info")
+    )
     args = ["install", "-q", "--no-deps", "--no-build-isolation", "--target", str(site)]
     pip = subprocess.run(
-        [PYTHON, "-m", "pip", *args, str(CSV_SRC.parent)],
+        [PYTHON, "-m", "pip", *args, str(package)],
         capture_output=True,
         text=True,
         timeout=120,
