@@ -194,7 +194,9 @@ def _next_step(
             "or fence the payload with its language (```json)",
         )
     if reason in ("plan.ambiguous_input", "plan.payload_format"):
-        return Suggestion("payload", f"{result.detail}; name the payload's format")
+        return Suggestion(
+            "payload", f'{result.detail} ("this JSON …", or a fenced block tagged ```json)'
+        )
     if reason.startswith("segment."):
         return Suggestion(
             "payload",
