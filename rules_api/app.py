@@ -13,6 +13,7 @@ from zerolayer.rules_api.cache import ResponseCache, build_cache
 from zerolayer.rules_api.contracts import EngineLike
 from zerolayer.rules_api.encoding import SafeJSONResponse
 from zerolayer.rules_api.guard import GuardMiddleware
+from zerolayer.rules_api.lint_api import lint_router
 from zerolayer.rules_api.metrics import ServiceMetrics
 from zerolayer.rules_api.openai_api import openai_router
 from zerolayer.rules_api.service import AnswerService
@@ -68,6 +69,7 @@ def create_app(
     app.include_router(anthropic_router(service))
     app.include_router(openai_router(service))
     app.include_router(admin_router(service))
+    app.include_router(lint_router(service))
     app.add_middleware(
         GuardMiddleware, max_body_bytes=settings.max_body_bytes, on_reject=on_guard_reject
     )

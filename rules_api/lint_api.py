@@ -1,0 +1,40 @@
+"""``POST /v1/lint``: the instruction linter over HTTP (see docs/plugins/… and core/lint.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from zerolayer.core.lint import Sampling, lint
+from zerolayer.rules_api.service import AnswerService
+
+
+class LintBody(BaseModel):
+    """A prompt to lint, with the sampling parameters it would be sent with."""
+
+    prompt: str = Field(description="the prompt: instruction, with or without its payload")
+    payload: str | None = Field(None, description="the payload, when given apart")
+    temperature: float | None = Field(0.0, description="null: not sent (the API default)")
+    top_p: float | None = None
+
+
+def lint_router(service: AnswerService) -> APIRouter:
+    """The linter route; none (404) when the service's engine cannot explain plans (a test
+    double)."""
+    router = APIRouter(tags=["lint"])
+    engine = service.engine
+    if not all(hasattr(engine, a) for a in ("explain", "run", "registry")):
+        return router
+
+    @router.post("/v1/lint", summary="Would this prompt be answered deterministically?")
+    async def lint_prompt(body: LintBody) -> dict[str, Any]:
+        sampling = Sampling(temperature=body.temperature, top_p=body.top_p)
+        report = await run_in_threadpool(
+            lint, engine, body.prompt, payload=body.payload, sampling=sampling
+        )
+        return report.to_dict()
+
+    return router
