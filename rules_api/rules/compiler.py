@@ -131,11 +131,21 @@ def _schema_issues(doc: Document, limits: RuleLimits) -> list[Issue]:
     issues = []
     for err in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.path))):
         at = pointer(*err.absolute_path)
-        message = err.message
+        short = _SHORT.get(str(err.validator))
+        message = short.format(err.validator_value) if short else err.message
         if len(message) > 300:
             message = message[:300] + "…"
         issues.append(doc.issue(at, message))
     return issues
+
+
+_SHORT = {
+    "maxItems": "is too long: at most {} items",
+    "maxLength": "is too long: at most {} characters",
+    "maxProperties": "has too many entries: at most {}",
+    "minItems": "is too short: at least {} items",
+    "minLength": "is too short: at least {} characters",
+}
 
 
 def _triggers(

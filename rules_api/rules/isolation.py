@@ -109,6 +109,7 @@ def _worker_main(conn: Connection, limits: RuleLimits) -> None:
     except (ImportError, ValueError, OSError):
         pass
     executor = _Executor(limits)
+    conn.send({"ready": True})
     while True:
         try:
             job = conn.recv()
@@ -140,7 +141,8 @@ class _Worker:
         self.process: Any = None
         self.conn: Connection | None = None
 
-    def ensure(self) -> Connection:
+    def ensure(self, start_timeout: float) -> Connection:
+        """The connection to a live worker, started (and waited for) when needed."""
         if self.process is None or not self.process.is_alive() or self.conn is None:
             self.stop()
             parent, child = self.ctx.Pipe()
@@ -150,6 +152,9 @@ class _Worker:
             self.process.start()
             child.close()
             self.conn = parent
+            if not parent.poll(start_timeout) or not parent.recv().get("ready"):
+                self.stop()
+                raise LimitExceeded("the rule worker did not start")
         return self.conn
 
     def stop(self) -> None:
@@ -182,11 +187,9 @@ class WorkerPool:
         limit = timeout if timeout is not None else self.limits.run_timeout_s * 2 + 1.0
         worker = self._idle.get()
         try:
-            fresh = worker.process is None or not worker.process.is_alive()
-            conn = worker.ensure()
+            conn = worker.ensure(self.start_timeout)
             conn.send(job)
-            # a fresh worker imports zerolayer and loads plugins before it answers
-            if conn.poll(limit + (self.start_timeout if fresh else 0.0)):
+            if conn.poll(limit):
                 answer: dict[str, Any] = conn.recv()
                 return answer
             worker.stop()

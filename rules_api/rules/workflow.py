@@ -131,7 +131,10 @@ class RulesHub:
     def test(self, tenant: str, actor: str, name: str, number: int) -> dict[str, Any]:
         version = self.store.get_version(tenant, name, number)
         started = time.perf_counter()
-        answer = self.runner.submit(Job("test", version["text"], version["format"]))
+        try:
+            answer = self.runner.submit(Job("test", version["text"], version["format"]))
+        except ZeroLayerError as exc:  # the worker was killed: a hard limit
+            answer = {"ok": False, "message": exc.message}
         if not answer["ok"]:
             results = [
                 {"index": None, "name": "(all)", "passed": False, "error": answer["message"]}
@@ -183,9 +186,12 @@ class RulesHub:
             },
             segmentation=match.how,
         )
-        answer = self.runner.submit(
-            Job("run", text, fmt, match.payload, tuple(sorted(match.slots.items())))
-        )
+        try:
+            answer = self.runner.submit(
+                Job("run", text, fmt, match.payload, tuple(sorted(match.slots.items())))
+            )
+        except ZeroLayerError as exc:
+            answer = {"ok": False, "reason": "rule.limit", "message": exc.message}
         if answer["ok"]:
             out.update(route="deterministic", output=answer["output"], steps=answer["trace"])
         else:
