@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 import yaml
-
 from conftest import CONTRIB, contrib
+
 from zerolayer.core.engine import Engine
 from zerolayer.rules_api.rules.compiler import compile_rule
 from zerolayer.rules_api.rules.document import RuleInvalid

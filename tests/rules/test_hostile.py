@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 import yaml
-
 from conftest import Rig, contrib
 
 BASE = yaml.safe_load(contrib("contract-faq.yaml"))
