@@ -23,11 +23,17 @@ from typing import Any
 from zerolayer.core.cli import EXIT_BAD_INPUT, EXIT_ERROR, EXIT_OK, extra_command
 
 
-class _Api:
-    def __init__(self, url: str, key: str) -> None:
-        import httpx
+def _http_client(url: str) -> Any:
+    import httpx
 
-        self.client = httpx.Client(base_url=url.rstrip("/"), timeout=60.0)
+    return httpx.Client(base_url=url.rstrip("/"), timeout=60.0)
+
+
+class _Api:
+    client_factory = staticmethod(_http_client)  # tests put an in-process client here
+
+    def __init__(self, url: str, key: str) -> None:
+        self.client = self.client_factory(url)
         self.key = key
 
     def call(

@@ -47,6 +47,10 @@ class TenantRulesEngine:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # a transparent proxy: isinstance sees the wrapped engine
+        return type(self.inner)
+
     def _tenant(self, request: EngineRequest) -> str | None:
         return request.tenant or current_tenant.get()
 
