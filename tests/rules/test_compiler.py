@@ -131,3 +131,23 @@ def test_colliding_with_another_rule_of_the_tenant(engine: Engine) -> None:
     doc["examples"] = [{"input": "1. A. B.", "expected": "x"}]
     with pytest.raises(RuleInvalid):
         compile_rule(json.dumps(doc), "json", builtin_ops=engine.registry.ops, others=[other])
+
+
+def test_slots_reach_templates_and_examples(engine: Engine) -> None:
+    doc = copy.deepcopy(BASE)
+    doc["name"] = "first-clauses"
+    doc["triggers"] = {"phrases": ["list the first {n:int} contract clause titles"]}
+    doc["templates"] = {"faq": "{% for c in data[:slots.n] %}{{ c.title }}\n{% endfor %}"}
+    doc["examples"] = [
+        {
+            "instruction": "List the first two contract clause titles",
+            "input": "1. Term. A.\n2. Fees. B.\n3. Law. C.\n",
+            "expected": "Term\nFees\n",
+        }
+    ]
+    rule = _compile(engine, json.dumps(doc))
+    assert [r.passed for r in run_examples(rule, engine.registry.ops)] == [True]
+    from zerolayer.rules_api.rules.runner import match_message
+
+    match = match_message([rule], "list the first 1 contract clause titles:\n\n1. Term. A.")
+    assert match is not None and match.slots == {"n": 1}
