@@ -100,6 +100,9 @@ def load_document(text: str, fmt: str, limits: RuleLimits = DEFAULT_LIMITS) -> D
         raise RuleInvalid(
             [Issue("", f"the document is {size} bytes; the limit is {limits.max_document_bytes}")]
         )
+    if "\x00" in text:
+        line, col = _line_col(text, text.index("\x00"))
+        raise RuleInvalid([Issue("", "the document contains a NUL character", line, col)])
     if fmt == "json":
         data = _load_json(text)
     tree = _load_yaml(text, strict=fmt == "yaml")
@@ -171,17 +174,30 @@ def _plain(node: Any, limits: RuleLimits, budget: list[int]) -> Any:
     raise RuleInvalid([Issue("", f"unsupported YAML value of type {type(node).__name__}")])
 
 
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    from zerolayer.core.errors import line_col
+
+    return line_col(text, offset)
+
+
 def _count_nodes(data: Any, limits: RuleLimits) -> None:
-    stack, seen = [data], 0
+    """Refuse documents with too many values, and strings with NUL characters."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    seen = 0
     while stack:
-        item = stack.pop()
+        item, at = stack.pop()
         seen += 1
         if seen > limits.max_nodes:
             raise RuleInvalid([Issue("", f"the document has more than {limits.max_nodes} values")])
         if isinstance(item, dict):
-            stack.extend(item.values())
+            for key, value in item.items():
+                if "\x00" in key:
+                    raise RuleInvalid([Issue(at, "a key contains a NUL character")])
+                stack.append((value, at + pointer(key)))
         elif isinstance(item, list):
-            stack.extend(item)
+            stack.extend((value, f"{at}/{i}") for i, value in enumerate(item))
+        elif isinstance(item, str) and "\x00" in item:
+            raise RuleInvalid([Issue(at, "the text contains a NUL character")])
 
 
 def _collect_positions(node: Any, at: str, out: dict[str, tuple[int, int]]) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import CONTRIB, Rig
 
-from zerolayer.core.cli import main
+from zerolayer.core.cli import EXIT_BAD_INPUT, main
 from zerolayer.rules_api.rules import cli as rules_cli
 
 
@@ -50,7 +50,7 @@ def test_cli_validate_prints_located_errors(
     bad = tmp_path / "bad.yaml"
     bad.write_text((CONTRIB / "contract-faq.yaml").read_text().replace("c.body", "c.__class__"))
     code, _, err = _run(capsys, rig.keys["author"], "validate", str(bad))
-    assert code == 2
+    assert code == EXIT_BAD_INPUT
     assert "/templates/faq (line" in err and "start with _" in err
 
 

@@ -146,7 +146,9 @@ def test_invalid_upload_answers_with_every_error_located(rig: Rig) -> None:
 
 
 def test_injection_strings_are_stored_and_shown_as_text(rig: Rig) -> None:
-    evil = "'; DROP TABLE zl_rules; -- <script>alert(1)</script> {{7*7}} \u0000"
+    r = _create(rig, _doc(name="nul", description="a\u0000b"))
+    assert r.status_code == 422 and r.json()["errors"][0]["location"] == "/description"
+    evil = "'; DROP TABLE zl_rules; -- <script>alert(1)</script> {{7*7}} \u202e\U0001f600"
     text = _doc(name="inject", description=evil)
     r = _create(rig, text)
     assert r.status_code == 201, r.text
