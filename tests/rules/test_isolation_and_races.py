@@ -169,3 +169,58 @@ def test_racing_activations_leave_one_consistent_state(rig: Rig) -> None:
     changes = [a for a in audit if a["action"] in ("activate", "rollback") and a["outcome"] == "ok"]
     assert view["active_version"] == changes[0]["version"]
     assert len(changes) == 1 + codes.count(200)  # the first activation, then at most one more
+
+
+def test_failed_activation_leaves_the_previous_version_active(rig: Rig) -> None:
+    c = rig.client
+    yaml_ct = {"content-type": "application/yaml"}
+    publish(rig, contrib("contract-faq.yaml"))
+    # a draft of another rule that claims the active rule's phrase is refused on write
+    clash = contrib("email-list.yaml").replace(
+        "    - pull out the email addresses", "    - turn the contract clauses into a FAQ"
+    )
+    r = c.post("/v1/zero-rules", content=clash, headers={**rig.h("author"), **yaml_ct})
+    assert r.status_code == 422
+    assert "collides with a trigger of rule 'contract-faq'" in r.json()["errors"][0]["message"]
+    # contract-faq v2 claims an email-list phrase while email-list is not active: accepted
+    etag = c.get("/v1/zero-rules/contract-faq", headers=rig.h("author")).headers["ETag"]
+    v2 = contrib("contract-faq.yaml").replace(
+        "    - 把合同条款转换为FAQ", "    - 把合同条款转换为FAQ\n    - extract the email addresses"
+    )
+    r = c.put(
+        "/v1/zero-rules/contract-faq/draft",
+        content=v2,
+        headers={**rig.h("author", etag), **yaml_ct},
+    )
+    assert r.status_code == 200, r.text
+    v = c.post(
+        "/v1/zero-rules/contract-faq/versions", headers=rig.h("author", r.headers["ETag"])
+    ).json()
+    assert c.post("/v1/zero-rules/contract-faq/versions/2/test", headers=rig.h("author")).json()[
+        "passed"
+    ]
+    r = c.post("/v1/zero-rules/contract-faq/versions/2/submit", headers=rig.h("author", v["etag"]))
+    r = c.post(
+        "/v1/zero-rules/contract-faq/versions/2/approve",
+        json={"content_hash": v["content_hash"]},
+        headers=rig.h("reviewer", r.json()["etag"]),
+    )
+    etag = r.json()["etag"]
+    # then email-list becomes active, and activating contract-faq v2 must fail atomically
+    publish(rig, contrib("email-list.yaml"))
+    r = c.post(
+        "/v1/zero-rules/contract-faq/activate",
+        json={"version": 2},
+        headers=rig.h("publisher", etag),
+    )
+    assert r.status_code == 422, r.text
+    assert "collides with a trigger of rule 'email-list'" in r.json()["errors"][0]["message"]
+    status = c.get("/v1/status", headers=rig.h("auditor")).json()
+    assert {r["name"]: r["active_version"] for r in status["rules"]} == {
+        "contract-faq": 1,
+        "email-list": 1,
+    }
+    assert c.get("/v1/zero-rules/contract-faq", headers=rig.h("author")).headers["ETag"] == etag
+    audit = c.get("/v1/zero-rules/contract-faq/audit", headers=rig.h("auditor")).json()["audit"]
+    assert (audit[0]["action"], audit[0]["outcome"]) == ("activate", "refused")
+    assert ask(rig, "client", FAQ).headers["x-zero-layer-plan"].startswith("rule:contract-faq@1")
