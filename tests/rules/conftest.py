@@ -8,27 +8,21 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from rules_helpers import LIMITS, Rig
 
 from zerolayer.core.engine import Engine
 from zerolayer.rules_api import create_app
 from zerolayer.rules_api.rules.install import builtin_parser_of
 from zerolayer.rules_api.rules.isolation import WorkerPool
 from zerolayer.rules_api.rules.keys import create_key
-from zerolayer.rules_api.rules.limits import RuleLimits
 from zerolayer.rules_api.rules.store import RuleStore
 from zerolayer.rules_api.rules.workflow import RulesHub
 from zerolayer.rules_api.testing import FakeFallback
-
-CONTRIB = Path(__file__).resolve().parents[2] / "contrib" / "rules"
-LIMITS = RuleLimits(run_timeout_s=1.0, regex_timeout_s=0.3)
 
 
 @pytest.fixture(scope="session")
@@ -134,22 +128,6 @@ def _reset_postgres(url: str) -> None:
     eng.dispose()
 
 
-@dataclass
-class Rig:
-    """An app on a store, a client, and keys of tenants acme and globex."""
-
-    app: Any
-    client: TestClient
-    hub: RulesHub
-    keys: dict[str, str]
-
-    def h(self, who: str, etag: str | None = None, **extra: str) -> dict[str, str]:
-        headers = {"x-api-key": self.keys[who], **extra}
-        if etag is not None:
-            headers["If-Match"] = etag
-        return headers
-
-
 @pytest.fixture
 def rig(db_url: str, engine: Engine, pool: WorkerPool) -> Iterator[Rig]:
     hub = RulesHub(
@@ -176,68 +154,3 @@ def rig(db_url: str, engine: Engine, pool: WorkerPool) -> Iterator[Rig]:
     with TestClient(app) as client:
         yield Rig(app, client, hub, keys)
     hub.store.close()
-
-
-def contrib(name: str) -> str:
-    return (CONTRIB / name).read_text(encoding="utf-8")
-
-
-def publish(
-    rig: Rig,
-    text: str,
-    *,
-    author: str = "author",
-    reviewer: str = "reviewer",
-    publisher: str = "publisher",
-    ctype: str = "application/yaml",
-) -> dict[str, Any]:
-    """Create, freeze, test, submit, approve and activate a rule; the final rule view."""
-    c = rig.client
-    r = c.post("/v1/zero-rules", content=text, headers={**rig.h(author), "content-type": ctype})
-    assert r.status_code == 201, r.text
-    name, etag = r.json()["name"], r.headers["ETag"]
-    r = c.post(f"/v1/zero-rules/{name}/versions", headers=rig.h(author, etag))
-    assert r.status_code == 201, r.text
-    number, etag, digest = r.json()["number"], r.json()["etag"], r.json()["content_hash"]
-    r = c.post(f"/v1/zero-rules/{name}/versions/{number}/test", headers=rig.h(author))
-    assert r.status_code == 200 and r.json()["passed"], r.text
-    r = c.post(f"/v1/zero-rules/{name}/versions/{number}/submit", headers=rig.h(author, etag))
-    assert r.status_code == 200, r.text
-    r = c.post(
-        f"/v1/zero-rules/{name}/versions/{number}/approve",
-        json={"content_hash": digest},
-        headers=rig.h(reviewer, r.json()["etag"]),
-    )
-    assert r.status_code == 200, r.text
-    r = c.post(
-        f"/v1/zero-rules/{name}/activate",
-        json={"version": number},
-        headers=rig.h(publisher, r.json()["etag"]),
-    )
-    assert r.status_code == 200, r.text
-    return dict(r.json())
-
-
-def ask(rig: Rig, who: str | None, text: str) -> Any:
-    headers = {"anthropic-version": "2023-06-01"}
-    if who is not None:
-        headers["x-api-key"] = rig.keys[who]
-    return rig.client.post(
-        "/v1/messages",
-        json={
-            "model": "m",
-            "max_tokens": 1000,
-            "temperature": 0,
-            "messages": [{"role": "user", "content": text}],
-        },
-        headers=headers,
-    )
-
-
-def wait_until(check: Any, timeout: float = 5.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError("condition not met in time")

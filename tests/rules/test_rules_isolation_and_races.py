@@ -5,7 +5,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import Rig, ask, contrib, publish
+from rules_helpers import Rig, ask, contrib, publish
 
 FAQ = "Turn the contract clauses into a FAQ:\n\n1. Term. One year."
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import CONTRIB, contrib
+from rules_helpers import CONTRIB, contrib
 
 from zerolayer.core.engine import Engine
 from zerolayer.rules_api.rules.compiler import compile_rule

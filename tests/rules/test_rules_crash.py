@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 import yaml
-from conftest import contrib
+from rules_helpers import contrib
 
 from zerolayer.rules_api.rules.compiler import content_hash
 

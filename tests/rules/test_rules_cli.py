@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CONTRIB, Rig
+from rules_helpers import CONTRIB, Rig
 
 from zerolayer.core.cli import EXIT_BAD_INPUT, main
 from zerolayer.rules_api.rules import cli as rules_cli

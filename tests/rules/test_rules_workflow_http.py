@@ -3,7 +3,7 @@ submit → approve → activate → serve → roll back → deactivate → retir
 
 from __future__ import annotations
 
-from conftest import Rig, ask, contrib, publish
+from rules_helpers import Rig, ask, contrib, publish
 
 FAQ_MESSAGE = (
     "Turn the contract clauses into a FAQ:\n\n"

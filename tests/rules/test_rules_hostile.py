@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import Rig, contrib
+from rules_helpers import Rig, contrib
 
 BASE = yaml.safe_load(contrib("contract-faq.yaml"))
 
