@@ -3,7 +3,7 @@ submit → approve → activate → serve → roll back → deactivate → retir
 
 from __future__ import annotations
 
-from rules_helpers import Rig, ask, contrib, publish
+from rules_helpers import Rig, ask, contrib, publish, wait_until
 
 FAQ_MESSAGE = (
     "Turn the contract clauses into a FAQ:\n\n"
@@ -254,3 +254,38 @@ def test_if_match_required_and_checked(rig: Rig) -> None:
     assert r.status_code == 412  # the old ETag is stale now
     r = c.post("/v1/zero-rules/mask-phones/versions", headers=rig.h("author", "garbage"))
     assert r.status_code == 412
+
+
+def test_activation_reaches_another_server_without_restart(rig: Rig, engine, pool) -> None:  # type: ignore[no-untyped-def]
+    from fastapi.testclient import TestClient
+
+    from zerolayer.rules_api import create_app
+    from zerolayer.rules_api.rules.store import RuleStore
+    from zerolayer.rules_api.rules.workflow import RulesHub
+    from zerolayer.rules_api.testing import FakeFallback
+
+    other_hub = RulesHub(
+        RuleStore(rig.hub.store.url), pool, builtin_ops=engine.registry.ops, poll_s=0.2
+    )
+    other = create_app(engine, fallback=FakeFallback())
+    other.state.rules.factory = lambda: other_hub
+    body = {
+        "model": "m",
+        "max_tokens": 1000,
+        "temperature": 0,
+        "messages": [{"role": "user", "content": FAQ_MESSAGE}],
+    }
+    headers = {"anthropic-version": "2023-06-01", "x-api-key": rig.keys["client"]}
+    with TestClient(other) as client:
+        first = client.post("/v1/messages", json=body, headers=headers)
+        assert first.headers["x-zero-layer-status"] == "inactive"
+        publish(rig, contrib("contract-faq.yaml"))
+        wait_until(
+            lambda: (
+                client.post("/v1/messages", json=body, headers=headers).headers[
+                    "x-zero-layer-status"
+                ]
+                == "active"
+            )
+        )
+    other_hub.store.close()
