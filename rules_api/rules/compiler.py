@@ -268,10 +268,10 @@ def _pipeline(
 
 
 def _rule_op_problem(
-    schema: dict[str, Any], params: dict[str, Any], data: dict[str, Any], refs: dict[str, str]
+    schema: dict[str, Any], params: Mapping[str, Any], data: dict[str, Any], refs: dict[str, str]
 ) -> str | None:
     validator = jsonschema.Draft202012Validator({"additionalProperties": False, **schema})
-    for err in validator.iter_errors(params):
+    for err in validator.iter_errors(dict(params)):
         where = ".".join(map(str, err.absolute_path)) or "parameters"
         return f"{where}: {err.message}"
     for param, section in refs.items():

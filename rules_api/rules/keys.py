@@ -12,6 +12,7 @@ import hmac
 import os
 import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from zerolayer.rules_api.rules.store import RuleStore
@@ -58,7 +59,7 @@ def create_key(store: RuleStore, tenant: str, roles: list[str], name: str = "") 
     return f"zlk_{key_id}_{secret}"
 
 
-def key_from_headers(headers: dict[str, str] | object) -> str:
+def key_from_headers(headers: Mapping[str, str]) -> str:
     """The key a request carries: ``x-api-key`` or ``Authorization: Bearer``."""
     get = headers.get
     auth = get("authorization", "") or ""

@@ -170,7 +170,7 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
     @router.get("/v1/zero-rules", summary="The tenant's rules")
     async def list_rules(request: Request) -> dict[str, Any]:
         hub, _, tenant = await allow(request, *READ)
-        return {"rules": await run_in_threadpool(hub.list, tenant)}
+        return {"rules": await run_in_threadpool(hub.list_rules, tenant)}
 
     @router.get("/v1/zero-rules/{name}", summary="A rule: draft, versions, active version")
     async def get_rule(request: Request, name: str) -> JSONResponse:

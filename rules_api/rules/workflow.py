@@ -351,7 +351,7 @@ class RulesHub:
             "versions": [version_view(v) for v in self.store.list_versions(tenant, name)],
         }
 
-    def list(self, tenant: str) -> list[dict[str, Any]]:
+    def list_rules(self, tenant: str) -> list[dict[str, Any]]:
         return [
             {
                 "name": r["name"],

@@ -3,6 +3,7 @@ an app with keys for two tenants."""
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 import socket
@@ -50,8 +51,9 @@ def postgres_url() -> Iterator[str]:
     if url:
         yield url
         return
-    initdb = shutil.which("initdb") or "/usr/lib/postgresql/15/bin/initdb"
-    pg_ctl = shutil.which("pg_ctl") or "/usr/lib/postgresql/15/bin/pg_ctl"
+    installed = sorted(glob.glob("/usr/lib/postgresql/*/bin"))  # Debian keeps them off PATH
+    initdb = shutil.which("initdb") or (f"{installed[-1]}/initdb" if installed else "")
+    pg_ctl = shutil.which("pg_ctl") or (f"{installed[-1]}/pg_ctl" if installed else "")
     if not (os.path.exists(initdb) and os.path.exists(pg_ctl)):
         if os.environ.get("CI"):
             pytest.fail("PostgreSQL (initdb, pg_ctl) is required in CI")
