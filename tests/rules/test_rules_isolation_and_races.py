@@ -224,3 +224,23 @@ def test_failed_activation_leaves_the_previous_version_active(rig: Rig) -> None:
     audit = c.get("/v1/zero-rules/contract-faq/audit", headers=rig.h("auditor")).json()["audit"]
     assert (audit[0]["action"], audit[0]["outcome"]) == ("activate", "refused")
     assert ask(rig, "client", FAQ).headers["x-zero-layer-plan"].startswith("rule:contract-faq@1")
+
+
+def test_openai_route_with_a_bearer_client_key(rig: Rig) -> None:
+    publish(rig, contrib("mask-phones.yaml"))
+    body = {
+        "model": "m",
+        "temperature": 0,
+        "messages": [{"role": "user", "content": "Mask the phone numbers:\n\ncall 555-123-4567"}],
+    }
+    r = rig.client.post(
+        "/v1/chat/completions", json=body, headers={"authorization": f"Bearer {rig.keys['client']}"}
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["choices"][0]["message"]["content"] == "call ***-***-4567"
+    r = rig.client.post(
+        "/v1/chat/completions",
+        json=body,
+        headers={"authorization": f"Bearer {rig.keys['b_client']}"},
+    )
+    assert r.headers["x-zero-layer-status"] == "inactive"
