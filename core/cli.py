@@ -194,7 +194,11 @@ def _load_extra_commands() -> None:
     """Subcommands that live with the parts they drive (serve, bench, rules)."""
     import importlib
 
-    for module in ("zerolayer.rules_api.cli", "zerolayer.core.kit_cli"):
+    for module in (
+        "zerolayer.rules_api.cli",
+        "zerolayer.core.kit_cli",
+        "zerolayer.rules_api.rules.cli",
+    ):
         try:
             importlib.import_module(module)
         except ImportError:  # that part is not installed (an optional extra)

@@ -70,7 +70,20 @@ def create_app(
     app.include_router(openai_router(service))
     app.include_router(admin_router(service))
     app.include_router(lint_router(service))
+    _install_rules(app, service)
     app.add_middleware(
         GuardMiddleware, max_body_bytes=settings.max_body_bytes, on_reject=on_guard_reject
     )
     return app
+
+
+def _install_rules(app: FastAPI, service: AnswerService) -> None:
+    """Tenant rules (/v1/zero-rules, docs/rules.md), unless their dependencies are missing."""
+    try:
+        from zerolayer.rules_api.rules.install import install_rules
+    except ImportError as exc:  # sqlalchemy or jinja2 not installed: no rules API
+        import logging
+
+        logging.getLogger("zerolayer.rules").warning("rules API disabled: %s", exc)
+        return
+    install_rules(app, service)

@@ -1,0 +1,311 @@
+"""Compile a rule document: schema, triggers, patterns, templates, pipeline and types.
+
+``compile_rule`` collects every problem it finds (each an ``Issue`` with a JSON pointer and a
+line and column) and raises ``RuleInvalid`` with all of them, or returns a ``CompiledRule``.
+Nothing uploaded runs here: templates are parsed, regular expressions compiled, triggers
+checked against the built-in grammar (a rule never shadows a built-in instruction) and
+against the tenant's other rules (no two rules claim one instruction).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+
+from zerolayer.core.errors import PipelineSyntaxError, PlanError
+from zerolayer.core.ops import OpSpec
+from zerolayer.core.pipeline import parse_plan
+from zerolayer.core.types import TEXT, TEXTUAL_TYPES
+from zerolayer.rules_api.rules import sandbox
+from zerolayer.rules_api.rules.document import Document, Issue, RuleInvalid, load_document, pointer
+from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
+from zerolayer.rules_api.rules.rule_ops import RULE_OPS
+from zerolayer.rules_api.rules.schema import rule_schema
+from zerolayer.rules_api.rules.triggers import Trigger, TriggerError, compile_trigger
+
+#: Does the built-in grammar understand this (normalised) instruction?
+BuiltinParser = Callable[[str], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledStep:
+    """One pipeline step: the op, its parameters as written, and whose op it is."""
+
+    op: str
+    params: dict[str, Any]
+    rule_op: bool
+    input_type: str
+    output_type: str
+
+
+@dataclass(frozen=True)
+class CompiledRule:
+    """A rule that compiled: what the matcher and the runner need."""
+
+    name: str
+    description: str
+    content_hash: str
+    triggers: tuple[Trigger, ...]
+    steps: tuple[CompiledStep, ...]
+    pipeline: str
+    patterns: dict[str, str]
+    templates: dict[str, str]
+    output_type: str
+    examples: tuple[dict[str, Any], ...]
+    data: dict[str, Any] = field(repr=False)
+
+
+def content_hash(data: Mapping[str, Any]) -> str:
+    """sha256 of the document's canonical JSON: the same rule in YAML or JSON hashes alike."""
+    canonical = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def compile_rule(
+    text: str,
+    fmt: str,
+    *,
+    builtin_ops: Mapping[str, OpSpec],
+    builtin_parser: BuiltinParser | None = None,
+    others: Sequence[CompiledRule] = (),
+    limits: RuleLimits = DEFAULT_LIMITS,
+) -> CompiledRule:
+    """Compile a document; ``RuleInvalid`` lists every problem with its location."""
+    doc = load_document(text, fmt, limits)
+    return compile_document(
+        doc, builtin_ops=builtin_ops, builtin_parser=builtin_parser, others=others, limits=limits
+    )
+
+
+def compile_document(
+    doc: Document,
+    *,
+    builtin_ops: Mapping[str, OpSpec],
+    builtin_parser: BuiltinParser | None = None,
+    others: Sequence[CompiledRule] = (),
+    limits: RuleLimits = DEFAULT_LIMITS,
+) -> CompiledRule:
+    """``compile_rule`` on a parsed document."""
+    schema_issues = _schema_issues(doc, limits)
+    if schema_issues:
+        raise RuleInvalid(schema_issues)
+    data = doc.data
+    issues: list[Issue] = []
+    triggers = _triggers(doc, limits, builtin_parser, others, issues)
+    patterns: dict[str, str] = data.get("patterns", {})
+    templates: dict[str, str] = data.get("templates", {})
+    for name, source in patterns.items():
+        problem = sandbox.pattern_problem(source)
+        if problem:
+            issues.append(doc.issue(pointer("patterns", name), problem[1], offset=(1, problem[0])))
+    for name, source in templates.items():
+        for line, col, message in sandbox.template_problems(source):
+            issues.append(doc.issue(pointer("templates", name), message, offset=(line, col)))
+    output_type = data.get("output", {}).get("type", TEXT)
+    steps = _pipeline(doc, builtin_ops, limits, output_type, issues)
+    _examples(doc, triggers, issues)
+    if issues:
+        raise RuleInvalid(issues)
+    return CompiledRule(
+        name=data["name"],
+        description=data.get("description", ""),
+        content_hash=content_hash(data),
+        triggers=tuple(triggers),
+        steps=tuple(steps),
+        pipeline=data["pipeline"],
+        patterns=dict(patterns),
+        templates=dict(templates),
+        output_type=output_type,
+        examples=tuple(data["examples"]),
+        data=data,
+    )
+
+
+def _schema_issues(doc: Document, limits: RuleLimits) -> list[Issue]:
+    validator = jsonschema.Draft202012Validator(rule_schema(limits))
+    issues = []
+    for err in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.path))):
+        at = pointer(*err.absolute_path)
+        short = _SHORT.get(str(err.validator))
+        message = short.format(err.validator_value) if short else err.message
+        if len(message) > 300:
+            message = message[:300] + "…"
+        issues.append(doc.issue(at, message))
+    return issues
+
+
+_SHORT = {
+    "maxItems": "is too long: at most {} items",
+    "maxLength": "is too long: at most {} characters",
+    "maxProperties": "has too many entries: at most {}",
+    "minItems": "is too short: at least {} items",
+    "minLength": "is too short: at least {} characters",
+}
+
+
+def _triggers(
+    doc: Document,
+    limits: RuleLimits,
+    builtin_parser: BuiltinParser | None,
+    others: Sequence[CompiledRule],
+    issues: list[Issue],
+) -> list[Trigger]:
+    out: list[Trigger] = []
+    seen: dict[str, int] = {}
+    for i, phrase in enumerate(doc.data["triggers"]["phrases"]):
+        at = pointer("triggers", "phrases", i)
+        try:
+            trigger = compile_trigger(phrase, max_slots=limits.max_slots)
+        except TriggerError as exc:
+            issues.append(doc.issue(at, exc.message, offset=(1, exc.column)))
+            continue
+        if trigger.key in seen:
+            issues.append(doc.issue(at, f"the same phrase as phrases/{seen[trigger.key]}"))
+            continue
+        seen[trigger.key] = i
+        if builtin_parser is not None and builtin_parser(trigger.sample):
+            issues.append(
+                doc.issue(
+                    at,
+                    f"collides with a built-in instruction: {trigger.sample!r} is already "
+                    "understood by zerolayer, and a rule never shadows a built-in",
+                )
+            )
+            continue
+        for other in others:
+            if other.name == doc.data["name"]:
+                continue
+            if any(_collide(trigger, theirs) for theirs in other.triggers):
+                issues.append(
+                    doc.issue(at, f"collides with a trigger of rule {other.name!r} of this tenant")
+                )
+                break
+        out.append(trigger)
+    return out
+
+
+def _collide(a: Trigger, b: Trigger) -> bool:
+    """Two triggers collide when one matches the other's sample (or their keys are equal)."""
+    return a.key == b.key or a.match(b.sample) is not None or b.match(a.sample) is not None
+
+
+def _pipeline(
+    doc: Document,
+    builtin_ops: Mapping[str, OpSpec],
+    limits: RuleLimits,
+    output_type: str,
+    issues: list[Issue],
+) -> list[CompiledStep]:
+    text = doc.data["pipeline"]
+    try:
+        plan = parse_plan(text)
+    except PipelineSyntaxError as exc:
+        line, col = exc.line or 1, exc.column or 1
+        hint = f" ({exc.hint})" if exc.hint else ""
+        issues.append(doc.issue("/pipeline", f"pipeline: {exc.reason}{hint}", offset=(line, col)))
+        return []
+    if len(plan.steps) > limits.max_steps:
+        issues.append(doc.issue("/pipeline", f"at most {limits.max_steps} steps"))
+        return []
+    data = doc.data
+    current = TEXT
+    out: list[CompiledStep] = []
+    for i, step in enumerate(plan.steps, 1):
+        where = f"pipeline step {i} ({step.op})"
+        rule_op = RULE_OPS.get(step.op)
+        builtin = builtin_ops.get(step.op)
+        if rule_op is not None:
+            problem = _rule_op_problem(rule_op.params, step.params, data, rule_op.refs)
+            if problem:
+                issues.append(doc.issue("/pipeline", f"{where}: {problem}"))
+            if current not in rule_op.inputs:
+                issues.append(doc.issue("/pipeline", f"{where}: takes text, not {current}"))
+            out.append(CompiledStep(step.op, dict(step.params), True, current, rule_op.output))
+            current = rule_op.output
+        elif builtin is not None:
+            try:
+                builtin.validate_params(step.params)
+            except PlanError as exc:
+                issues.append(doc.issue("/pipeline", f"{where}: {exc.message}"))
+            if builtin.input_type != current:
+                issues.append(
+                    doc.issue(
+                        "/pipeline",
+                        f"{where}: takes {builtin.input_type}, but the step before gives "
+                        f"{current}; add the op that converts it (json.parse, yaml.parse …)",
+                    )
+                )
+            out.append(
+                CompiledStep(step.op, dict(step.params), False, current, builtin.output_type)
+            )
+            current = builtin.output_type
+        else:
+            known = ", ".join(sorted(RULE_OPS))
+            issues.append(
+                doc.issue(
+                    "/pipeline",
+                    f"{where}: unknown op; rule ops are {known}, "
+                    "and every registered op (GET /v1/plugins)",
+                )
+            )
+            return out
+    if current not in TEXTUAL_TYPES:
+        issues.append(
+            doc.issue(
+                "/pipeline",
+                f"the pipeline ends with {current}, not text: end with template.render, "
+                "json.emit or yaml.emit",
+            )
+        )
+    elif output_type != TEXT and current not in (TEXT, output_type):
+        issues.append(doc.issue("/output/type", f"the pipeline gives {current}, not {output_type}"))
+    return out
+
+
+def _rule_op_problem(
+    schema: dict[str, Any], params: Mapping[str, Any], data: dict[str, Any], refs: dict[str, str]
+) -> str | None:
+    validator = jsonschema.Draft202012Validator({"additionalProperties": False, **schema})
+    for err in validator.iter_errors(dict(params)):
+        where = ".".join(map(str, err.absolute_path)) or "parameters"
+        return f"{where}: {err.message}"
+    for param, section in refs.items():
+        name = params.get(param)
+        if name not in data.get(section, {}):
+            names = ", ".join(sorted(data.get(section, {}))) or "none"
+            return f"{param}={name!r} names no entry of {section} (defined: {names})"
+    return None
+
+
+def _examples(doc: Document, triggers: list[Trigger], issues: list[Issue]) -> None:
+    from zerolayer.rules_api.rules.triggers import instruction_key
+
+    for i, example in enumerate(doc.data["examples"]):
+        instruction = example.get("instruction")
+        if instruction is None or not triggers:
+            continue
+        key = instruction_key(instruction)
+        if not any(t.match(key) is not None for t in triggers):
+            issues.append(
+                doc.issue(pointer("examples", i, "instruction"), "matches none of the triggers")
+            )
+
+
+def example_slots(rule: CompiledRule, example: Mapping[str, Any]) -> dict[str, Any]:
+    """The slot values of an example's instruction (none without one)."""
+    from zerolayer.rules_api.rules.triggers import instruction_key
+
+    instruction = example.get("instruction")
+    if not instruction:
+        return {}
+    key = instruction_key(instruction)
+    for trigger in rule.triggers:
+        slots = trigger.match(key)
+        if slots is not None:
+            return slots
+    return {}

@@ -1,0 +1,208 @@
+"""Running rules where a runaway cannot stall the server: a pool of worker processes.
+
+Each worker compiles the rule document it is sent (cached by content hash), runs it and
+answers. A run that passes its hard time limit gets its worker killed and replaced, and the
+caller a ``LimitExceeded``; a worker that dies (memory limit) is replaced the same way. The
+workers cap their own address space. ``InlineRunner`` runs the same jobs in-process (CLI,
+tests of the pure functions).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import queue
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from zerolayer.core.errors import LimitExceeded, OpError, PayloadError, Unsupported, ZeroLayerError
+from zerolayer.rules_api.rules.compiler import CompiledRule, compile_rule
+from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
+from zerolayer.rules_api.rules.runner import run_examples, run_rule
+
+log = logging.getLogger("zerolayer.rules")
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A rule document and what to do with it: ``run`` a payload or ``test`` the examples."""
+
+    kind: str
+    text: str
+    fmt: str
+    payload: str = ""
+    slots: tuple[tuple[str, Any], ...] = ()
+
+
+def _error(exc: ZeroLayerError) -> dict[str, Any]:
+    return {
+        "ok": False,
+        "code": exc.code,
+        "reason": getattr(exc, "reason", exc.code),
+        "message": exc.message,
+    }
+
+
+def raise_failure(answer: dict[str, Any]) -> None:
+    """Re-raise a worker's error answer as the typed exception it was."""
+    code, reason, message = answer["code"], answer["reason"], answer["message"]
+    if code == "unsupported":
+        raise Unsupported(reason, message)
+    if code == "limit_exceeded":
+        raise LimitExceeded(message)
+    if code == "invalid_payload":
+        raise OpError(message)
+    if code == "op_error":
+        raise OpError(message)
+    raise Unsupported(f"rule.{code}", message)
+
+
+class _Executor:
+    """Compiles (cached) and runs jobs; the body of a worker and of ``InlineRunner``."""
+
+    def __init__(self, limits: RuleLimits) -> None:
+        from zerolayer.core.plugin_host import load_plugins
+
+        self.limits = limits
+        _, registry = load_plugins(None)
+        self.ops = registry.ops
+        self.cache: OrderedDict[tuple[str, str], CompiledRule] = OrderedDict()
+
+    def compiled(self, text: str, fmt: str) -> CompiledRule:
+        key = (fmt, text)
+        rule = self.cache.get(key)
+        if rule is None:
+            rule = compile_rule(text, fmt, builtin_ops=self.ops, limits=self.limits)
+            self.cache[key] = rule
+            if len(self.cache) > 128:
+                self.cache.popitem(last=False)
+        else:
+            self.cache.move_to_end(key)
+        return rule
+
+    def handle(self, job: Job) -> dict[str, Any]:
+        try:
+            rule = self.compiled(job.text, job.fmt)
+            if job.kind == "test":
+                results = run_examples(rule, self.ops, self.limits)
+                return {"ok": True, "results": [r.to_dict() for r in results]}
+            output, trace = run_rule(rule, job.payload, dict(job.slots), self.ops, self.limits)
+            return {"ok": True, "output": output, "trace": [t.to_dict() for t in trace]}
+        except (PayloadError, OpError, Unsupported, LimitExceeded) as exc:
+            return _error(exc)
+        except ZeroLayerError as exc:
+            return _error(exc)
+        except MemoryError:
+            return _error(LimitExceeded("the rule ran out of memory"))
+
+
+def _worker_main(conn: Connection, limits: RuleLimits) -> None:
+    try:
+        import resource
+
+        resource.setrlimit(
+            resource.RLIMIT_AS, (limits.worker_memory_bytes, limits.worker_memory_bytes)
+        )
+    except (ImportError, ValueError, OSError):
+        pass
+    executor = _Executor(limits)
+    conn.send({"ready": True})
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        conn.send(executor.handle(job))
+
+
+class InlineRunner:
+    """Runs jobs in this process (no hard time limit: for the CLI and trusted use)."""
+
+    def __init__(self, limits: RuleLimits = DEFAULT_LIMITS) -> None:
+        self._executor = _Executor(limits)
+        self.limits = limits
+
+    def submit(self, job: Job) -> dict[str, Any]:
+        """The job's answer (``ok`` with output or results, or an error description)."""
+        return self._executor.handle(job)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class _Worker:
+    def __init__(self, ctx: Any, limits: RuleLimits) -> None:
+        self.ctx, self.limits = ctx, limits
+        self.process: Any = None
+        self.conn: Connection | None = None
+
+    def ensure(self, start_timeout: float) -> Connection:
+        """The connection to a live worker, started (and waited for) when needed."""
+        if self.process is None or not self.process.is_alive() or self.conn is None:
+            self.stop()
+            parent, child = self.ctx.Pipe()
+            self.process = self.ctx.Process(
+                target=_worker_main, args=(child, self.limits), daemon=True, name="zerolayer-rule"
+            )
+            self.process.start()
+            child.close()
+            self.conn = parent
+            if not parent.poll(start_timeout) or not parent.recv().get("ready"):
+                self.stop()
+                raise LimitExceeded("the rule worker did not start")
+        return self.conn
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.is_alive():
+            self.process.kill()
+            self.process.join(5)
+        if self.conn is not None:
+            self.conn.close()
+        self.process, self.conn = None, None
+
+
+class WorkerPool:
+    """Worker processes that run rule jobs with a hard time limit each."""
+
+    def __init__(
+        self, size: int = 2, limits: RuleLimits = DEFAULT_LIMITS, *, start_timeout: float = 60.0
+    ) -> None:
+        self.limits = limits
+        self.start_timeout = start_timeout
+        ctx = multiprocessing.get_context("spawn")
+        self._idle: queue.Queue[_Worker] = queue.Queue()
+        self._all = [_Worker(ctx, limits) for _ in range(max(1, size))]
+        for worker in self._all:
+            self._idle.put(worker)
+        self._lock = threading.Lock()
+        self.killed = 0
+
+    def submit(self, job: Job, timeout: float | None = None) -> dict[str, Any]:
+        """Run ``job`` in a worker; LimitExceeded when it passes the hard limit or dies."""
+        limit = timeout if timeout is not None else self.limits.run_timeout_s * 2 + 1.0
+        worker = self._idle.get()
+        try:
+            conn = worker.ensure(self.start_timeout)
+            conn.send(job)
+            if conn.poll(limit):
+                answer: dict[str, Any] = conn.recv()
+                return answer
+            worker.stop()
+            self.killed += 1
+            raise LimitExceeded(f"the rule ran past its hard time limit of {limit:g} s")
+        except (EOFError, OSError, BrokenPipeError):
+            worker.stop()
+            self.killed += 1
+            raise LimitExceeded("the rule's worker process died (memory limit?)") from None
+        finally:
+            self._idle.put(worker)
+
+    def close(self) -> None:
+        """Stop every worker."""
+        for worker in self._all:
+            worker.stop()

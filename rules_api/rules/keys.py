@@ -1,0 +1,86 @@
+"""API keys: ``zlk_<id>_<secret>``, stored as the sha256 of the secret, with tenant and roles.
+
+Only the key id and the hash are stored; the whole key is shown once, when it is created.
+``ZEROLAYER_ADMIN_KEY`` (compared in constant time, never stored) is an admin of every
+tenant, to create the first keys over HTTP; ``zerolayer keys create`` writes one directly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from zerolayer.rules_api.rules.store import RuleStore
+
+ROLES = ("author", "reviewer", "publisher", "auditor", "admin", "client")
+ALL_TENANTS = "*"
+TENANT_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+KEY_PATTERN = re.compile(r"^zlk_(?P<id>[a-z0-9]{12})_(?P<secret>[A-Za-z0-9_-]{20,100})$")
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is calling: key id, tenant (``*``: every tenant) and roles."""
+
+    key_id: str
+    tenant: str
+    roles: frozenset[str]
+
+    def has(self, *roles: str) -> bool:
+        """True when the principal holds ``admin`` or one of ``roles``."""
+        return "admin" in self.roles or any(r in self.roles for r in roles)
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def check_roles(roles: list[str]) -> list[str]:
+    """The roles, deduplicated; ValueError naming an unknown one."""
+    bad = [r for r in roles if r not in ROLES]
+    if bad or not roles:
+        raise ValueError(f"unknown roles {bad}; choose among {', '.join(ROLES)}")
+    return sorted(set(roles))
+
+
+def create_key(store: RuleStore, tenant: str, roles: list[str], name: str = "") -> str:
+    """Store a new key for ``tenant`` with ``roles``; return the whole key (shown once)."""
+    if tenant != ALL_TENANTS and not TENANT_PATTERN.match(tenant):
+        raise ValueError("a tenant is lower case letters, digits, - and _ (at most 64)")
+    checked = check_roles(roles)
+    key_id = secrets.token_hex(6)
+    secret = secrets.token_urlsafe(32)
+    store.add_key(key_id, hash_secret(secret), tenant, ",".join(checked), name)
+    return f"zlk_{key_id}_{secret}"
+
+
+def key_from_headers(headers: Mapping[str, str]) -> str:
+    """The key a request carries: ``x-api-key`` or ``Authorization: Bearer``."""
+    get = headers.get
+    auth = get("authorization", "") or ""
+    if auth.lower().startswith("bearer "):
+        return str(auth[7:].strip())
+    return str(get("x-api-key", "") or "").strip()
+
+
+def resolve(store: RuleStore | None, key: str) -> Principal | None:
+    """The principal of a key, or None when it is unknown, revoked or malformed."""
+    if not key:
+        return None
+    admin = os.environ.get("ZEROLAYER_ADMIN_KEY")
+    if admin and hmac.compare_digest(key.encode(), admin.encode()):
+        return Principal("env-admin", ALL_TENANTS, frozenset({"admin"}))
+    m = KEY_PATTERN.match(key)
+    if m is None or store is None:
+        return None
+    row = store.get_key(m["id"])
+    if row is None or row["revoked"]:
+        return None
+    if not hmac.compare_digest(row["secret_hash"], hash_secret(m["secret"])):
+        return None
+    return Principal(row["key_id"], row["tenant"], frozenset(row["roles"].split(",")))

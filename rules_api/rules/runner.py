@@ -1,0 +1,200 @@
+"""Running a compiled rule: its pipeline on a payload, its examples, and trigger matching.
+
+These functions run in a worker process (``isolation.py``) when called by the service; they
+are pure and also run in-process (the CLI, tests).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from zerolayer.core.errors import LimitExceeded, Unsupported, ZeroLayerError
+from zerolayer.core.fields import resolve_params
+from zerolayer.core.ops import OpSpec
+from zerolayer.core.pipeline import format_step
+from zerolayer.core.plan import Step
+from zerolayer.core.segment import segment
+from zerolayer.rules_api.rules.compiler import CompiledRule, example_slots
+from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
+from zerolayer.rules_api.rules.rule_ops import RULE_OPS, RunContext
+from zerolayer.rules_api.rules.triggers import instruction_key
+
+log = logging.getLogger("zerolayer.rules")
+PREVIEW_CHARS = 200
+
+
+@dataclass(slots=True)
+class StepTrace:
+    """What one step did: for ``evaluate`` explanations."""
+
+    step: str
+    input_type: str
+    output_type: str
+    seconds: float
+    preview: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "input_type": self.input_type,
+            "output_type": self.output_type,
+            "seconds": round(self.seconds, 6),
+            "output_preview": self.preview,
+        }
+
+
+@dataclass(slots=True)
+class Match:
+    """A rule whose trigger matched a message: which phrase, the slots and the payload."""
+
+    rule: CompiledRule
+    phrase: str
+    slots: dict[str, Any]
+    instruction: str
+    payload: str
+    how: str = ""
+
+
+@dataclass(slots=True)
+class ExampleResult:
+    """One example's outcome."""
+
+    index: int
+    name: str
+    passed: bool
+    seconds: float
+    output: str | None = None
+    error: str | None = None
+    diff: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "index": self.index,
+            "name": self.name,
+            "passed": self.passed,
+            "seconds": round(self.seconds, 6),
+        }
+        if not self.passed:
+            out["output"] = self.output
+            out["error"] = self.error
+        return out
+
+
+def _preview(value: Any) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + "…"
+
+
+def run_rule(
+    rule: CompiledRule,
+    payload: str,
+    slots: Mapping[str, Any],
+    builtin_ops: Mapping[str, OpSpec],
+    limits: RuleLimits = DEFAULT_LIMITS,
+) -> tuple[str, list[StepTrace]]:
+    """Run the rule's pipeline on ``payload``; the output text and a trace of each step.
+
+    Raises the typed errors: ``Unsupported`` (the request falls back), ``OpError``,
+    ``PayloadError`` and ``LimitExceeded``.
+    """
+    size = len(payload.encode("utf-8", "surrogatepass"))
+    if size > limits.max_payload_bytes:
+        raise LimitExceeded(f"the payload is {size} bytes; the limit is {limits.max_payload_bytes}")
+    ctx = RunContext(rule.patterns, rule.templates, dict(slots), limits)
+    deadline = time.perf_counter() + limits.run_timeout_s
+    value: Any = payload
+    trace: list[StepTrace] = []
+    for step in rule.steps:
+        started = time.perf_counter()
+        try:
+            if step.rule_op:
+                value = RULE_OPS[step.op].func(value, ctx, **step.params)
+            else:
+                spec = builtin_ops[step.op]
+                params = resolve_params(step.params, value)
+                out = spec.func(value, **params)
+                if spec.verify is not None:
+                    spec.verify(value, out, **params)
+                value = out
+        except ZeroLayerError:
+            raise
+        except RecursionError as exc:
+            raise LimitExceeded(f"{step.op}: the input is nested too deeply") from exc
+        except Exception as exc:  # an op defect: not certain, so fall back
+            log.exception("rule op %s failed", step.op)
+            raise Unsupported("rule.op_failed", f"{step.op} failed: {type(exc).__name__}") from exc
+        trace.append(
+            StepTrace(
+                format_step(Step(step.op, step.params)),
+                step.input_type,
+                step.output_type,
+                time.perf_counter() - started,
+                _preview(value),
+            )
+        )
+        if time.perf_counter() > deadline:
+            raise LimitExceeded(f"the rule ran past its time limit of {limits.run_timeout_s:g} s")
+    if not isinstance(value, str):
+        raise Unsupported("rule.no_text", "the rule's pipeline did not produce text")
+    return value, trace
+
+
+def run_examples(
+    rule: CompiledRule, builtin_ops: Mapping[str, OpSpec], limits: RuleLimits = DEFAULT_LIMITS
+) -> list[ExampleResult]:
+    """Run every example; exact equality of the output with ``expected`` passes."""
+    results = []
+    for i, example in enumerate(rule.examples):
+        started = time.perf_counter()
+        name = example.get("name") or f"example {i + 1}"
+        try:
+            output, _ = run_rule(
+                rule, example["input"], example_slots(rule, example), builtin_ops, limits
+            )
+        except ZeroLayerError as exc:
+            results.append(
+                ExampleResult(i, name, False, time.perf_counter() - started, None, _one_line(exc))
+            )
+            continue
+        passed = output == example["expected"]
+        results.append(
+            ExampleResult(
+                i,
+                name,
+                passed,
+                time.perf_counter() - started,
+                output,
+                None if passed else "the output differs from expected",
+            )
+        )
+    return results
+
+
+def _one_line(exc: ZeroLayerError) -> str:
+    return f"{exc.code}: {exc.message}"
+
+
+def match_message(
+    rules: Sequence[CompiledRule], message: str, payloads: Sequence[str] = ()
+) -> Match | None:
+    """The rule whose trigger matches the message's instruction, with its one payload."""
+    if payloads:
+        readings = [(message, tuple(payloads), "explicit")]
+    else:
+        readings = [
+            (s.instruction, tuple(p.text for p in s.payloads), s.how) for s in segment(message)
+        ]
+    for instruction, texts, how in readings:
+        if len(texts) != 1:
+            continue
+        key = instruction_key(instruction)
+        for rule in rules:
+            for trigger in rule.triggers:
+                slots = trigger.match(key)
+                if slots is not None:
+                    return Match(rule, trigger.phrase, slots, instruction, texts[0], how)
+    return None

@@ -1,0 +1,132 @@
+"""Tenant rules in front of the engine: ``TenantRulesEngine`` and ``TenantMiddleware``.
+
+The middleware reads the client key of a ``/v1/messages`` or ``/v1/chat/completions``
+request (``x-api-key`` or ``Authorization: Bearer``); when it is a zerolayer key, the tenant
+it belongs to is set for the request (a context variable, so the API modules need not know).
+``TenantRulesEngine`` wraps the engine: the built-in grammar answers first, and only a request
+the engine would hand to the fallback for not understanding it (never one refused by the
+sampling gate) is offered to the tenant's active rules. A tenant rule therefore never shadows
+a built-in instruction, and a request without a tenant never sees any rule. The cache key of
+a tenant's request includes the tenant's rule-set version, so no stale answer survives an
+activation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import logging
+import time
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from zerolayer.core.messages import EngineRequest, EngineResult, Route
+from zerolayer.rules_api.contracts import EngineLike
+from zerolayer.rules_api.rules.keys import KEY_PATTERN, key_from_headers, resolve
+from zerolayer.rules_api.rules.workflow import RulesHub
+
+log = logging.getLogger("zerolayer.rules")
+current_tenant: ContextVar[str | None] = ContextVar("zerolayer_tenant", default=None)
+ANSWER_PATHS = ("/v1/messages", "/v1/chat/completions")
+KEY_CACHE_S = 5.0
+
+
+class TenantRulesEngine:
+    """An ``EngineLike`` that adds the request tenant's active rules behind ``inner``."""
+
+    def __init__(self, inner: EngineLike, hub: Callable[[], RulesHub | None]) -> None:
+        self.inner = inner
+        self._hub = hub
+        self.rule_set_version = inner.rule_set_version
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # a transparent proxy: isinstance sees the wrapped engine
+        return type(self.inner)
+
+    def _tenant(self, request: EngineRequest) -> str | None:
+        return request.tenant or current_tenant.get()
+
+    def run(self, request: EngineRequest) -> EngineResult:
+        """The engine's answer; when it does not understand the request, the tenant's rules'."""
+        result = self.inner.run(request)
+        tenant = self._tenant(request)
+        if tenant is None or result.route is not Route.FALLBACK:
+            return result
+        if (result.reason or "").startswith("gate."):
+            return result
+        hub = self._hub()
+        if hub is None:
+            return result
+        try:
+            answer = hub.answer(tenant, dataclasses.replace(request, tenant=tenant))
+        except Exception:  # the rules store failing must not fail the request
+            log.exception("tenant rules failed")
+            return result
+        return answer or result
+
+    def fingerprint(self, request: EngineRequest) -> str | None:
+        """The engine's key, extended with the tenant's rule-set version."""
+        tenant = self._tenant(request)
+        if tenant is None:
+            return self.inner.fingerprint(request)
+        base = self.inner.fingerprint(dataclasses.replace(request, tenant=tenant))
+        hub = self._hub()
+        if base is None or hub is None:
+            return base
+        try:
+            version, _ = hub.active(tenant)
+        except Exception:
+            log.exception("tenant rule-set version unavailable")
+            return None  # not cacheable rather than possibly stale
+        digest = hashlib.sha256(f"{base}\x00{tenant}\x00{version}".encode())
+        return digest.hexdigest()
+
+    def plugin_info(self) -> list[dict[str, Any]]:
+        return self.inner.plugin_info()
+
+
+class TenantMiddleware:
+    """Sets ``current_tenant`` from a zerolayer client key on the answer routes."""
+
+    def __init__(self, app: ASGIApp, *, hub: Callable[[], RulesHub | None]) -> None:
+        self.app = app
+        self._hub = hub
+        self._keys: dict[str, tuple[float, str | None]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("path", "").rstrip("/") not in ANSWER_PATHS:
+            await self.app(scope, receive, send)
+            return
+        key = key_from_headers(Headers(scope=scope))
+        tenant = await run_in_threadpool(self._tenant_of, key) if KEY_PATTERN.match(key) else None
+        token = current_tenant.set(tenant)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            current_tenant.reset(token)
+
+    def _tenant_of(self, key: str) -> str | None:
+        cached = self._keys.get(key)
+        if cached is not None and time.monotonic() - cached[0] < KEY_CACHE_S:
+            return cached[1]
+        hub = self._hub()
+        tenant = None
+        if hub is not None:
+            try:
+                principal = resolve(hub.store, key)
+            except Exception:
+                log.exception("key lookup failed")
+                principal = None
+            tenant = principal.tenant if principal and principal.tenant != "*" else None
+        if len(self._keys) > 10_000:
+            self._keys.clear()
+        self._keys[key] = (time.monotonic(), tenant)
+        return tenant

@@ -1,0 +1,493 @@
+"""The rules workflow: validate, create, draft, freeze, test, evaluate, review, activate.
+
+``RulesHub`` joins the store, the compiler and the runner, and enforces the rules of the
+workflow: a version is approved by someone other than its author, for its exact content
+hash, only once its examples pass; activation recompiles the version against the built-in
+grammar and the tenant's other active rules inside the activating transaction, so a failed
+activation changes nothing. It also serves the active rules of a tenant to the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from zerolayer.core.errors import ZeroLayerError
+from zerolayer.core.messages import EngineRequest, EngineResult, Route
+from zerolayer.core.ops import OpSpec
+from zerolayer.rules_api.rules.compiler import BuiltinParser, CompiledRule, compile_rule
+from zerolayer.rules_api.rules.document import Issue, RuleInvalid, load_document, pointer
+from zerolayer.rules_api.rules.errors import Conflict, Invalid, RulesError
+from zerolayer.rules_api.rules.isolation import Job
+from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
+from zerolayer.rules_api.rules.runner import match_message
+from zerolayer.rules_api.rules.store import RuleStore, etag_of
+
+log = logging.getLogger("zerolayer.rules")
+RESERVED_NAMES = frozenset({"schema", "validate"})
+
+
+class Runner(Protocol):
+    def submit(self, job: Job) -> dict[str, Any]: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass
+class _TenantRules:
+    checked: float = 0.0
+    version: int = -1
+    rules: list[tuple[CompiledRule, int]] = field(default_factory=list)
+
+
+class RulesHub:
+    """Everything the rules API and the tenant engine do, on one store."""
+
+    def __init__(
+        self,
+        store: RuleStore,
+        runner: Runner,
+        *,
+        builtin_ops: Mapping[str, OpSpec],
+        builtin_parser: BuiltinParser | None = None,
+        limits: RuleLimits = DEFAULT_LIMITS,
+        poll_s: float = 1.0,
+    ) -> None:
+        self.store = store
+        self.runner = runner
+        self.builtin_ops = builtin_ops
+        self.builtin_parser = builtin_parser
+        self.limits = limits
+        self.poll_s = poll_s
+        self._served: dict[str, _TenantRules] = {}
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self.runner.close()
+        self.store.close()
+
+    # ---- compiling --------------------------------------------------------------------
+
+    def compile(
+        self, tenant: str, text: str, fmt: str, others: list[CompiledRule] | None = None
+    ) -> CompiledRule:
+        """Compile against the built-in grammar and the tenant's active rules; 422 if bad."""
+        if others is None:
+            others = [rule for rule, _ in self.active(tenant)[1]]
+        try:
+            rule = compile_rule(
+                text,
+                fmt,
+                builtin_ops=self.builtin_ops,
+                builtin_parser=self.builtin_parser,
+                others=others,
+                limits=self.limits,
+            )
+        except RuleInvalid as exc:
+            raise Invalid(exc.message, errors=exc.issues) from None
+        if rule.name in RESERVED_NAMES:
+            raise Invalid(
+                "the rule name is reserved", errors=[Issue("/name", f"{rule.name!r} is reserved")]
+            )
+        return rule
+
+    def validate(self, tenant: str, text: str, fmt: str) -> dict[str, Any]:
+        rule = self.compile(tenant, text, fmt)
+        return {"valid": True, **describe(rule)}
+
+    # ---- drafts and versions ----------------------------------------------------------
+
+    def create(self, tenant: str, actor: str, text: str, fmt: str) -> dict[str, Any]:
+        rule = self.compile(tenant, text, fmt)
+        row = self.store.create_rule(
+            tenant, rule.name, text, fmt, rule.content_hash, rule.description, actor
+        )
+        return self.view(tenant, row["name"])
+
+    def replace_draft(
+        self, tenant: str, actor: str, name: str, expected: int, text: str, fmt: str
+    ) -> dict[str, Any]:
+        self.store.get_rule(tenant, name)  # 404 before 422
+        rule = self.compile(tenant, text, fmt)
+        if rule.name != name:
+            raise Invalid(
+                "the document names another rule",
+                errors=[Issue("/name", f"this is rule {name!r}; a new name is a new rule")],
+            )
+        self.store.replace_draft(
+            tenant, name, expected, text, fmt, rule.content_hash, rule.description, actor
+        )
+        return self.view(tenant, name)
+
+    def freeze(self, tenant: str, actor: str, name: str, expected: int) -> dict[str, Any]:
+        version = self.store.freeze(tenant, name, expected, actor)
+        return {**version_view(version), "etag": self.etag(tenant, name)}
+
+    def test(self, tenant: str, actor: str, name: str, number: int) -> dict[str, Any]:
+        version = self.store.get_version(tenant, name, number)
+        started = time.perf_counter()
+        try:
+            answer = self.runner.submit(Job("test", version["text"], version["format"]))
+        except ZeroLayerError as exc:  # the worker was killed: a hard limit
+            answer = {"ok": False, "message": exc.message}
+        if not answer["ok"]:
+            results = [
+                {"index": None, "name": "(all)", "passed": False, "error": answer["message"]}
+            ]
+        else:
+            results = answer["results"]
+        passed = bool(results) and all(r["passed"] for r in results)
+        self.store.record_test(
+            tenant, name, number, version["content_hash"], passed, results, actor
+        )
+        return {
+            "rule": name,
+            "version": number,
+            "content_hash": version["content_hash"],
+            "passed": passed,
+            "seconds": round(time.perf_counter() - started, 6),
+            "cases": results,
+        }
+
+    def evaluate(
+        self, tenant: str, name: str, version: int | None, body: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """A dry run of one rule (its draft, or a version) on a message: match and steps."""
+        if version is None:
+            row = self.store.get_rule(tenant, name)
+            text, fmt, label = row["draft_text"], row["draft_format"], "draft"
+        else:
+            vrow = self.store.get_version(tenant, name, version)
+            text, fmt, label = vrow["text"], vrow["format"], f"version {version}"
+        rule = self.compile(tenant, text, fmt, others=[])
+        message, payloads = _evaluate_input(body)
+        match = match_message([rule], message, payloads)
+        out: dict[str, Any] = {"rule": name, "of": label, "content_hash": rule.content_hash}
+        if match is None:
+            phrases = [t.phrase for t in rule.triggers]
+            out.update(
+                matched=False,
+                route="fallback",
+                explanation="no trigger matches the instruction with exactly one payload; "
+                f"phrases: {phrases}",
+            )
+            return out
+        out.update(
+            matched=True,
+            trigger={
+                "phrase": match.phrase,
+                "slots": match.slots,
+                "instruction": match.instruction,
+            },
+            segmentation=match.how,
+        )
+        try:
+            answer = self.runner.submit(
+                Job("run", text, fmt, match.payload, tuple(sorted(match.slots.items())))
+            )
+        except ZeroLayerError as exc:
+            answer = {"ok": False, "reason": "rule.limit", "message": exc.message}
+        if answer["ok"]:
+            out.update(route="deterministic", output=answer["output"], steps=answer["trace"])
+        else:
+            out.update(route="fallback", reason=answer["reason"], error=answer["message"], steps=[])
+        return out
+
+    # ---- review -----------------------------------------------------------------------
+
+    def submit(self, tenant: str, actor: str, name: str, expected: int, number: int) -> Any:
+        version = self.store.review(
+            tenant,
+            name,
+            expected,
+            number,
+            action="submit",
+            actor=actor,
+            allowed_from=("frozen", "rejected"),
+            to="submitted",
+        )
+        return {**version_view(version), "etag": self.etag(tenant, name)}
+
+    def approve(
+        self, tenant: str, actor: str, name: str, expected: int, number: int, content_hash: str
+    ) -> Any:
+        def check(version: dict[str, Any]) -> None:
+            if version["created_by"] == actor:
+                raise Conflict("the author of a version cannot approve it", code="self_approval")
+            if content_hash != version["content_hash"]:
+                raise Conflict(
+                    f"version {number} has content hash {version['content_hash']}, "
+                    f"not {content_hash}",
+                    code="hash_mismatch",
+                )
+            if not (version["tests_passed"] and version["tested_hash"] == content_hash):
+                raise Conflict(
+                    f"version {number} has no passing test run; run its tests first",
+                    code="tests_not_passed",
+                )
+
+        version = self._review(
+            tenant,
+            name,
+            "approve",
+            actor,
+            lambda: self.store.review(
+                tenant,
+                name,
+                expected,
+                number,
+                action="approve",
+                actor=actor,
+                allowed_from=("submitted",),
+                to="approved",
+                check=check,
+            ),
+        )
+        return {**version_view(version), "etag": self.etag(tenant, name)}
+
+    def reject(
+        self, tenant: str, actor: str, name: str, expected: int, number: int, note: str
+    ) -> Any:
+        version = self._review(
+            tenant,
+            name,
+            "reject",
+            actor,
+            lambda: self.store.review(
+                tenant,
+                name,
+                expected,
+                number,
+                action="reject",
+                actor=actor,
+                allowed_from=("submitted",),
+                to="rejected",
+                note=note,
+            ),
+        )
+        return {**version_view(version), "etag": self.etag(tenant, name)}
+
+    def _review(
+        self, tenant: str, name: str, action: str, actor: str, do: Callable[[], Any]
+    ) -> Any:
+        try:
+            return do()
+        except RulesError as exc:
+            if exc.status in (409, 422):
+                self.store.log_refusal(tenant, actor, action, name, exc.message)
+            raise
+
+    # ---- activation -------------------------------------------------------------------
+
+    def activate(
+        self, tenant: str, actor: str, name: str, expected: int, number: int, action: str
+    ) -> dict[str, Any]:
+        """Activate (or roll back to) an approved version; the old one stays on failure."""
+
+        def check(conn: Any, rule: dict[str, Any], version: dict[str, Any]) -> None:
+            if version["status"] != "approved":
+                raise Conflict(f"version {number} is {version['status']}, not approved")
+            if action == "rollback" and (
+                rule["active_version"] is None or number >= rule["active_version"]
+            ):
+                raise Conflict("a rollback activates a version earlier than the active one")
+            others = []
+            for row in self.store.active_rules(tenant, conn):
+                if row["name"] != name:
+                    others.append(self._compiled(row["text"], row["format"]))
+            self.compile(tenant, version["text"], version["format"], others=others)
+
+        try:
+            self.store.activate(
+                tenant, name, expected, number, action=action, actor=actor, check=check
+            )
+        except RulesError as exc:
+            if exc.status in (409, 422):
+                self.store.log_refusal(tenant, actor, action, name, exc.message)
+            raise
+        self.invalidate(tenant)
+        return self.view(tenant, name)
+
+    def deactivate(self, tenant: str, actor: str, name: str, expected: int) -> dict[str, Any]:
+        self.store.activate(tenant, name, expected, None, action="deactivate", actor=actor)
+        self.invalidate(tenant)
+        return self.view(tenant, name)
+
+    def retire(self, tenant: str, actor: str, name: str, expected: int) -> dict[str, Any]:
+        try:
+            self.store.retire(tenant, name, expected, actor)
+        except Conflict as exc:
+            self.store.log_refusal(tenant, actor, "retire", name, exc.message)
+            raise
+        return self.view(tenant, name)
+
+    # ---- reading ----------------------------------------------------------------------
+
+    def etag(self, tenant: str, name: str) -> str:
+        return etag_of(self.store.get_rule(tenant, name)["revision"])
+
+    def view(self, tenant: str, name: str) -> dict[str, Any]:
+        row = self.store.get_rule(tenant, name)
+        return {
+            "name": row["name"],
+            "description": row["description"],
+            "etag": etag_of(row["revision"]),
+            "active_version": row["active_version"],
+            "retired": bool(row["retired"]),
+            "created_by": row["created_by"],
+            "created_at": row["created_at"],
+            "updated_by": row["updated_by"],
+            "updated_at": row["updated_at"],
+            "draft": {
+                "format": row["draft_format"],
+                "content_hash": row["draft_hash"],
+                "text": row["draft_text"],
+            },
+            "versions": [version_view(v) for v in self.store.list_versions(tenant, name)],
+        }
+
+    def list_rules(self, tenant: str) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": r["name"],
+                "description": r["description"],
+                "active_version": r["active_version"],
+                "retired": bool(r["retired"]),
+                "etag": etag_of(r["revision"]),
+            }
+            for r in self.store.list_rules(tenant)
+        ]
+
+    def status(self, tenant: str) -> dict[str, Any]:
+        return {
+            "tenant": tenant,
+            "rule_set_version": self.store.ruleset_version(tenant),
+            "rules": [
+                {
+                    "name": r["name"],
+                    "active_version": r["active_version"],
+                    "retired": bool(r["retired"]),
+                }
+                for r in self.store.list_rules(tenant)
+            ],
+        }
+
+    # ---- serving ----------------------------------------------------------------------
+
+    def _compiled(self, text: str, fmt: str) -> CompiledRule:
+        return compile_rule(text, fmt, builtin_ops=self.builtin_ops, limits=self.limits)
+
+    def invalidate(self, tenant: str) -> None:
+        with self._lock:
+            self._served.pop(tenant, None)
+
+    def active(self, tenant: str) -> tuple[int, list[tuple[CompiledRule, int]]]:
+        """The tenant's rule-set version and active rules (re-read at most every poll_s)."""
+        with self._lock:
+            entry = self._served.get(tenant)
+            if entry is not None and time.monotonic() - entry.checked < self.poll_s:
+                return entry.version, entry.rules
+        version = self.store.ruleset_version(tenant)
+        if entry is not None and entry.version == version:
+            entry.checked = time.monotonic()
+            return version, entry.rules
+        loaded: list[tuple[CompiledRule, int]] = []
+        for row in self.store.active_rules(tenant):
+            try:
+                loaded.append((self._compiled(row["text"], row["format"]), row["number"]))
+            except RuleInvalid:
+                log.error("active rule %s/%s no longer compiles", tenant, row["name"])
+        with self._lock:
+            self._served[tenant] = _TenantRules(time.monotonic(), version, loaded)
+        return version, loaded
+
+    def answer(self, tenant: str, request: EngineRequest) -> EngineResult | None:
+        """The tenant's rules' answer to a request, or None when no trigger matches."""
+        if not request.messages or request.messages[-1].role != "user":
+            return None
+        _, active = self.active(tenant)
+        if not active:
+            return None
+        numbers = {rule.name: n for rule, n in active}
+        match = match_message(
+            [r for r, _ in active], request.messages[-1].content, request.payloads
+        )
+        if match is None:
+            return None
+        rule = match.rule
+        label = f"rule:{rule.name}@{numbers[rule.name]}"
+        text = json.dumps(rule.data, ensure_ascii=False)
+        try:
+            answer = self.runner.submit(
+                Job("run", text, "json", match.payload, tuple(sorted(match.slots.items())))
+            )
+        except ZeroLayerError as exc:
+            return EngineResult(Route.FALLBACK, reason="rule.limit", detail=exc.message)
+        if answer["ok"]:
+            return EngineResult(
+                Route.DETERMINISTIC, output=answer["output"], plan=f"{label} {rule.pipeline}"
+            )
+        return EngineResult(
+            Route.FALLBACK,
+            reason=f"rule.{answer['reason']}".replace("rule.rule.", "rule."),
+            detail=answer["message"],
+        )
+
+
+def describe(rule: CompiledRule) -> dict[str, Any]:
+    return {
+        "name": rule.name,
+        "content_hash": rule.content_hash,
+        "triggers": [{"phrase": t.phrase, "pattern": t.pattern} for t in rule.triggers],
+        "steps": [
+            {
+                "op": s.op,
+                "params": s.params,
+                "input_type": s.input_type,
+                "output_type": s.output_type,
+            }
+            for s in rule.steps
+        ],
+        "examples": len(rule.examples),
+    }
+
+
+def version_view(v: Mapping[str, Any]) -> dict[str, Any]:
+    report = json.loads(v["test_report"]) if v.get("test_report") else None
+    return {
+        "number": v["number"],
+        "content_hash": v["content_hash"],
+        "status": v["status"],
+        "format": v["format"],
+        "created_by": v["created_by"],
+        "created_at": v["created_at"],
+        "submitted_by": v["submitted_by"],
+        "reviewed_by": v["reviewed_by"],
+        "review_note": v["review_note"],
+        "tests_passed": v["tests_passed"] if v["tested_hash"] == v["content_hash"] else None,
+        "test_report": report,
+        "text": v["text"],
+    }
+
+
+def _evaluate_input(body: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
+    message = body.get("message")
+    if isinstance(message, str):
+        return message, ()
+    instruction, data = body.get("instruction"), body.get("input")
+    if isinstance(instruction, str) and isinstance(data, str):
+        return instruction, (data,)
+    raise RulesError(
+        "give message (the whole user message), or instruction and input",
+        errors=[Issue(pointer("message"), "a string is required")],
+    )
+
+
+def load_for_hash(text: str, fmt: str, limits: RuleLimits = DEFAULT_LIMITS) -> dict[str, Any]:
+    """The plain data of a document (for tools that hash or display it)."""
+    return load_document(text, fmt, limits).data

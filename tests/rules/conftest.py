@@ -1,0 +1,158 @@
+"""Fixtures of the rules tests: a real engine, a worker pool, stores on SQLite and PostgreSQL,
+an app with keys for two tenants."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from rules_helpers import LIMITS, Rig
+
+from zerolayer.core.engine import Engine
+from zerolayer.rules_api import create_app
+from zerolayer.rules_api.rules.install import builtin_parser_of
+from zerolayer.rules_api.rules.isolation import WorkerPool
+from zerolayer.rules_api.rules.keys import create_key
+from zerolayer.rules_api.rules.store import RuleStore
+from zerolayer.rules_api.rules.workflow import RulesHub
+from zerolayer.rules_api.testing import FakeFallback
+
+
+@pytest.fixture(scope="session")
+def engine() -> Engine:
+    return Engine()
+
+
+@pytest.fixture(scope="session")
+def pool() -> Iterator[WorkerPool]:
+    workers = WorkerPool(2, LIMITS)
+    yield workers
+    workers.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster on a loopback port (skipped when unavailable, not in CI)."""
+    url = os.environ.get("ZEROLAYER_TEST_PG_URL")
+    if url:
+        yield url
+        return
+    installed = sorted(glob.glob("/usr/lib/postgresql/*/bin"))  # Debian keeps them off PATH
+    initdb = shutil.which("initdb") or (f"{installed[-1]}/initdb" if installed else "")
+    pg_ctl = shutil.which("pg_ctl") or (f"{installed[-1]}/pg_ctl" if installed else "")
+    if not (os.path.exists(initdb) and os.path.exists(pg_ctl)):
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL (initdb, pg_ctl) is required in CI")
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    base = Path(tempfile.mkdtemp(prefix="zl-pg-"))
+    data = base / "data"
+    port = _free_port()
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # postgres refuses to run as root: use the postgres user
+        runuser = shutil.which("runuser")
+        if runuser is None:
+            pytest.skip("running as root without runuser")
+        os.chmod(base, 0o777)
+        prefix = [runuser, "-u", "postgres", "--"]
+    env = {**os.environ, "LC_ALL": "C"}
+    try:
+        subprocess.run(
+            [*prefix, initdb, "-D", str(data), "-U", "zl", "--auth=trust", "-E", "UTF8"],
+            check=True,
+            capture_output=True,
+            env=env,
+            timeout=120,
+        )
+        subprocess.run(
+            [
+                *prefix,
+                pg_ctl,
+                "-D",
+                str(data),
+                "-l",
+                str(base / "log"),
+                "-w",
+                "-o",
+                f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off",
+                "start",
+            ],
+            check=True,
+            capture_output=True,
+            env=env,
+            timeout=120,
+        )
+    except (subprocess.SubprocessError, OSError) as exc:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"cannot start PostgreSQL: {exc}")
+    try:
+        yield f"postgresql+psycopg://zl@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(
+            [*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "stop"],
+            capture_output=True,
+            env=env,
+            timeout=60,
+        )
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'rules.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    _reset_postgres(url)
+    return url
+
+
+def _reset_postgres(url: str) -> None:
+    from sqlalchemy import create_engine
+
+    from zerolayer.rules_api.rules.store import metadata
+
+    eng = create_engine(url)
+    metadata.drop_all(eng)
+    eng.dispose()
+
+
+@pytest.fixture
+def rig(db_url: str, engine: Engine, pool: WorkerPool) -> Iterator[Rig]:
+    hub = RulesHub(
+        RuleStore(db_url),
+        pool,
+        builtin_ops=engine.registry.ops,
+        builtin_parser=builtin_parser_of(engine),
+        limits=LIMITS,
+        poll_s=0.0,
+    )
+    app = create_app(engine, fallback=FakeFallback())
+    app.state.rules.factory = lambda: hub
+    keys = {
+        "author": create_key(hub.store, "acme", ["author"]),
+        "author2": create_key(hub.store, "acme", ["author"]),
+        "reviewer": create_key(hub.store, "acme", ["reviewer"]),
+        "publisher": create_key(hub.store, "acme", ["publisher"]),
+        "auditor": create_key(hub.store, "acme", ["auditor"]),
+        "client": create_key(hub.store, "acme", ["client"]),
+        "b_author": create_key(hub.store, "globex", ["author", "reviewer", "publisher"]),
+        "b_reviewer": create_key(hub.store, "globex", ["reviewer"]),
+        "b_client": create_key(hub.store, "globex", ["client"]),
+    }
+    with TestClient(app) as client:
+        yield Rig(app, client, hub, keys)
+    hub.store.close()
