@@ -156,6 +156,8 @@ class LocalBackend:
         if tail:
             parts.append(tail)
             yield tail
+        if scanner.stopped is not None:
+            reason = "stop_sequence"
         stop_reason: StopReason = (
             "stop_sequence" if reason == "stop_sequence" else "end_turn" if reason == "end_turn"
             else "max_tokens"

@@ -23,19 +23,31 @@ class StopScanner:
         if self.stopped is not None:
             return ""
         text = self._held + piece
-        hits = [(text.find(s), s) for s in self.stops if s and s in text]
-        if hits:
-            pos, self.stopped = min(hits)
-            self._held = ""
-            return text[:pos]
-        keep = _longest_stop_prefix_suffix(text, self.stops)
-        self._held = text[len(text) - keep :] if keep else ""
-        return text[: len(text) - keep]
+        partial = len(text) - _longest_stop_prefix_suffix(text, self.stops)
+        hit = _earliest_stop(text, self.stops)
+        if hit is not None and hit[0] <= partial:
+            # No longer stop that starts earlier can still complete: this one ends the text.
+            self.stopped, self._held = hit[1], ""
+            return text[: hit[0]]
+        self._held = text[partial:]
+        return text[:partial]
 
     def flush(self) -> str:
-        """The held text, at the end of the generation (no stop sequence completed)."""
-        text, self._held = ("" if self.stopped is not None else self._held), ""
+        """The held text, at the end of the generation (cut at a stop sequence inside it)."""
+        text, self._held = self._held, ""
+        if self.stopped is not None:
+            return ""
+        hit = _earliest_stop(text, self.stops)
+        if hit is not None:
+            self.stopped = hit[1]
+            return text[: hit[0]]
         return text
+
+
+def _earliest_stop(text: str, stops: Sequence[str]) -> tuple[int, str] | None:
+    """(position, stop sequence) of the earliest stop sequence in ``text``, or None."""
+    hits = [(text.find(s), s) for s in stops if s and s in text]
+    return min(hits) if hits else None
 
 
 def _longest_stop_prefix_suffix(text: str, stops: Sequence[str]) -> int:
