@@ -87,6 +87,10 @@ class AnthropicBackend:
             settings=settings,
         )
 
+    def close(self) -> None:
+        """Close the HTTP connections."""
+        self.transport.close()
+
     def _headers(self) -> dict[str, str]:
         key = caller_api_key.get() or self.api_key
         if not key:

@@ -85,6 +85,10 @@ class UpstreamBackend:
             settings=settings,
         )
 
+    def close(self) -> None:
+        """Close the HTTP connections."""
+        self.transport.close()
+
     def _headers(self) -> dict[str, str]:
         return {"authorization": f"Bearer {self.api_key}"} if self.api_key else {}
 
