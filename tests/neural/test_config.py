@@ -49,7 +49,7 @@ def test_a_plugin_backend_is_chosen_by_name() -> None:
 
 
 def test_two_plugins_claiming_a_backend_name_stop_start_up() -> None:
-    with pytest.raises(StartupError, match="duplicate backend name 'local'.*'neural'.*'clash'"):
+    with pytest.raises(StartupError, match=r"duplicate backend name 'local'.*'neural'.*'clash'"):
         backend_registry({}, extra={"clash": Clash()})
 
 
