@@ -89,8 +89,8 @@ class LocalBackend:
         """Run one short greedy generation so the first request does not pay for warm-up."""
         from zerolayer.core.messages import Message
 
-        request = EngineRequest((Message("user", "Hello"),), temperature=0.0)
-        self.generate(request, max_tokens=4)
+        request = EngineRequest((Message("user", "Hello, " * 32),), temperature=0.0)
+        self.generate(request, max_tokens=8)
 
     def generate(
         self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()
