@@ -7,7 +7,7 @@ configuration; the HTTP service calls ``generate`` or ``stream`` when the engine
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
@@ -48,3 +48,22 @@ class FallbackBackend(Protocol):
 
 class FallbackUnavailable(Exception):
     """No backend is configured, or the configured one cannot answer now."""
+
+
+BackendFactory = Callable[[str, Mapping[str, str]], FallbackBackend]
+
+
+@dataclass(frozen=True)
+class BackendSpec:
+    """A fallback backend a plugin offers through ``register_backends``.
+
+    ``name`` is what ``ZEROLAYER_FALLBACK`` names (``local``, ``upstream:URL``); ``factory``
+    receives the text after ``name:`` (empty when there is none) and the environment, and
+    returns the backend or raises ``StartupError``. Factories import heavy libraries (torch)
+    only when called, so registering a backend costs nothing.
+    """
+
+    name: str
+    factory: BackendFactory
+    description: str = ""
+    plugin: str = ""

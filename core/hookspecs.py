@@ -28,3 +28,8 @@ def register_grammar(register: Callable[[Any], None]) -> None:
 @hookspec
 def register_examples(register: Callable[[Any], None]) -> None:
     """Register worked examples: call ``register(Example(...))`` once per example."""
+
+
+@hookspec
+def register_backends(register: Callable[[Any], None]) -> None:
+    """Register neural fallback backends: call ``register(BackendSpec(...))`` once per backend."""

@@ -15,6 +15,7 @@ from typing import Any
 import pluggy
 
 from zerolayer.core.errors import StartupError
+from zerolayer.core.fallback import BackendSpec
 from zerolayer.core.ops import OpSpec
 from zerolayer.core.plan import Directive
 
@@ -64,6 +65,7 @@ class PluginInfo:
     ops: list[str] = field(default_factory=list)
     grammar: list[str] = field(default_factory=list)
     examples: int = 0
+    backends: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,6 +74,7 @@ class PluginInfo:
             "ops": self.ops,
             "grammar": self.grammar,
             "examples": self.examples,
+            "backends": self.backends,
         }
 
 
@@ -82,6 +85,7 @@ class Registry:
     ops: dict[str, OpSpec] = field(default_factory=dict)
     fragments: list[GrammarFragment] = field(default_factory=list)
     examples: list[Example] = field(default_factory=list)
+    backends: dict[str, BackendSpec] = field(default_factory=dict)
     plugins: dict[str, PluginInfo] = field(default_factory=dict)
 
     def op(self, name: str) -> OpSpec:
@@ -129,6 +133,26 @@ class Registry:
         self.examples.append(replace(example, plugin=plugin))
         self.plugins[plugin].examples += 1
 
+    def add_backend(self, spec: BackendSpec, plugin: str) -> None:
+        if not isinstance(spec, BackendSpec):
+            raise StartupError(
+                f"plugin {plugin!r} registered {type(spec).__name__} through "
+                "register_backends; register BackendSpec objects"
+            )
+        if not spec.name.isidentifier() or not callable(spec.factory):
+            raise StartupError(
+                f"plugin {plugin!r} registered a backend named {spec.name!r}: a backend needs "
+                "an identifier for a name and a callable factory"
+            )
+        if spec.name in self.backends:
+            other = self.backends[spec.name].plugin
+            raise StartupError(
+                f"duplicate backend name {spec.name!r}: registered by plugin {other!r} and by "
+                f"plugin {plugin!r}"
+            )
+        self.backends[spec.name] = replace(spec, plugin=plugin)
+        self.plugins[plugin].backends.append(spec.name)
+
     def implicit_ops(self, from_type: str, to_type: str) -> list[OpSpec]:
         """Ops the planner may insert to turn ``from_type`` into ``to_type``."""
         return [
@@ -156,6 +180,7 @@ def build_registry(pm: pluggy.PluginManager, versions: Mapping[str, str]) -> Reg
         ("register_ops", registry.add_op),
         ("register_grammar", registry.add_fragment),
         ("register_examples", registry.add_example),
+        ("register_backends", registry.add_backend),
     )
     for hook_name, add in hooks:
         hook = getattr(pm.hook, hook_name)

@@ -2,8 +2,9 @@
 
 Several uvicorn workers each import ``zerolayer.rules_api.server:app_from_env`` and build
 their own engine from the environment: ``ZEROLAYER_ENGINE`` (``module:callable``, default
-``zerolayer.core.engine:Engine``) and ``ZEROLAYER_FALLBACK`` (``module:callable`` returning a
-fallback backend; none when unset). Use ``ZEROLAYER_REDIS_URL`` to share the cache.
+``zerolayer.core.engine:Engine``) and ``ZEROLAYER_FALLBACK`` (a registered backend such as
+``local`` or ``upstream:URL``, or ``module:callable`` returning one; none when unset). Use
+``ZEROLAYER_REDIS_URL`` to share the cache.
 """
 
 from __future__ import annotations
@@ -52,9 +53,11 @@ def engine_from_env() -> EngineLike:
 
 
 def fallback_from_env() -> FallbackBackend | None:
-    """The fallback backend named by ``ZEROLAYER_FALLBACK``, or None."""
-    spec = os.environ.get("ZEROLAYER_FALLBACK")
-    return build(load_object(spec)) if spec else None
+    """The fallback backend named by ``ZEROLAYER_FALLBACK`` (``local``, ``upstream:URL``,
+    ``anthropic``, another registered backend or ``module:callable``), or None."""
+    from zerolayer.core.neural.config import fallback_from_env as configured
+
+    return configured()
 
 
 def app_from_env() -> FastAPI:

@@ -1,0 +1,154 @@
+"""Anthropic pass-through: forward fallback requests to the Messages API with the caller's key.
+
+The key is the one the caller sent to zerolayer (``x-api-key``), made known to this backend
+through ``caller_api_key`` (a context variable the HTTP layer sets per request); without one,
+``ZEROLAYER_ANTHROPIC_API_KEY`` is used. ``ZEROLAYER_FALLBACK=anthropic`` posts to
+https://api.anthropic.com; ``anthropic:URL`` to another base URL. ``ZEROLAYER_ANTHROPIC_MODEL``
+names the model.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from typing import Any
+
+from zerolayer.core.errors import StartupError
+from zerolayer.core.fallback import Completion, FallbackUnavailable, StopReason
+from zerolayer.core.messages import EngineRequest
+from zerolayer.core.neural.transport import Transport, TransportSettings, UpstreamError
+
+DEFAULT_URL = "https://api.anthropic.com"
+DEFAULT_MODEL = "claude-3-5-haiku-latest"
+API_VERSION = "2023-06-01"
+STOP_REASONS: frozenset[str] = frozenset({"end_turn", "max_tokens", "stop_sequence"})
+
+caller_api_key: ContextVar[str | None] = ContextVar("zerolayer_caller_api_key", default=None)
+
+
+def messages_body(
+    request: EngineRequest, model: str, max_tokens: int, stop: Sequence[str], stream: bool
+) -> dict[str, Any]:
+    """The Messages API body of a request."""
+    body: dict[str, Any] = {
+        "model": model,
+        "max_tokens": max_tokens,
+        "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+        "stream": stream,
+    }
+    if request.system:
+        body["system"] = request.system
+    if request.temperature is not None:
+        body["temperature"] = request.temperature
+    if request.top_p is not None:
+        body["top_p"] = request.top_p
+    if stop:
+        body["stop_sequences"] = list(stop)
+    return body
+
+
+def _reason(value: Any) -> StopReason:
+    return value if value in STOP_REASONS else "end_turn"
+
+
+class AnthropicBackend:
+    """A ``FallbackBackend`` that forwards to the Anthropic Messages API."""
+
+    name = "anthropic"
+
+    def __init__(
+        self,
+        base_url: str = DEFAULT_URL,
+        *,
+        model: str = DEFAULT_MODEL,
+        api_key: str | None = None,
+        settings: TransportSettings | None = None,
+    ) -> None:
+        self.transport = Transport(base_url, settings)
+        self.model = model
+        self.api_key = api_key
+
+    @classmethod
+    def from_spec(cls, argument: str, env: Mapping[str, str] | None = None) -> AnthropicBackend:
+        """The backend of ``ZEROLAYER_FALLBACK=anthropic[:URL]``."""
+        env = os.environ if env is None else env
+        url = argument or DEFAULT_URL
+        if not url.startswith(("http://", "https://")):
+            raise StartupError(f"anthropic needs a base URL, got {argument!r}")
+        try:
+            settings = TransportSettings.from_env(env, "ZEROLAYER_ANTHROPIC")
+        except ValueError as exc:
+            raise StartupError(f"bad anthropic setting: {exc}") from exc
+        return cls(
+            url,
+            model=env.get("ZEROLAYER_ANTHROPIC_MODEL") or DEFAULT_MODEL,
+            api_key=env.get("ZEROLAYER_ANTHROPIC_API_KEY") or None,
+            settings=settings,
+        )
+
+    def close(self) -> None:
+        """Close the HTTP connections."""
+        self.transport.close()
+
+    def _headers(self) -> dict[str, str]:
+        key = caller_api_key.get() or self.api_key
+        if not key:
+            raise FallbackUnavailable(
+                "the Anthropic pass-through needs the caller's x-api-key (or "
+                "ZEROLAYER_ANTHROPIC_API_KEY)"
+            )
+        return {"x-api-key": key, "anthropic-version": API_VERSION}
+
+    def generate(
+        self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()
+    ) -> Completion:
+        """The whole answer of the Messages API."""
+        body = messages_body(request, self.model, max_tokens, stop, stream=False)
+        answer = self.transport.post_json("/v1/messages", body, self._headers())
+        try:
+            text = "".join(b.get("text", "") for b in answer["content"] if b.get("type") == "text")
+            usage = answer.get("usage") or {}
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise UpstreamError("the Anthropic answer has no content") from exc
+        return Completion(
+            text,
+            stop_reason=_reason(answer.get("stop_reason")),
+            stop_sequence=answer.get("stop_sequence"),
+            input_tokens=int(usage.get("input_tokens") or 0),
+            output_tokens=int(usage.get("output_tokens") or 0),
+        )
+
+    def stream(
+        self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()
+    ) -> Iterator[str | Completion]:
+        """Text deltas of the Messages event stream, then the ``Completion``."""
+        body = messages_body(request, self.model, max_tokens, stop, stream=True)
+        parts: list[str] = []
+        reason: Any = None
+        sequence: str | None = None
+        tokens_in = tokens_out = 0
+        for event, data in self.transport.post_events("/v1/messages", body, self._headers()):
+            kind = (data.get("type") if isinstance(data, dict) else None) or event
+            if kind == "message_start":
+                usage = (data.get("message") or {}).get("usage") or {}
+                tokens_in = int(usage.get("input_tokens") or 0)
+            elif kind == "content_block_delta":
+                text = (data.get("delta") or {}).get("text")
+                if text:
+                    parts.append(text)
+                    yield text
+            elif kind == "message_delta":
+                delta = data.get("delta") or {}
+                reason = delta.get("stop_reason") or reason
+                sequence = delta.get("stop_sequence") or sequence
+                tokens_out = int((data.get("usage") or {}).get("output_tokens") or tokens_out)
+            elif kind == "error":
+                raise UpstreamError(f"the Anthropic stream failed: {data.get('error')}")
+        yield Completion(
+            "".join(parts),
+            stop_reason=_reason(reason),
+            stop_sequence=sequence,
+            input_tokens=tokens_in,
+            output_tokens=tokens_out,
+        )
