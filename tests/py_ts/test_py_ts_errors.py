@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from zerolayer.core.errors import PayloadError, Unsupported
 from zerolayer.plugins.py_ts.translate import parse_python, python_to_typescript
 

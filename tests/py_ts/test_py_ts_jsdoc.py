@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from py_ts_cases import program_files
 from py_ts_harness import compile_and_run, run_python, same_output
+
 from zerolayer.plugins.py_ts.jsdoc import add_jsdoc, parse_docstring, split_params
 from zerolayer.plugins.py_ts.translate import parse_python, python_to_typescript
 

@@ -11,6 +11,7 @@ import sys
 import pytest
 from py_ts_cases import program_files
 from py_ts_harness import compile_and_run, same_output
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.py_ts.translate import parse_python, python_to_typescript
 

@@ -10,6 +10,7 @@ import struct
 
 import pytest
 from py_ts_harness import compile_and_run
+
 from zerolayer.plugins.py_ts.prelude import render_prelude
 
 SPECS_FLOAT = [

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from py_ts_cases import dev_cases, program_files
 from py_ts_harness import Batch, compile_and_run, run_python, same_output
+
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.py_ts.jsdoc import add_jsdoc
 from zerolayer.plugins.py_ts.translate import parse_python, python_to_typescript
