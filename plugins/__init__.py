@@ -5,4 +5,5 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "zerolayer.plugins.markdown_html",
     "zerolayer.plugins.context",
     "zerolayer.plugins.sql_pandas",
+    "zerolayer.plugins.py_ts",
 )

@@ -1,0 +1,122 @@
+"""The ops of the Python → TypeScript family.
+
+``python.parse`` (implicit) reads the payload as a Python module (a syntax error is a
+``PayloadError`` with line and column); ``python.to_typescript`` translates it with
+:func:`python_to_typescript` (constructs outside the supported subset raise ``Unsupported``
+with the translator's reason); ``typescript.add_jsdoc`` puts JSDoc blocks, drawn from the
+docstrings and the TS signatures, above functions, methods and documented classes.
+
+Both emitting ops verify their output cheaply: the TypeScript must tokenize with every
+literal, comment and bracket closed, end as a module (``export {};``) and hold no Python
+keyword as a name; ``typescript.add_jsdoc`` must change comments only.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from zerolayer.core.errors import Unsupported
+from zerolayer.core.ops import OpSpec
+from zerolayer.core.types import PYTHON_AST, TEXT, TYPESCRIPT_SOURCE
+from zerolayer.plugins.py_ts.jsdoc import add_jsdoc
+from zerolayer.plugins.py_ts.translate import parse_python, python_to_typescript
+from zerolayer.plugins.py_ts.tslex import TsLexError, code_tokens, tokenize
+
+# Python keywords that are never names in Python and never emitted as TS names: one in the
+# output means a piece of Python leaked through untranslated.
+_PYTHON_ONLY_WORDS = frozenset(
+    {"True", "False", "None", "elif", "def", "lambda", "nonlocal", "pass", "except", "raise",
+     "del", "assert", "and", "or", "not", "is"}
+)  # fmt: skip
+_MODULE_END = "export {};"
+
+
+def read_python(text: str) -> ast.Module:
+    """The payload parsed as a Python module."""
+    return parse_python(text)
+
+
+def to_typescript(tree: ast.Module) -> str:
+    """A TypeScript program that prints exactly what the Python program prints."""
+    return python_to_typescript(tree)
+
+
+def jsdoc(ts_source: str) -> str:
+    """The program with JSDoc blocks above its functions, methods and documented classes."""
+    return add_jsdoc(ts_source)
+
+
+def check_typescript(ts_source: str, *, op: str) -> list[tuple[str, str]]:
+    """Raise ``Unsupported`` unless ``ts_source`` looks like a whole translated program;
+    return its code tokens."""
+    try:
+        tokens = tokenize(ts_source)
+    except TsLexError as err:
+        raise Unsupported("py_ts_output_malformed", f"{op}: the TypeScript is cut: {err}") from err
+    previous = ""
+    for tok in tokens:
+        if tok.kind == "ident" and tok.text in _PYTHON_ONLY_WORDS and previous != ".":
+            raise Unsupported(
+                "py_ts_output_malformed",
+                f"{op}: Python's {tok.text!r} is left in the TypeScript (line {tok.line})",
+            )
+        if tok.kind != "comment":
+            previous = tok.text
+    if ts_source.rstrip().rsplit("\n", 1)[-1].strip() != _MODULE_END:
+        raise Unsupported(
+            "py_ts_output_malformed", f"{op}: the TypeScript does not end as a module"
+        )
+    return [(t.kind, t.text) for t in tokens if t.kind != "comment"]
+
+
+def verify_typescript(tree: ast.Module, ts_source: str, **_params: Any) -> None:
+    check_typescript(ts_source, op="python.to_typescript")
+
+
+def verify_jsdoc(before: str, after: str, **_params: Any) -> None:
+    """The JSDoc op may add and rewrite comments, nothing else."""
+    code = check_typescript(after, op="typescript.add_jsdoc")
+    try:
+        same = code == code_tokens(before)
+    except TsLexError:
+        same = False
+    if not same:
+        raise Unsupported(
+            "py_ts_jsdoc_changed_code", "typescript.add_jsdoc changed the code, not only comments"
+        )
+
+
+OPS = (
+    OpSpec(
+        "python.parse",
+        TEXT,
+        PYTHON_AST,
+        read_python,
+        description="Parse the payload as Python source (its syntax tree).",
+        implicit=True,
+        formats=("python",),
+    ),
+    OpSpec(
+        "python.to_typescript",
+        PYTHON_AST,
+        TYPESCRIPT_SOURCE,
+        to_typescript,
+        description=(
+            "Translate a Python program into a TypeScript program that prints exactly the same "
+            "output; constructs outside the supported subset fall back with a named reason."
+        ),
+        verify=verify_typescript,
+    ),
+    OpSpec(
+        "typescript.add_jsdoc",
+        TYPESCRIPT_SOURCE,
+        TYPESCRIPT_SOURCE,
+        jsdoc,
+        description=(
+            "Add JSDoc blocks (description, @param, @returns, @throws) drawn from the docstrings "
+            "and the type signatures to functions, methods and documented classes."
+        ),
+        verify=verify_jsdoc,
+    ),
+)

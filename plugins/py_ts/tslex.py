@@ -1,0 +1,207 @@
+"""A small TypeScript tokenizer for checking generated programs.
+
+It knows what the translator emits: identifiers, numbers, punctuation, string literals,
+template literals (with nested ``${…}``), regular-expression literals and comments. It is
+not a TypeScript parser; it lets the ops check cheap invariants of their output: every
+literal and comment is closed, brackets match, and two programs have the same code apart
+from their comments.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Token", "TsLexError", "code_tokens", "tokenize"]
+
+_IDENT = re.compile(r"(?:[^\W\d]|\$)[\w$]*")
+_NUMBER = re.compile(r"(?:0[xXbBoO][0-9a-fA-F_]+|(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)n?")
+_PUNCT = re.compile(
+    r">>>=|\.\.\.|===|!==|\*\*=|<<=|>>=|>>>|\?\?=|&&=|\|\|=|=>|==|!=|<=|>=|&&|\|\||\?\?|\?\."
+    r"|\+\+|--|\+=|-=|\*=|/=|%=|&=|\|=|\^=|\*\*|<<|>>|[{}()\[\];,<>+\-*/%&|^!~?:=.@#]"
+)
+_SPACE = re.compile(r"\s+")
+# after these tokens a `/` starts a regular expression, not a division
+_REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete"}
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+
+
+class TsLexError(ValueError):
+    """The text is not a well-formed sequence of TypeScript tokens."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str  # ident, number, punct, string, template, regex, comment
+    text: str
+    line: int
+
+
+class _Lexer:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.tokens: list[Token] = []
+        self.brackets: list[tuple[str, int]] = []
+
+    @property
+    def line(self) -> int:
+        return self.text.count("\n", 0, self.pos) + 1
+
+    def fail(self, message: str) -> TsLexError:
+        return TsLexError(message, self.line)
+
+    def add(self, kind: str, start: int) -> None:
+        line = self.text.count("\n", 0, start) + 1
+        self.tokens.append(Token(kind, self.text[start : self.pos], line))
+
+    def run(self, until_brace: bool = False) -> None:
+        """Tokens up to the end (or, inside ``${…}``, up to its closing brace)."""
+        depth = len(self.brackets)
+        text = self.text
+        while self.pos < len(text):
+            m = _SPACE.match(text, self.pos)
+            if m:
+                self.pos = m.end()
+                continue
+            ch = text[self.pos]
+            start = self.pos
+            if text.startswith("//", self.pos):
+                end = text.find("\n", self.pos)
+                self.pos = len(text) if end < 0 else end
+                self.add("comment", start)
+            elif text.startswith("/*", self.pos):
+                end = text.find("*/", self.pos + 2)
+                if end < 0:
+                    raise self.fail("unterminated block comment")
+                self.pos = end + 2
+                self.add("comment", start)
+            elif ch in "\"'":
+                self.string(ch)
+                self.add("string", start)
+            elif ch == "`":
+                self.template()
+            elif ch == "/" and self.regex_allowed():
+                self.regex()
+                self.add("regex", start)
+            elif _IDENT.match(text, self.pos):
+                self.pos = _IDENT.match(text, self.pos).end()  # type: ignore[union-attr]
+                self.add("ident", start)
+            elif ch.isdigit() or (ch == "." and text[self.pos + 1 : self.pos + 2].isdigit()):
+                self.pos = _NUMBER.match(text, self.pos).end()  # type: ignore[union-attr]
+                self.add("number", start)
+            else:
+                m = _PUNCT.match(text, self.pos)
+                if not m:
+                    raise self.fail(f"unexpected character {ch!r}")
+                if until_brace and ch == "}" and len(self.brackets) == depth:
+                    return
+                self.pos = m.end()
+                self.bracket(m.group(0))
+                self.add("punct", start)
+        if until_brace:
+            raise self.fail("unterminated ${ in a template literal")
+
+    def bracket(self, tok: str) -> None:
+        if tok in "([{":
+            self.brackets.append((tok, self.line))
+        elif tok in _CLOSERS:
+            if not self.brackets or self.brackets[-1][0] != _CLOSERS[tok]:
+                raise self.fail(f"unmatched {tok!r}")
+            self.brackets.pop()
+
+    def string(self, quote: str) -> None:
+        text = self.text
+        i = self.pos + 1
+        while i < len(text):
+            c = text[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == quote:
+                self.pos = i + 1
+                return
+            if c == "\n":
+                break
+            i += 1
+        raise self.fail("unterminated string literal")
+
+    def template(self) -> None:
+        text = self.text
+        start = self.pos
+        i = self.pos + 1
+        while i < len(text):
+            c = text[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == "`":
+                self.pos = i + 1
+                self.add("template", start)
+                return
+            if text.startswith("${", i):
+                self.pos = i
+                self.add("template", start)
+                self.pos = i + 2
+                self.run(until_brace=True)
+                # self.pos is at the closing brace of ${…}
+                start = self.pos
+                i = self.pos + 1
+                continue
+            i += 1
+        self.pos = start
+        raise self.fail("unterminated template literal")
+
+    def regex_allowed(self) -> bool:
+        if not self.tokens:
+            return True
+        last = self.tokens[-1]
+        if last.kind == "comment":
+            last = next((t for t in reversed(self.tokens) if t.kind != "comment"), last)
+        if last.kind == "ident":
+            return last.text in _REGEX_AFTER_WORDS
+        if last.kind in ("number", "string", "template", "regex"):
+            return False
+        return last.text not in (")", "]", "}", "++", "--")
+
+    def regex(self) -> None:
+        text = self.text
+        i = self.pos + 1
+        in_class = False
+        while i < len(text):
+            c = text[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == "\n":
+                break
+            if c == "[":
+                in_class = True
+            elif c == "]":
+                in_class = False
+            elif c == "/" and not in_class:
+                m = re.compile(r"[a-z]*").match(text, i + 1)
+                self.pos = m.end() if m else i + 1
+                return
+            i += 1
+        raise self.fail("unterminated regular expression")
+
+
+def tokenize(text: str) -> list[Token]:
+    """The tokens of ``text``, comments included; ``TsLexError`` when a literal, comment or
+    bracket is not closed, or a character cannot start a token."""
+    lexer = _Lexer(text)
+    lexer.run()
+    if lexer.brackets:
+        tok, line = lexer.brackets[-1]
+        raise TsLexError(f"{tok!r} is never closed", line)
+    return lexer.tokens
+
+
+def code_tokens(text: str) -> list[tuple[str, str]]:
+    """The tokens of ``text`` without comments and positions: the code itself."""
+    return [(t.kind, t.text) for t in tokenize(text) if t.kind != "comment"]
