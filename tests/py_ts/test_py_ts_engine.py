@@ -188,7 +188,7 @@ def test_every_phrasing_is_listed_once() -> None:
 def test_short_words_stay_field_names(
     engine: Engine, instruction: str, payload: str, field: str
 ) -> None:
-    """"ts" and "py" are keywords only after a verb or "to": elsewhere they are field names."""
+    """The words "ts" and "py" are keywords only after a verb or "to": elsewhere they are field names."""
     result = engine.explain(instruction, payload)
     assert result.route is Route.DETERMINISTIC, _describe(result)
     assert f'"{field}"' in (result.plan or "")
@@ -259,9 +259,7 @@ def test_jsdoc_verifier_refuses_changed_code() -> None:
 
 
 _TEXT = st.text(
-    alphabet=st.characters(
-        min_codepoint=1, max_codepoint=0xFFFF, blacklist_categories=("Cs",)
-    ),
+    alphabet=st.characters(min_codepoint=1, max_codepoint=0xFFFF, blacklist_categories=("Cs",)),
     max_size=40,
 )
 
