@@ -171,6 +171,19 @@ def test_phrasing_falls_back(engine: Engine, instruction: str, reason: str) -> N
     assert result.reason == reason, result.detail
 
 
+def test_documented_phrasings_give_their_plans() -> None:
+    """Every phrasing quoted in the Python → TypeScript table of docs/instructions.md is a
+    checked phrasing."""
+    doc = (Path(__file__).parents[2] / "docs" / "instructions.md").read_text("utf-8")
+    section = doc.split("## Python → TypeScript", 1)[1].split("\n## ", 1)[0]
+    table = section.split("### Ops", 1)[0]
+    quoted = re.findall(r'"([^"]+)"', "\n".join(ln for ln in table.splitlines() if ln[:2] == "| "))
+    plans = {p[0] for p in PHRASINGS["plans"]}
+    assert len(quoted) >= 20
+    missing = [q for q in quoted if q not in plans]
+    assert not missing, missing
+
+
 def test_every_phrasing_is_listed_once() -> None:
     instructions = [p[0] for p in PHRASINGS["plans"] + PHRASINGS["fallbacks"]]
     assert len(instructions) == len(set(instructions))
