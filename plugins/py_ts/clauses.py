@@ -47,6 +47,7 @@ def _const(value: list[Directive]) -> Callable[[Children], list[Directive]]:
 TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "pyts_src": _const([Source("python")]),
     "pyts_src_short": _const([Source("python")]),
+    "pyts_src_after": _const([Source("python")]),
     "pyts_ts": _const([]),
     "pyts_ts_any": _const([]),
     "pyts_convert": convert,

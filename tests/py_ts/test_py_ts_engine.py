@@ -196,6 +196,8 @@ def test_every_phrasing_is_listed_once() -> None:
         ("Keep only id and ts", '[{"id": 1, "ts": 2}]', "ts"),
         ("Keep only id and py", '[{"id": 1, "py": 2}]', "py"),
         ("Rename ts to time", '[{"ts": 1}]', "ts"),
+        ("Keep only name and python", '[{"name": "a", "python": 3}]', "python"),
+        ("Output py", '{"py": 1, "js": 2}', "py"),
     ],
 )
 def test_short_words_stay_field_names(
