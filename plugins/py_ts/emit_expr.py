@@ -573,7 +573,44 @@ class ExprEmitter(Typer):
             raise unsupported("py_format_spec", f"format spec {spec!r} for {kind}", node) from exc
         if ftype == "c" or (ftype == "n"):
             raise unsupported("py_format_spec", f"format type {ftype!r}", node)
+        small = self.small_format(code, kind, m)
+        if small is not None:
+            return small
         return f"{self.use('pyFormat')}({code}, {ts_string(spec)}, {ts_string(kind)})"
+
+    def small_format(self, code: str, kind: str, m: re.Match[str]) -> str | None:
+        """The common specs (padding, ``.2f``, ``05d``, ``,``) with small helpers instead of
+        the general ``pyFormat``, so that programs stay short; None for the others."""
+        fill, align, sign, alt, zero, width, group, prec, ftype = m.groups()
+        if alt:
+            return None
+        if zero:  # CPython: "0" sets the fill unless given, and "=" unless aligned
+            if kind == "str" or group:
+                return None
+            fill = fill or "0"
+            align = align or "="
+        if kind == "str":
+            if sign or group or prec is not None or ftype not in (None, "s"):
+                return None
+            body = code
+        elif ftype in ("f", "F"):
+            args = f"{code}, {prec or 6}, {ts_string(sign or '-')}, {str(ftype == 'F').lower()}"
+            body = f"{self.use('pyFmtFixed')}({args}, {ts_string(group or '')})"
+        elif kind == "int" and ftype in (None, "d") and prec is None:
+            if sign or group:
+                args = f"{code}, {ts_string(sign or '-')}, {ts_string(group or '')}"
+                body = f"{self.use('pyFmtInt')}({args})"
+            else:
+                body = f"{self.use('pyStrInt')}({code})"
+        elif kind == "float" and ftype is None and prec is None and not (sign or group):
+            body = f"{self.use('pyStrFloat')}({code})"
+        else:
+            return None
+        if not width:
+            return body
+        default = "<" if kind == "str" else ">"
+        pad_args = f"{int(width)}, {ts_string(align or default)}, {ts_string(fill or ' ')}"
+        return f"{self.use('pyPad')}({body}, {pad_args})"
 
     def fstring(self, e: ast.JoinedStr) -> str:
         """An f-string as a template literal."""

@@ -708,6 +708,58 @@ function pyGroup(intDigits: string, sep: string): string {
 }""",
 )
 _helper(
+    "pyPad",
+    (),
+    """
+function pyPad(body: string, width: number, align: string, fill: string): string {
+  // Python's padding of a formatted value to `width` code points ("=": after the sign).
+  const pad = width - Array.from(body).length;
+  if (pad <= 0) return body;
+  if (align === "<") return body + fill.repeat(pad);
+  if (align === ">") return fill.repeat(pad) + body;
+  if (align === "=") {
+    const sign = body !== "" && "+- ".includes(body[0]) ? body[0] : "";
+    return sign + fill.repeat(pad) + body.slice(sign.length);
+  }
+  const left = Math.floor(pad / 2);
+  return fill.repeat(left) + body + fill.repeat(pad - left);
+}""",
+)
+_helper(
+    "pyFmtInt",
+    ("pyGroup", "pyStrInt"),
+    """
+function pyFmtInt(n: number, sign: string, group: string): string {
+  // An int with a sign option ("+", " ") and digit grouping ("," or "_", or none).
+  const digits = pyStrInt(Math.abs(n));
+  const signText = n < 0 ? "-" : sign === "-" ? "" : sign;
+  return signText + (group === "" ? digits : pyGroup(digits, group));
+}""",
+)
+_helper(
+    "pyFmtFixed",
+    ("pyFixed", "pyGroup"),
+    """
+function pyFmtFixed(x: number, prec: number, sign: string, upper: boolean, group: string): string {
+  // Python's format(x, "<sign><group>.<prec>f") (or "F" when upper).
+  const neg = x < 0 || Object.is(x, -0);
+  const a = Math.abs(x);
+  let body: string;
+  if (!Number.isFinite(a)) {
+    body = Number.isNaN(a) ? "nan" : "inf";
+  } else {
+    body = pyFixed(a, prec);
+    if (group !== "") {
+      const dot = body.indexOf(".");
+      const intPart = dot < 0 ? body : body.slice(0, dot);
+      body = pyGroup(intPart, group) + (dot < 0 ? "" : body.slice(dot));
+    }
+  }
+  if (upper) body = body.toUpperCase();
+  return (neg ? "-" : sign === "-" ? "" : sign) + body;
+}""",
+)
+_helper(
     "pyFormat",
     ("pyFixed", "pyExpo", "pyGroup", "pyStrFloat", "pyStrInt"),
     """
@@ -799,7 +851,7 @@ function pyFormat(value: number | string | boolean, spec: string, kind: string):
   const chars = Array.from(body).length + signText.length + prefix.length;
   const pad = Math.max(0, width - chars);
   if (align === "=") {
-    if (fill === "0" && group !== undefined && kind !== "str") {
+    if (fill === "0" && group !== undefined && kind !== "str" && /^[0-9]/.test(body)) {
       let digitsOnly = body;
       const target = width - signText.length - prefix.length;
       while (Array.from(digitsOnly).length < target) {
