@@ -579,27 +579,39 @@ class ExprEmitter(Typer):
         return f"{self.use('pyFormat')}({code}, {ts_string(spec)}, {ts_string(kind)})"
 
     def small_format(self, code: str, kind: str, m: re.Match[str]) -> str | None:
-        """The common specs (padding, ``.2f``, ``05d``, ``,``) with small helpers instead of
-        the general ``pyFormat``, so that programs stay short; None for the others."""
+        """The common specs (padding, ``.2f``, ``.1%``, ``.3e``, ``05d``, ``#x``, ``,``) with
+        small helpers instead of the general ``pyFormat``, so that programs stay short; None
+        for the others."""
         fill, align, sign, alt, zero, width, group, prec, ftype = m.groups()
-        if alt:
-            return None
         if zero:  # CPython: "0" sets the fill unless given, and "=" unless aligned
             if kind == "str" or group:
                 return None
             fill = fill or "0"
             align = align or "="
+        sign_ts = ts_string(sign or "-")
+        if alt and not (ftype in ("b", "o", "x", "X") and align != "="):
+            return None
         if kind == "str":
             if sign or group or prec is not None or ftype not in (None, "s"):
                 return None
             body = code
-        elif ftype in ("f", "F"):
-            args = f"{code}, {prec or 6}, {ts_string(sign or '-')}, {str(ftype == 'F').lower()}"
+        elif ftype in ("f", "F", "%"):
+            scaled = f"({code}) * 100" if ftype == "%" else code
+            args = f"{scaled}, {prec or 6}, {sign_ts}, {str(ftype == 'F').lower()}"
             body = f"{self.use('pyFmtFixed')}({args}, {ts_string(group or '')})"
+            if ftype == "%":
+                body += ' + "%"'
+        elif ftype in ("e", "E") and not group:
+            args = f"{code}, {6 if prec is None else prec}, {sign_ts}, {str(ftype == 'E').lower()}"
+            body = f"{self.use('pyFmtExp')}({args})"
+        elif kind == "int" and ftype in ("b", "o", "x", "X") and not group:
+            base = {"b": 2, "o": 8, "x": 16, "X": 16}[ftype]
+            prefix = ts_string(f"0{ftype}" if alt else "")
+            args = f"{code}, {base}, {sign_ts}, {prefix}, {str(ftype == 'X').lower()}"
+            body = f"{self.use('pyFmtBase')}({args})"
         elif kind == "int" and ftype in (None, "d") and prec is None:
             if sign or group:
-                args = f"{code}, {ts_string(sign or '-')}, {ts_string(group or '')}"
-                body = f"{self.use('pyFmtInt')}({args})"
+                body = f"{self.use('pyFmtInt')}({code}, {sign_ts}, {ts_string(group or '')})"
             else:
                 body = f"{self.use('pyStrInt')}({code})"
         elif kind == "float" and ftype is None and prec is None and not (sign or group):

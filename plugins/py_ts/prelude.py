@@ -760,6 +760,38 @@ function pyFmtFixed(x: number, prec: number, sign: string, upper: boolean, group
 }""",
 )
 _helper(
+    "pyFmtBase",
+    (),
+    """
+function pyFmtBase(n: number, base: number, sign: string, prefix: string, upper: boolean): string {
+  // An int in base 2, 8 or 16 ("b", "o", "x", "X"), with "#" giving the prefix.
+  if (!Number.isSafeInteger(n)) throw new Error("integer outside the exact range of a JS number");
+  const digits = Math.abs(n).toString(base);
+  const signText = n < 0 ? "-" : sign === "-" ? "" : sign;
+  return signText + prefix + (upper ? digits.toUpperCase() : digits);
+}""",
+)
+_helper(
+    "pyFmtExp",
+    ("pyExpo",),
+    """
+function pyFmtExp(x: number, prec: number, sign: string, upper: boolean): string {
+  // Python's format(x, "<sign>.<prec>e") (or "E" when upper).
+  const neg = x < 0 || Object.is(x, -0);
+  const a = Math.abs(x);
+  let body: string;
+  if (!Number.isFinite(a)) {
+    body = Number.isNaN(a) ? "nan" : "inf";
+  } else {
+    const [d, e] = pyExpo(a, prec);
+    const expText = String(Math.abs(e)).padStart(2, "0");
+    body = d[0] + (prec > 0 ? "." : "") + d.slice(1) + "e" + (e < 0 ? "-" : "+") + expText;
+  }
+  if (upper) body = body.toUpperCase();
+  return (neg ? "-" : sign === "-" ? "" : sign) + body;
+}""",
+)
+_helper(
     "pyFormat",
     ("pyFixed", "pyExpo", "pyGroup", "pyStrFloat", "pyStrInt"),
     """

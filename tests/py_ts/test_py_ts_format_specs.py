@@ -19,13 +19,15 @@ from zerolayer.rules_api.usage import count_tokens
 SMALL_FLOAT = [
     ".2f", ".0f", "10.3f", "<10.1f", "^11.2f", "*>9.2f", "+.1f", " .2f", "08.2f", "+08.2f",
     "<08.2f", "=+10.2f", ",.2f", "_.3f", "12,.1f", ".2F", "f", "", "10", "08", "<8", "=8",
+    ".3e", "e", "+.0E", "12.2e", "012.2e", ".1%", "%", ",.2%", "8.0%",
 ]  # fmt: skip
 SMALL_INT = [
     "d", "5d", "<5", ">5", "^7", "*^9", "05d", "03", "+d", " d", ",", "_", "+,", "10,d",
-    "=6", "0=6", "<06", ".2f", "8.1f", ",.2f",
+    "=6", "0=6", "<06", ".2f", "8.1f", ",.2f", "b", "o", "x", "X", "#x", "#X", "#b", "#o",
+    "08b", "+x", "#10x", ">#8o", ".1%", ".2e",
 ]  # fmt: skip
 SMALL_STR = ["<6", ">6", "^7", "*^9", "s", "10s", "-<4"]
-GENERAL = {"float": [".3e", "g", ".1%", "010,.2f", "#.0f"], "int": ["x", "#b", "08,"]}
+GENERAL = {"float": ["g", ".3g", "010,.2f", "#.0f", "#.1e"], "int": ["#06x", "08,", "+08,"]}
 
 
 def _floats() -> list[str]:
@@ -76,7 +78,9 @@ def test_format_specs_print_like_python(tmp_path_factory: pytest.TempPathFactory
     [
         'x = 2.5\nprint(f"{x:.2f}")\n',
         'n = 5\nprint(f"{n:05d} {n:>4} {n:,}")\n',
-        'x = 1234.5\nprint(f"{x:>12,.2f}")\n',
+        'x = 1234.5\nprint(f"{x:>12,.2f} {x:.1%}")\n',
+        'x = 1234.5\nprint(f"{x:.3e}")\n',
+        'n = 255\nprint(f"{n:b} {n:o} {n:#x} {n:08X}")\n',
         's = "ab"\nprint(f"{s:^8}")\n',
     ],
 )
