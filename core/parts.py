@@ -121,11 +121,12 @@ class MergedAnswer:
         """
         models = [i for i, p in enumerate(self.parts) if p.kind == "model"]
         opened: tuple[int, list[str | Completion], Iterator[str | Completion]] | None = None
-        if models:
+        budget = self._budget(models[0], max_tokens, stop) if models else 0
+        if budget > 0:
             first = models[0]
             items = iter(
                 self.backend.stream(
-                    part_request(request, self.parts[first]), max_tokens=max_tokens, stop=stop
+                    part_request(request, self.parts[first]), max_tokens=budget, stop=stop
                 )
             )
             try:
@@ -134,6 +135,16 @@ class MergedAnswer:
                 head = []
             opened = (first, head, items)
         return self._merged(request, max_tokens, tuple(stop), opened)
+
+    def _budget(self, index: int, max_tokens: int, stop: Sequence[str]) -> int:
+        """The tokens left for part ``index`` after the engine's parts before it; 0 when they
+        fill ``max_tokens`` or hold a stop sequence (the answer never gets to it)."""
+        before = merge_texts([p.text for p in self.parts[:index]])
+        if any(s and s in before for s in stop):
+            return 0
+        if self._count is None:
+            return max_tokens
+        return max(max_tokens - self._count(before), 0)
 
     def _merged(
         self,
