@@ -23,9 +23,11 @@ holding the v2 closing tag) stays text, with a warning naming its line.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
+from zerolayer.core.blocks import fenced_spans, span_end, tag_blocks
 from zerolayer.core.errors import ZeroLayerError
 
 HEADER = "x-zero-layer-syntax"
@@ -72,6 +74,7 @@ VERSIONS: dict[str, SyntaxVersion] = {
     "v2": SyntaxVersion("v2", ('<convert lang="py" to="ts">…</convert>', "<ask>…</ask>", _SECTION)),
 }
 CURRENT = "v2"
+MAX_NOTES = 5  # markers read as text named one by one in the warnings
 LEGACY_DEFAULTS = {"lang": "py", "to": "ts"}  # what a bare [CODE_CONVERSION] meant
 REPLACEMENTS = {
     "[CODE_CONVERSION]": '<convert lang="py" to="ts">...</convert> (or the languages it names)',
@@ -123,13 +126,6 @@ def status() -> dict[str, Any]:
 
 # ---- the compatibility layer --------------------------------------------------------------
 
-_FENCE = re.compile(
-    r"^[ ]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^[ ]{0,3}(?P=fence)[`~]*[ \t]*$",
-    re.MULTILINE | re.DOTALL,
-)
-_CURRENT_BLOCK = re.compile(
-    r"<(?P<tag>convert|ask)\b[^>]*>.*?</(?P=tag)\s*>", re.DOTALL | re.IGNORECASE
-)
 _OPEN = re.compile(
     r"\[(?P<name>CODE_CONVERSION|OPINION_REQUEST)(?P<attrs>[ \t][^\]\n]*)?\]", re.IGNORECASE
 )
@@ -168,23 +164,22 @@ class Translation:
                 f"block syntax {version.name} is deprecated since {version.deprecation_date}; "
                 f"the current version is {CURRENT}"
             )
-        out.extend(self.literal)
+        out.extend(self.literal[:MAX_NOTES])
+        if len(self.literal) > MAX_NOTES:
+            out.append(f"and {len(self.literal) - MAX_NOTES} more v1 markers read as text")
         return tuple(out)
 
 
 def _protected(text: str) -> list[tuple[int, int]]:
-    """Spans whose markers are content: fenced code, and current-syntax blocks."""
-    spans = [m.span() for m in _FENCE.finditer(text)]
-    spans += [m.span() for m in _CURRENT_BLOCK.finditer(text)]
-    return spans
+    """Spans whose markers are content: fenced code, and current-syntax blocks (sorted, not
+    overlapping: a block that starts inside a fence is no block)."""
+    fences = fenced_spans(text)
+    spans = fences + [(b.start, b.end) for b in tag_blocks(text, skip=fences)]
+    return sorted(spans)
 
 
 def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
-    return any(start <= pos < end for start, end in spans)
-
-
-def _line(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
+    return span_end(spans, pos) is not None
 
 
 def _convert_attrs(raw: str | None) -> dict[str, str] | str:
@@ -208,28 +203,31 @@ def to_current(text: str, version: str | None = None) -> Translation:
     """``text`` with v1 blocks rewritten as v2 blocks (see the module docstring).
 
     ``version`` is the declared version (already checked), ``None`` when none was declared.
+    Linear in the length of the text: markers are indexed once, then looked up.
     """
     version = check_version(version)
     reads_v1 = version != CURRENT
-    if "[" not in text:
+    if "[" not in text or _OPEN.search(text) is None:
         return Translation(text, version=version)
     spans = _protected(text)
+    marks = _Marks(text)
     out: list[str] = []
     rewritten: list[str] = []
     literal: list[str] = []
-    pos = 0
+    pos = line = counted = 0
     for m in _OPEN.finditer(text):
         if m.start() < pos or _inside(m.start(), spans):
             continue
+        line, counted = line + text.count("\n", counted, m.start()), m.start()
         name = m["name"].upper()
-        where = f"[{name}] at line {_line(text, m.start())}"
+        where = f"[{name}] at line {line + 1}"
         if not reads_v1:
             literal.append(
                 f"{where} is v1 syntax and was read as text under {HEADER}: {CURRENT}; "
                 "write it as a v2 block or declare v1"
             )
             continue
-        block = _rewrite(text, m, name)
+        block = _rewrite(text, m, name, marks)
         if isinstance(block, str):
             literal.append(f"{where} was read as text: {block}")
             continue
@@ -242,37 +240,69 @@ def to_current(text: str, version: str | None = None) -> Translation:
     return Translation("".join(out), tuple(rewritten), tuple(literal), version)
 
 
-def _rewrite(text: str, m: re.Match[str], name: str) -> tuple[int, str] | str:
+_CLOSE = {
+    "CODE_CONVERSION": re.compile(r"\[/CODE_CONVERSION\s*\]", re.IGNORECASE),
+    "OPINION_REQUEST": re.compile(r"\[/OPINION_REQUEST\s*\]", re.IGNORECASE),
+}
+_V2_CLOSE = {"convert": re.compile(r"</convert\s*>", re.I), "ask": re.compile(r"</ask\s*>", re.I)}
+
+
+class _Marks:
+    """Where the closing markers, v2 closing tags and block openings of a text are."""
+
+    def __init__(self, text: str) -> None:
+        self.closes = {k: [m.span() for m in r.finditer(text)] for k, r in _CLOSE.items()}
+        self.v2_closes = {k: [m.start() for m in r.finditer(text)] for k, r in _V2_CLOSE.items()}
+        self.openings = [m.start() for m in _ANY_OPENING.finditer(text)]
+
+    def close(self, name: str, pos: int) -> tuple[int, int] | None:
+        """The first closing marker of ``name`` at or after ``pos``."""
+        spans = self.closes[name]
+        i = bisect_left(spans, (pos, -1))
+        return spans[i] if i < len(spans) else None
+
+    def opening(self, pos: int) -> int | None:
+        """The first block opening at or after ``pos``."""
+        i = bisect_left(self.openings, pos)
+        return self.openings[i] if i < len(self.openings) else None
+
+    def holds_v2_close(self, tag: str, start: int, end: int) -> bool:
+        """Whether a v2 closing tag starts in ``[start, end)``."""
+        starts = self.v2_closes[tag]
+        i = bisect_left(starts, start)
+        return i < len(starts) and starts[i] < end
+
+
+def _rewrite(text: str, m: re.Match[str], name: str, marks: _Marks) -> tuple[int, str] | str:
     """(end of the v1 block, its v2 form), or why it stays text."""
     start = m.end()
     if name == "CODE_CONVERSION":
         attrs = _convert_attrs(m["attrs"])
         if isinstance(attrs, str):
             return attrs
-        close = re.compile(r"\[/CODE_CONVERSION\s*\]", re.IGNORECASE).search(text, start)
+        close = marks.close(name, start)
         if close is None:
             return "it has no closing [/CODE_CONVERSION]"
-        body = _body(text[start : close.start()])
-        if re.search(r"</convert\s*>", body, re.IGNORECASE):
+        if marks.holds_v2_close("convert", start, close[0]):
             return "its body holds </convert>"
+        body = _body(text[start : close[0]])
         tag = f'<convert lang="{attrs["lang"]}" to="{attrs["to"]}">'
-        return close.end(), f"{tag}\n{body}\n</convert>"
+        return close[1], f"{tag}\n{body}\n</convert>"
     if m["attrs"] and m["attrs"].strip():
         return "[OPINION_REQUEST] takes no attributes"
-    close = re.compile(r"\[/OPINION_REQUEST\s*\]", re.IGNORECASE).search(text, start)
-    following = _ANY_OPENING.search(text, start)
+    close = marks.close(name, start)
+    following = marks.opening(start)
     trail = ""
-    if close is not None and (following is None or close.start() < following.start()):
-        body, end = text[start : close.start()], close.end()
+    if close is not None and (following is None or close[0] < following):
+        body, end = text[start : close[0]], close[1]
     else:  # no closing marker: the block runs to the next block or the end of the message
-        end = following.start() if following is not None else len(text)
+        end = following if following is not None else len(text)
         body = text[start:end]
         trail = body[len(body.rstrip()) :]  # the blank line before the next block stays
         body = body.rstrip()
-    body = _body(body)
-    if re.search(r"</ask\s*>", body, re.IGNORECASE):
+    if marks.holds_v2_close("ask", start, start + len(body)):
         return "its body holds </ask>"
-    return end, f"<ask>\n{body}\n</ask>{trail}"
+    return end, f"<ask>\n{_body(body)}\n</ask>{trail}"
 
 
 def _body(body: str) -> str:

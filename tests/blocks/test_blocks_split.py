@@ -47,3 +47,15 @@ def test_parts_keep_every_block_in_order(pieces: list[str]) -> None:
     assert [p.number for p in tagged] == list(range(1, len(blocks) + 1))
     assert [p.kind for p in tagged] == [b[1:].split(">")[0].split()[0] for b in blocks]
     assert all(p.text.strip() for p in parts if p.kind == "prose")
+
+
+def test_unclosed_tags_are_read_in_linear_time() -> None:
+    import time
+
+    from zerolayer.core.segment import segment
+
+    text = '<convert lang="json" to="yaml">\n' * 2000 + "x" * 100_000
+    started = time.perf_counter()
+    assert split_blocks(text) is None
+    segment(text)
+    assert time.perf_counter() - started < 5  # a lazy regular expression took 30 s

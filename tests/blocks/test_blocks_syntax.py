@@ -100,3 +100,26 @@ def test_text_without_v1_markers_is_unchanged(text: str) -> None:
 def test_any_text_translates_without_error_and_idempotently(text: str) -> None:
     once = to_current(text).text
     assert to_current(once).text == once
+
+
+def test_markers_read_as_text_are_named_up_to_a_few() -> None:
+    result = to_current("[CODE_CONVERSION]\n" * 9, "v2")
+    assert len(result.literal) == 9
+    assert len(result.warnings) == 6
+    assert result.warnings[-1] == "and 4 more v1 markers read as text"
+    assert "line 5" in result.warnings[4]
+
+
+def test_long_texts_with_many_markers_are_read_in_linear_time() -> None:
+    import time
+
+    texts = [
+        "[CODE_CONVERSION]\n" * 20000,
+        "[OPINION_REQUEST]<ask>\n```\n" * 5000,
+        "[CODE_CONVERSION]" * 20000 + "x" * 100000 + "</convert>[/CODE_CONVERSION]",
+    ]
+    started = time.perf_counter()
+    for text in texts:
+        to_current(text)
+        to_current(text, "v2")
+    assert time.perf_counter() - started < 5  # a quadratic scan takes minutes
