@@ -5,6 +5,8 @@
     zerolayer explain "INSTRUCTION" [FILE|-] print the plan, or why the request would fall back
     zerolayer plugins [--json]               list plugins with their version, ops and grammar
 
+``run`` and ``explain`` take ``--syntax v1|v2``, the block syntax version of the instruction.
+
 Exit codes: 0 answered, 3 would fall back, 4 bad input (the payload or the plan), 1 start-up
 or internal error, 2 bad usage.
 """
@@ -69,6 +71,17 @@ def _print_result(result: EngineResult, as_json: bool) -> int:
             "reason": result.reason,
             "detail": result.detail,
             "error": str(result.error) if result.error else None,
+            "parts": [
+                {
+                    "kind": p.kind,
+                    "text": p.text,
+                    "plan": p.plan,
+                    "reason": p.reason,
+                    "block": p.block,
+                }
+                for p in result.parts
+            ],
+            "warnings": list(result.warnings),
             "timings_ms": {k: round(v * 1000, 3) for k, v in result.timings.items()},
         }
         print(json.dumps(out, ensure_ascii=False, indent=2))
@@ -83,6 +96,9 @@ def _print_result(result: EngineResult, as_json: bool) -> int:
         print(f"zerolayer: {result.error}", file=sys.stderr)
     else:
         print(f"zerolayer: would fall back ({result.reason}): {result.detail}", file=sys.stderr)
+    if not as_json:
+        for warning in result.warnings:
+            print(f"zerolayer: warning: {warning}", file=sys.stderr)
     return {Route.DETERMINISTIC: EXIT_OK, Route.ERROR: EXIT_BAD_INPUT}.get(
         result.route, EXIT_FALLBACK
     )
@@ -106,14 +122,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("zerolayer run: give an INSTRUCTION or --plan", file=sys.stderr)
         return EXIT_USAGE
     payloads = [payload] if payload is not None else []
-    return _print_result(engine.run(args.instruction, *payloads), args.json)
+    return _print_result(engine.run(args.instruction, *payloads, syntax=args.syntax), args.json)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
     payload = _read_payload(args.file)
     engine = _engine()
     payloads = [payload] if payload is not None else []
-    result = engine.explain(args.instruction, *payloads)
+    result = engine.explain(args.instruction, *payloads, syntax=args.syntax)
     if args.json:
         return _print_result(result, True)
     if result.route is Route.DETERMINISTIC:
@@ -154,12 +170,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("file", nargs="?", help="payload file, or - for standard input")
     run.add_argument("--plan", help="run this pipeline instead of an instruction")
     run.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    run.add_argument("--syntax", help="block syntax version of the instruction (v1, v2)")
     run.set_defaults(func=cmd_run)
 
     explain = sub.add_parser("explain", help="print the plan, or why the request would fall back")
     explain.add_argument("instruction")
     explain.add_argument("file", nargs="?", help="payload file, or - for standard input")
     explain.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    explain.add_argument("--syntax", help="block syntax version of the instruction (v1, v2)")
     explain.set_defaults(func=cmd_explain)
 
     plugins = sub.add_parser("plugins", help="list plugins with their ops and grammar")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from zerolayer.core.blocks import Block, split_blocks
 from zerolayer.core.errors import (
     LimitExceeded,
     OpError,
@@ -30,14 +31,17 @@ from zerolayer.core.messages import (
     EngineRequest,
     EngineResult,
     Message,
+    Part,
     Route,
 )
 from zerolayer.core.normalise import normalise
+from zerolayer.core.parts import merge_texts
 from zerolayer.core.pipeline import format_plan, parse_plan
 from zerolayer.core.plan import Directive, Plan
 from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
 from zerolayer.core.segment import Payload, Segmented, segment
+from zerolayer.core.syntax import CURRENT, to_current
 from zerolayer.core.types import CONVERSATION, TEXT
 
 
@@ -54,6 +58,7 @@ class EngineConfig:
     max_payload_bytes: int = 16 * 1024 * 1024
     time_limit: float = 5.0  # seconds per plan
     plan_cache_size: int = 4096
+    max_blocks: int = 64  # blocks of one message written in blocks
     plugins: frozenset[str] | None = None  # None: every installed plugin
 
     @classmethod
@@ -64,6 +69,7 @@ class EngineConfig:
             in ("1", "true"),
             max_payload_bytes=int(env.get("ZEROLAYER_MAX_PAYLOAD_BYTES", 16 * 1024 * 1024)),
             time_limit=float(env.get("ZEROLAYER_TIME_LIMIT", 5.0)),
+            max_blocks=int(env.get("ZEROLAYER_MAX_BLOCKS", 64)),
             plugins=selected_plugins(env),
         )
 
@@ -105,31 +111,47 @@ class Engine:
 
     # ---- public API -------------------------------------------------------------------
 
-    def run(self, request: EngineRequest | str, *payloads: str) -> EngineResult:
-        """Answer a request, or an instruction with its payloads."""
+    def run(
+        self, request: EngineRequest | str, *payloads: str, syntax: str | None = None
+    ) -> EngineResult:
+        """Answer a request, or an instruction with its payloads (``syntax``: the block syntax
+        version of an instruction given as text)."""
         if isinstance(request, str):
-            request = EngineRequest.from_instruction(request, *payloads)
+            request = EngineRequest.from_instruction(request, *payloads, syntax=syntax)
         trace = _Trace()
+        request, warnings = _current_syntax(request)
         try:
-            return self._run(request, trace)
+            result = self._run(request, trace)
         except (PayloadError, OpError, LimitExceeded) as exc:
-            return EngineResult(Route.ERROR, error=exc, reason=exc.code, timings=trace.timings)
+            result = EngineResult(Route.ERROR, error=exc, reason=exc.code, timings=trace.timings)
         except Unsupported as exc:
-            return self._fallback(exc.reason, exc.message, trace)
+            result = self._fallback(exc.reason, exc.message, trace)
+        result.warnings = warnings
+        return result
 
-    def explain(self, request: EngineRequest | str, *payloads: str) -> EngineResult:
+    def explain(
+        self, request: EngineRequest | str, *payloads: str, syntax: str | None = None
+    ) -> EngineResult:
         """The plan the engine would run (route DETERMINISTIC, no output), or why not."""
         if isinstance(request, str):
-            request = EngineRequest.from_instruction(request, *payloads)
+            request = EngineRequest.from_instruction(request, *payloads, syntax=syntax)
         trace = _Trace()
+        request, warnings = _current_syntax(request)
         try:
             failure = self._gate(request)
             if failure:
-                return self._fallback(failure.reason, failure.detail, trace)
-            _reading, plan = self._plan(request)
-            return EngineResult(Route.DETERMINISTIC, plan=self.format(plan), timings=trace.timings)
+                result = self._fallback(failure.reason, failure.detail, trace)
+            elif (blocks := self._blocks(request)) is not None:
+                result = self._parts(request, blocks, trace, run=False)
+            else:
+                _reading, plan = self._plan(request)
+                result = EngineResult(
+                    Route.DETERMINISTIC, plan=self.format(plan), timings=trace.timings
+                )
         except Unsupported as exc:
-            return self._fallback(exc.reason, exc.message, trace)
+            result = self._fallback(exc.reason, exc.message, trace)
+        result.warnings = warnings
+        return result
 
     def run_plan(self, plan: Plan | str, payload: str) -> str:
         """Run a plan given as pipeline text on a payload; return the answer text.
@@ -162,6 +184,7 @@ class Engine:
             )
         for p in request.payloads:
             h.update(b"\x02" + p.encode("utf-8", "surrogatepass"))
+        h.update(b"\x03" + (request.syntax or "").encode())
         return h.hexdigest()
 
     def plugin_info(self) -> list[dict[str, Any]]:
@@ -246,6 +269,9 @@ class Engine:
         trace.mark("gate")
         if failure:
             return self._fallback(failure.reason, failure.detail, trace)
+        blocks = self._blocks(request)
+        if blocks is not None:
+            return self._parts(request, blocks, trace, run=True)
         reading, plan = self._plan(request)
         trace.mark("parse")
         value = self._input(request, reading, plan)
@@ -266,8 +292,84 @@ class Engine:
             Route.DETERMINISTIC, output=output, plan=self.format(ran), timings=trace.timings
         )
 
+    # ---- messages written in blocks ---------------------------------------------------
+
+    def _blocks(self, request: EngineRequest) -> list[Block] | None:
+        """The parts of the last message when it is written in blocks (never with payloads
+        given apart, which are used exactly as they are)."""
+        if request.payloads or not request.messages:
+            return None
+        blocks = split_blocks(request.messages[-1].content)
+        if blocks is not None:
+            tagged = sum(b.number is not None for b in blocks)
+            if tagged > self.config.max_blocks:
+                raise LimitExceeded(
+                    f"the message has {tagged} blocks; the limit is {self.config.max_blocks}",
+                    hint="raise ZEROLAYER_MAX_BLOCKS or send the blocks in several requests",
+                )
+        return blocks
+
+    def _parts(
+        self, request: EngineRequest, blocks: list[Block], trace: _Trace, *, run: bool
+    ) -> EngineResult:
+        """Answer (``run``) or explain each deterministic block on its own; the rest is the
+        model's. A block with a bad payload makes the whole request an error naming it."""
+        parts: list[Part] = []
+        tagged = sum(b.number is not None for b in blocks)
+        for block in blocks:
+            if not block.deterministic:
+                parts.append(Part("model", block.text, reason="blocks.open", block=block.number))
+                continue
+            sub = request.with_last_message(block.text, syntax=CURRENT)
+            try:
+                result = self._run(sub, trace) if run else self.explain(sub)
+            except (PayloadError, OpError, LimitExceeded) as exc:
+                raise exc.in_block(block.number or 0, tagged, block.label) from None
+            except Unsupported as exc:
+                result = self._fallback(exc.reason, exc.message, trace)
+            if result.route is Route.DETERMINISTIC:
+                parts.append(Part("zero", result.output or "", result.plan, block=block.number))
+            else:
+                parts.append(Part("model", block.text, reason=result.reason, block=block.number))
+        plans = "\n".join(p.plan for p in parts if p.plan)
+        if all(p.kind == "zero" for p in parts):
+            output = merge_texts([p.text for p in parts]) if run else None
+            return EngineResult(
+                Route.DETERMINISTIC,
+                output=output,
+                plan=plans,
+                parts=tuple(parts),
+                timings=trace.timings,
+            )
+        if all(p.kind == "model" for p in parts):  # nothing to merge: one model request
+            return self._fallback(
+                parts[0].reason or "blocks.open",
+                "no block of the message is answered by the engine",
+                trace,
+            )
+        kinds = ",".join(p.kind for p in parts)
+        return EngineResult(
+            Route.FALLBACK,
+            plan=plans,
+            reason="blocks.mixed",
+            detail=f"the message is written in blocks; its parts are {kinds}",
+            parts=tuple(parts),
+            timings=trace.timings,
+        )
+
     def _fallback(self, reason: str, detail: str, trace: _Trace) -> EngineResult:
         return EngineResult(Route.FALLBACK, reason=reason, detail=detail, timings=trace.timings)
+
+
+def _current_syntax(request: EngineRequest) -> tuple[EngineRequest, tuple[str, ...]]:
+    """The request with its last message in the current block syntax, and the warnings."""
+    if request.payloads or not request.messages:
+        return request, ()
+    text = request.messages[-1].content
+    translation = to_current(text, request.syntax)
+    if translation.text != text:
+        request = request.with_last_message(translation.text)
+    return request, translation.warnings
 
 
 def _checked_size(payload: Payload, limit: int) -> str:

@@ -26,12 +26,24 @@ class ZeroLayerError(Exception):
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.block: int | None = None
 
     def __str__(self) -> str:
         return self.message if not self.hint else f"{self.message}\nHint: {self.hint}"
 
+    def in_block(self, number: int, total: int, label: str = "") -> ZeroLayerError:
+        """Place this error in block ``number`` of ``total`` of a message written in blocks:
+        the message starts with the block (line and column count from the block's body)."""
+        self.block = number
+        where = f"block {number} of {total}" + (f" ({label})" if label else "")
+        self.message = f"{where}: {self.message}"
+        self.args = (self.message,)
+        return self
+
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"code": self.code, "message": str(self)}
+        if self.block is not None:
+            out["block"] = self.block
         return out
 
 

@@ -7,10 +7,11 @@ and read an ``EngineResult``; nothing else about the engine is needed to serve a
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from zerolayer.core.errors import ZeroLayerError
+from zerolayer.core.syntax import check_version
 
 Role = Literal["user", "assistant"]
 
@@ -31,6 +32,9 @@ class EngineRequest:
     ``payloads`` the last message is the instruction alone; without, the engine finds the
     payloads in the message (fenced blocks, text after a colon, …).
     ``disabled`` is true when the caller asked for the neural route (``x-zero-layer: disable``).
+    ``syntax`` is the block syntax version the request was written for (``v1``, ``v2``;
+    ``None``: not declared, see ``zerolayer.core.syntax``); an unknown version raises
+    ``SyntaxVersionError``.
     """
 
     messages: tuple[Message, ...]
@@ -40,14 +44,35 @@ class EngineRequest:
     disabled: bool = False
     tenant: str | None = None
     payloads: tuple[str, ...] = ()  # given apart from the message: not searched for in it
+    syntax: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.syntax is not None:
+            object.__setattr__(self, "syntax", check_version(self.syntax))
 
     @classmethod
     def from_instruction(
-        cls, instruction: str, *payloads: str, temperature: float | None = 0.0
+        cls,
+        instruction: str,
+        *payloads: str,
+        temperature: float | None = 0.0,
+        syntax: str | None = None,
     ) -> EngineRequest:
         """A one-turn request: the instruction, with its payloads given exactly as they are."""
         return cls(
-            messages=(Message("user", instruction),), temperature=temperature, payloads=payloads
+            messages=(Message("user", instruction),),
+            temperature=temperature,
+            payloads=payloads,
+            syntax=syntax,
+        )
+
+    def with_last_message(self, content: str, *, syntax: str | None = None) -> EngineRequest:
+        """This request with the last message's text replaced (same role, earlier turns)."""
+        last = self.messages[-1]
+        return replace(
+            self,
+            messages=(*self.messages[:-1], Message(last.role, content)),
+            syntax=syntax or self.syntax,
         )
 
 
@@ -59,6 +84,25 @@ class Route(enum.StrEnum):
     ERROR = "error"  # a recognised instruction with a bad payload: HTTP 400
 
 
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One part of the answer to a message written in blocks (``core/blocks.py``).
+
+    - ``zero``: the engine answered the block; ``text`` is its output, ``plan`` the plan.
+    - ``model``: the part is the model's; ``text`` is what the model is asked (an ``<ask>``
+      block's body, the prose, or a ``<convert>`` block the engine does not answer) and
+      ``reason`` why (``blocks.open``, ``parse.no_match`` …).
+
+    ``block`` is the number of the tagged block it comes from (from 1; ``None`` for prose).
+    """
+
+    kind: Literal["zero", "model"]
+    text: str
+    plan: str | None = None
+    reason: str | None = None
+    block: int | None = None
+
+
 @dataclass(slots=True)
 class EngineResult:
     """The engine's answer.
@@ -67,6 +111,13 @@ class EngineResult:
     - ``FALLBACK``: ``reason`` names why (``gate.temperature``, ``parse.no_match`` …) and
       ``detail`` says it in words; ``output`` is ``None`` (the caller asks its model).
     - ``ERROR``: ``error`` is the typed exception whose message names line and column.
+
+    A message written in blocks has ``parts``, in message order. When every part is the
+    engine's, the route is ``DETERMINISTIC`` and ``output`` is their merge; when some part is
+    the model's, the route is ``FALLBACK`` with reason ``blocks.mixed``: a caller that ignores
+    ``parts`` sends the whole request to its model, one that reads them asks the model only
+    for the ``model`` parts (``zerolayer.core.parts``). ``warnings`` says what the block syntax
+    layer noticed (deprecated syntax, markers read as text).
     """
 
     route: Route
@@ -76,6 +127,8 @@ class EngineResult:
     detail: str | None = None
     error: ZeroLayerError | None = None
     timings: dict[str, float] = field(default_factory=dict)  # stage name → seconds
+    parts: tuple[Part, ...] = ()
+    warnings: tuple[str, ...] = ()
 
     @property
     def active(self) -> bool:

@@ -14,14 +14,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from zerolayer.core.blocks import TagBlock, tag_blocks
+
 _FENCE = re.compile(
     r"^(?P<indent>[ ]{0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^\n]*\n"
     r"(?P<body>.*?)"
     r"^[ ]{0,3}(?P=fence)[`~]*[ \t]*$\n?",
     re.MULTILINE | re.DOTALL,
-)
-_CONVERT = re.compile(
-    r"<convert\b(?P<attrs>[^>]*)>\n?(?P<body>.*?)\n?</convert\s*>", re.DOTALL | re.IGNORECASE
 )
 _ATTR = re.compile(r"""(\w+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
@@ -69,7 +68,7 @@ def convert_attributes(attrs: str) -> dict[str, str]:
 def segment(message: str) -> list[Segmented]:
     """Candidate readings of ``message``, most likely first."""
     text = message.strip("\n")
-    blocks = list(_CONVERT.finditer(text))
+    blocks = tag_blocks(text, ("convert",))
     if blocks:
         return [_convert_blocks(text, blocks)]
     fences = list(_FENCE.finditer(text))
@@ -78,14 +77,18 @@ def segment(message: str) -> list[Segmented]:
     return _unfenced(text)
 
 
-def _convert_blocks(text: str, blocks: list[re.Match[str]]) -> Segmented:
-    outside = _CONVERT.sub(" ", text).strip()
-    attrs = convert_attributes(blocks[0]["attrs"])
+def _convert_blocks(text: str, blocks: list[TagBlock]) -> Segmented:
+    pieces, last = [], 0
+    for block in blocks:
+        pieces.append(text[last : block.start])
+        last = block.end
+    outside = " ".join([*pieces, text[last:]]).strip()
+    attrs = convert_attributes(blocks[0].attrs)
     src, dst = attrs.get("lang", ""), attrs.get("to", "")
     instruction = f"convert {src} to {dst}".strip()
     if outside:
         instruction = f"{instruction} {outside}"
-    payloads = tuple(Payload(b["body"], src.lower() or None) for b in blocks)
+    payloads = tuple(Payload(b.body, src.lower() or None) for b in blocks)
     return Segmented(instruction, payloads, how="convert-block")
 
 

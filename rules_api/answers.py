@@ -55,7 +55,13 @@ def record(
     saved_tokens: int = 0,
     model_tokens: int = 0,
 ) -> None:
-    """Record the metrics of one request that reached the engine (or was routed around it)."""
+    """Record the metrics of one request that reached the engine (or was routed around it).
+
+    The output of a mixed answer counts as saved for its engine parts and as the model's for
+    the rest."""
+    if decision.mixed and model_tokens:
+        zero = sum(count_tokens(p.text) for p in decision.parts if p.kind == "zero")
+        saved_tokens, model_tokens = min(zero, model_tokens), max(model_tokens - zero, 0)
     service.metrics.observe(
         api=api,
         route=decision.status,

@@ -10,13 +10,14 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from zerolayer.core.messages import Route
+from zerolayer.core.syntax import SyntaxVersionError, check_version, supported
 from zerolayer.rules_api.answers import (
     Finish,
     answer_deltas,
@@ -27,7 +28,7 @@ from zerolayer.rules_api.answers import (
 from zerolayer.rules_api.api_errors import ApiError
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.encoding import dump_json
-from zerolayer.rules_api.headers import CONTROL
+from zerolayer.rules_api.headers import CONTROL, SYNTAX
 from zerolayer.rules_api.schemas import CountTokensRequest, MessagesRequest
 from zerolayer.rules_api.service import AnswerService, Decision, StreamStart, input_tokens
 from zerolayer.rules_api.translate import Prepared, from_anthropic
@@ -39,6 +40,28 @@ SSE_HEADERS = {"cache-control": "no-cache"}
 def disabled(request: Request) -> bool:
     """True when the request header ``x-zero-layer: disable`` asks for the neural fallback."""
     return request.headers.get(CONTROL, "").strip().lower() == "disable"
+
+
+SyntaxHeader = Annotated[
+    str | None,
+    Header(
+        alias=SYNTAX,
+        description=(
+            "The block syntax version the request is written for: "
+            f"{supported()}. Without it, v1 blocks are read and rewritten as v2 blocks "
+            "(with a deprecation warning); with v2, v1 markers are text. docs/instructions.md"
+        ),
+    ),
+]
+
+
+def syntax_version(value: str | None) -> str | None:
+    """The declared block syntax version (``None``: none); ApiError 400 naming the supported
+    versions when it is unknown."""
+    try:
+        return check_version(value)
+    except SyntaxVersionError as exc:
+        raise ApiError(400, str(exc)) from None
 
 
 def message_body(prepared: Prepared, msg_id: str, text: str, finish: Finish) -> dict[str, Any]:
@@ -130,8 +153,11 @@ def anthropic_router(service: AnswerService) -> APIRouter:
     router = APIRouter(tags=["anthropic"])
 
     @router.post("/v1/messages", summary="Create a message (Anthropic Messages API)")
-    async def create_message(body: MessagesRequest, request: Request) -> Response:
-        prepared = from_anthropic(body, disabled=disabled(request))
+    async def create_message(
+        body: MessagesRequest, request: Request, syntax: SyntaxHeader = None
+    ) -> Response:
+        version = syntax_version(syntax)
+        prepared = from_anthropic(body, disabled=disabled(request), syntax=version)
         decision, started = await answer(service, prepared)
         headers = service.headers(decision)
         msg_id = f"msg_{uuid.uuid4().hex[:24]}"

@@ -18,6 +18,7 @@ from zerolayer.rules_api.metrics import ServiceMetrics
 from zerolayer.rules_api.openai_api import openai_router
 from zerolayer.rules_api.service import AnswerService
 from zerolayer.rules_api.settings import ServiceSettings
+from zerolayer.rules_api.status_api import status_router
 
 DESCRIPTION = """zerolayer answers deterministic requests (format conversions, queries, code
 translation) without a model and hands the rest to a neural fallback. It speaks the Anthropic
@@ -70,6 +71,7 @@ def create_app(
     app.include_router(openai_router(service))
     app.include_router(admin_router(service))
     app.include_router(lint_router(service))
+    app.include_router(status_router())
     _install_rules(app, service)
     app.add_middleware(
         GuardMiddleware, max_body_bytes=settings.max_body_bytes, on_reject=on_guard_reject

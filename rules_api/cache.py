@@ -23,14 +23,19 @@ ENTRY_OVERHEAD = 64  # bytes counted per entry on top of key, output and plan
 
 @dataclass(frozen=True, slots=True)
 class CachedAnswer:
-    """A deterministic answer as stored: the raw output and its plan (flavour-independent)."""
+    """A deterministic answer as stored: the raw output, its plan (flavour-independent), and
+    the kinds of its parts when the message was written in blocks (all ``zero``)."""
 
     output: str
     plan: str | None = None
+    parts: tuple[str, ...] = ()
 
     def to_json(self) -> str:
         """Compact JSON form used by the Redis store."""
-        return json.dumps({"output": self.output, "plan": self.plan})
+        data: dict[str, Any] = {"output": self.output, "plan": self.plan}
+        if self.parts:
+            data["parts"] = list(self.parts)
+        return json.dumps(data)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> CachedAnswer:
@@ -39,7 +44,9 @@ class CachedAnswer:
         if not isinstance(data, dict) or not isinstance(data.get("output"), str):
             raise ValueError("not a cached answer")
         plan = data.get("plan")
-        return cls(output=data["output"], plan=plan if isinstance(plan, str) else None)
+        parts = data.get("parts")
+        kinds = tuple(p for p in parts if isinstance(p, str)) if isinstance(parts, list) else ()
+        return cls(output=data["output"], plan=plan if isinstance(plan, str) else None, parts=kinds)
 
 
 @runtime_checkable

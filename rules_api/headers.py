@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from urllib.parse import quote
 
 STATUS = "x-zero-layer-status"
 CACHE_HIT = "x-zero-layer-cache-hit"
 PLAN = "x-zero-layer-plan"
 REASON = "x-zero-layer-reason"
+PARTS = "x-zero-layer-parts"  # zero,model,zero: who answered each part of a mixed answer
+SYNTAX_WARNING = "x-zero-layer-syntax-warning"  # deprecated block syntax, markers read as text
 CONTROL = "x-zero-layer"  # request header; the value "disable" forces the neural fallback
+SYNTAX = "x-zero-layer-syntax"  # request header: the block syntax version (v1, v2)
 
 # Printable ASCII stays as it is, except "%" (the escape character itself).
 _SAFE = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) != "%")
@@ -41,12 +45,19 @@ def answer_headers(
     cache_hit: bool = False,
     plan: str | None = None,
     reason: str | None = None,
+    parts: Sequence[str] = (),
+    warnings: Sequence[str] = (),
     limit: int = 2048,
 ) -> dict[str, str]:
-    """The zerolayer headers of one answer: status, cache hit, and the plan or the reason."""
+    """The zerolayer headers of one answer: status, cache hit, the plan or the reason, the
+    kinds of the parts of a message written in blocks, and block syntax warnings."""
     headers = {STATUS: "active" if active else "inactive", CACHE_HIT: str(cache_hit).lower()}
     if plan:
         headers[PLAN] = header_safe(plan, limit)
     if reason:
         headers[REASON] = header_safe(reason, limit)
+    if parts:
+        headers[PARTS] = ",".join(parts)
+    if warnings:
+        headers[SYNTAX_WARNING] = header_safe(" | ".join(warnings), limit)
     return headers

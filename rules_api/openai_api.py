@@ -25,7 +25,13 @@ from zerolayer.rules_api.answers import (
     record,
     shape_deterministic,
 )
-from zerolayer.rules_api.anthropic_api import SSE_HEADERS, answer, disabled
+from zerolayer.rules_api.anthropic_api import (
+    SSE_HEADERS,
+    SyntaxHeader,
+    answer,
+    disabled,
+    syntax_version,
+)
 from zerolayer.rules_api.api_errors import ApiError
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.encoding import dump_json
@@ -136,8 +142,11 @@ def openai_router(service: AnswerService) -> APIRouter:
     router = APIRouter(tags=["openai"])
 
     @router.post("/v1/chat/completions", summary="Create a chat completion (OpenAI)")
-    async def create_chat_completion(body: ChatCompletionRequest, request: Request) -> Response:
-        prepared = from_openai(body, disabled=disabled(request))
+    async def create_chat_completion(
+        body: ChatCompletionRequest, request: Request, syntax: SyntaxHeader = None
+    ) -> Response:
+        version = syntax_version(syntax)
+        prepared = from_openai(body, disabled=disabled(request), syntax=version)
         decision, started = await answer(service, prepared, API)
         headers = service.headers(decision)
         cid = f"chatcmpl-{uuid.uuid4().hex[:24]}"

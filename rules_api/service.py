@@ -17,7 +17,9 @@ from starlette.concurrency import run_in_threadpool
 
 from zerolayer.core.errors import LimitExceeded, OpError, PayloadError, Unsupported, ZeroLayerError
 from zerolayer.core.fallback import Completion, FallbackBackend, FallbackUnavailable
-from zerolayer.core.messages import EngineRequest, EngineResult, Route
+from zerolayer.core.messages import EngineRequest, EngineResult, Part, Route
+from zerolayer.core.parts import MergedAnswer
+from zerolayer.core.syntax import to_current
 from zerolayer.rules_api.api_errors import ApiError, describe_validation
 from zerolayer.rules_api.cache import CachedAnswer, ResponseCache
 from zerolayer.rules_api.contracts import EngineLike
@@ -43,6 +45,14 @@ class Decision:
     reason: str | None = None
     error: ZeroLayerError | None = None
     cache_hit: bool = False
+    parts: tuple[Part, ...] = ()  # a message written in blocks: its parts, in order
+    part_kinds: tuple[str, ...] = ()  # zero/model of each part (also for cached answers)
+    warnings: tuple[str, ...] = ()  # block syntax warnings
+
+    @property
+    def mixed(self) -> bool:
+        """True when the answer merges the engine's parts with the model's."""
+        return self.route is Route.FALLBACK and bool(self.parts)
 
     @property
     def status(self) -> str:
@@ -84,14 +94,25 @@ def apply_limits(output: str, max_tokens: int | None, stop: tuple[str, ...]) -> 
 
 def result_to_decision(result: EngineResult) -> Decision:
     """Check the engine's result and make it a decision (a malformed result falls back)."""
+    kinds = tuple(p.kind for p in result.parts)
     if result.route is Route.DETERMINISTIC:
         if result.output is None:
             return Decision(Route.FALLBACK, reason="engine.no_output")
-        return Decision(Route.DETERMINISTIC, output=result.output, plan=result.plan)
+        return Decision(
+            Route.DETERMINISTIC, output=result.output, plan=result.plan, part_kinds=kinds
+        )
     if result.route is Route.ERROR:
         if result.error is None:
             return Decision(Route.FALLBACK, reason="engine.error_without_exception")
         return Decision(Route.ERROR, plan=result.plan, reason=result.error.code, error=result.error)
+    if result.parts and any(p.kind == "zero" for p in result.parts):
+        return Decision(
+            Route.FALLBACK,
+            plan=result.plan,
+            reason=result.reason or "blocks.mixed",
+            parts=result.parts,
+            part_kinds=kinds,
+        )
     return Decision(Route.FALLBACK, reason=result.reason or "engine.no_reason")
 
 
@@ -141,7 +162,12 @@ class AnswerService:
         return decision
 
     def decide(self, prepared: Prepared) -> Decision:
-        """Cache, then engine: how this request is answered."""
+        """Cache, then engine: how this request is answered (with block syntax warnings)."""
+        decision = self._decide(prepared)
+        decision.warnings = syntax_warnings(prepared.request)
+        return decision
+
+    def _decide(self, prepared: Prepared) -> Decision:
         if prepared.forced_reason:
             return Decision(Route.FALLBACK, reason=prepared.forced_reason)
         key = self.fingerprint(prepared)
@@ -150,7 +176,11 @@ class AnswerService:
             self.metrics.cache.labels("hit" if hit else "miss").inc()
             if hit is not None:
                 return Decision(
-                    Route.DETERMINISTIC, output=hit.output, plan=hit.plan, cache_hit=True
+                    Route.DETERMINISTIC,
+                    output=hit.output,
+                    plan=hit.plan,
+                    cache_hit=True,
+                    part_kinds=hit.parts,
                 )
         decision = self.run_engine(prepared)
         if (
@@ -158,7 +188,7 @@ class AnswerService:
             and decision.route is Route.DETERMINISTIC
             and decision.output is not None
         ):
-            self.cache_put(key, CachedAnswer(decision.output, decision.plan))
+            self.cache_put(key, CachedAnswer(decision.output, decision.plan, decision.part_kinds))
         return decision
 
     def cache_get(self, key: str) -> CachedAnswer | None:
@@ -201,6 +231,8 @@ class AnswerService:
             reason=None
             if decision.plan and decision.route is not Route.FALLBACK
             else decision.reason,
+            parts=decision.part_kinds,
+            warnings=decision.warnings,
             limit=self.settings.plan_header_max,
         )
 
@@ -210,6 +242,16 @@ class AnswerService:
         return ApiError(400, message, kind="invalid_request_error", headers=self.headers(decision))
 
     def _backend(self, decision: Decision) -> FallbackBackend:
+        """The backend that answers a fallback decision: the configured one, or for a mixed
+        answer the merge of the engine's parts with that backend's answers to the others."""
+        backend = self._configured(decision)
+        if decision.mixed:
+            return MergedAnswer(
+                decision.parts, backend, count_tokens=count_tokens, truncate_tokens=truncate_tokens
+            )
+        return backend
+
+    def _configured(self, decision: Decision) -> FallbackBackend:
         if self.fallback is None:
             raise ApiError(
                 503,
@@ -310,12 +352,19 @@ class AnswerService:
             return "cached", None, None
         decision = self.run_engine(prepared)
         if decision.route is Route.DETERMINISTIC and decision.output is not None:
-            self.cache_put(key, CachedAnswer(decision.output, decision.plan))
+            self.cache_put(key, CachedAnswer(decision.output, decision.plan, decision.part_kinds))
             return "warmed", None, None
         if decision.route is Route.ERROR:
             detail = str(decision.error) if decision.error is not None else None
             return "skipped", f"error.{decision.reason}", detail
         return "skipped", f"fallback.{decision.reason}", None
+
+
+def syntax_warnings(request: EngineRequest) -> tuple[str, ...]:
+    """Block syntax warnings of a request (deprecated syntax, markers read as text)."""
+    if request.payloads or not request.messages:
+        return ()
+    return to_current(request.messages[-1].content, request.syntax).warnings
 
 
 def input_tokens(request: EngineRequest) -> int:

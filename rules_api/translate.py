@@ -63,7 +63,9 @@ def _anthropic_turn(msg: AnthropicMessage, i: int) -> tuple[Message, bool]:
     return Message(msg.role, text), other
 
 
-def from_anthropic(body: MessagesRequest, *, disabled: bool = False) -> Prepared:
+def from_anthropic(
+    body: MessagesRequest, *, disabled: bool = False, syntax: str | None = None
+) -> Prepared:
     """An Anthropic Messages request as a ``Prepared`` request."""
     forced: str | None = None
     system: str | None
@@ -87,6 +89,7 @@ def from_anthropic(body: MessagesRequest, *, disabled: bool = False) -> Prepared
         temperature=body.temperature,
         top_p=body.top_p,
         disabled=disabled,
+        syntax=syntax,
     )
     return Prepared(
         request=request,
@@ -98,7 +101,9 @@ def from_anthropic(body: MessagesRequest, *, disabled: bool = False) -> Prepared
     )
 
 
-def from_openai(body: ChatCompletionRequest, *, disabled: bool = False) -> Prepared:
+def from_openai(
+    body: ChatCompletionRequest, *, disabled: bool = False, syntax: str | None = None
+) -> Prepared:
     """An OpenAI Chat Completions request as a ``Prepared`` request."""
     forced: str | None = None
     system_parts: list[str] = []
@@ -139,6 +144,7 @@ def from_openai(body: ChatCompletionRequest, *, disabled: bool = False) -> Prepa
         temperature=body.temperature,
         top_p=body.top_p,
         disabled=disabled,
+        syntax=syntax,
     )
     return Prepared(
         request=request,

@@ -58,9 +58,9 @@ class TenantRulesEngine:
         """The engine's answer; when it does not understand the request, the tenant's rules'."""
         result = self.inner.run(request)
         tenant = self._tenant(request)
-        if tenant is None or result.route is not Route.FALLBACK:
-            return result
-        if (result.reason or "").startswith("gate."):
+        if tenant is None or result.route is not Route.FALLBACK or result.parts:
+            return result  # a mixed answer's engine parts stand; rules see whole requests only
+        if (result.reason or "").startswith(("gate.", "blocks.")):
             return result
         hub = self._hub()
         if hub is None:

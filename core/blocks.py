@@ -1,0 +1,148 @@
+"""Split a message written in blocks into its parts: deterministic blocks and open parts.
+
+The current block syntax (see ``core/syntax.py``) has two kinds of block:
+``<convert lang="…" to="…">…</convert>`` carries a complete deterministic instruction, and
+``<ask>…</ask>`` is an open request for the model. A message is *written in blocks* when it
+has two or more blocks, or an ``<ask>`` block. Its parts, in message order, are the blocks
+and the prose between, before and after them (text that is only white space is no part).
+
+A message with a single ``<convert>`` block and no ``<ask>`` block is not split: text around
+the block is read as part of its instruction ("… with 4-space indentation"), as before.
+Blocks inside fenced code are content, not blocks.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from typing import Literal
+
+_OPENING = re.compile(r"<(?P<tag>convert|ask)\b(?P<attrs>[^>]*)>", re.IGNORECASE)
+_CLOSING = re.compile(r"</(?P<tag>convert|ask)\s*>", re.IGNORECASE)
+_FENCE = re.compile(
+    r"^[ ]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^[ ]{0,3}(?P=fence)[`~]*[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
+
+PartKind = Literal["convert", "ask", "prose"]
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One part of a message written in blocks.
+
+    ``text`` is what answers it is asked with: the whole ``<convert>`` block (tags included)
+    for the engine, the body of an ``<ask>`` block or the prose itself for the model.
+    ``number`` counts the tagged blocks of the message from 1 (``None`` for prose).
+    """
+
+    kind: PartKind
+    text: str
+    number: int | None = None
+    label: str = ""  # the opening tag as written, for messages
+
+    @property
+    def deterministic(self) -> bool:
+        return self.kind == "convert"
+
+
+@dataclass(frozen=True, slots=True)
+class TagBlock:
+    """A ``<convert …>…</convert>`` or ``<ask>…</ask>`` block found in a text."""
+
+    tag: str  # convert | ask (lower case)
+    start: int
+    end: int
+    attrs: str  # the opening tag's attribute text
+    body: str  # without one line break after the opening tag and one before the closing
+
+
+def tag_blocks(
+    text: str,
+    tags: tuple[str, ...] = ("convert", "ask"),
+    *,
+    skip: list[tuple[int, int]] | None = None,
+) -> list[TagBlock]:
+    """The blocks of ``text`` with the given tags, in order, not overlapping.
+
+    A block is an opening tag and the first closing tag of the same name after it (tag names
+    are case-insensitive); an opening tag with no closing tag after it is text. An opening tag
+    inside a ``skip`` span (fenced code) is content: the search goes on after the span.
+    Linear in the length of the text (a regular expression with a lazy body would scan to
+    the end of the text for every unclosed tag).
+    """
+    if "<" not in text:
+        return []
+    wanted = {t.lower() for t in tags}
+    closings: dict[str, list[tuple[int, int]]] = {t: [] for t in wanted}
+    for m in _CLOSING.finditer(text):
+        if m["tag"].lower() in wanted:
+            closings[m["tag"].lower()].append(m.span())
+    starts = {t: [span[0] for span in spans] for t, spans in closings.items()}
+    found: list[TagBlock] = []
+    pos = 0
+    while (m := _OPENING.search(text, pos)) is not None:
+        tag = m["tag"].lower()
+        inside = span_end(skip, m.start()) if skip else None
+        if inside is not None:
+            pos = max(inside, m.start() + 1)
+            continue
+        i = bisect_left(starts[tag], m.end()) if tag in wanted else 0
+        if tag not in wanted or i == len(starts[tag]):
+            pos = m.end()
+            continue
+        close_start, close_end = closings[tag][i]
+        body = text[m.end() : close_start]
+        body = body[1:] if body.startswith("\n") else body
+        body = body[:-1] if body.endswith("\n") else body
+        found.append(TagBlock(tag, m.start(), close_end, m["attrs"], body))
+        pos = close_end
+    return found
+
+
+def span_end(spans: list[tuple[int, int]], pos: int) -> int | None:
+    """The end of the span of ``spans`` (sorted, not overlapping) that holds ``pos``."""
+    i = bisect_right(spans, (pos, float("inf"))) - 1
+    if i >= 0 and spans[i][0] <= pos < spans[i][1]:
+        return spans[i][1]
+    return None
+
+
+def fenced_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of fenced code blocks (``` or ~~~) in ``text``."""
+    if "```" not in text and "~~~" not in text:
+        return []
+    return [m.span() for m in _FENCE.finditer(text)]
+
+
+def find_blocks(text: str) -> list[TagBlock]:
+    """The ``<convert>`` and ``<ask>`` blocks of ``text`` outside fenced code, in order."""
+    if "<" not in text:
+        return []
+    return tag_blocks(text, skip=fenced_spans(text))
+
+
+def split_blocks(text: str) -> list[Block] | None:
+    """The parts of a message written in blocks, in order; ``None`` for any other message."""
+    matches = find_blocks(text)
+    if not matches or (len(matches) == 1 and matches[0].tag == "convert"):
+        return None
+    parts: list[Block] = []
+    last = 0
+    for number, m in enumerate(matches, start=1):
+        _prose(parts, text[last : m.start])
+        whole = text[m.start : m.end]
+        label = whole[: whole.index(">") + 1]
+        if m.tag == "convert":
+            parts.append(Block("convert", whole, number, label))
+        else:
+            parts.append(Block("ask", m.body, number, label))
+        last = m.end
+    _prose(parts, text[last:])
+    return parts
+
+
+def _prose(parts: list[Block], text: str) -> None:
+    if text.strip():
+        parts.append(Block("prose", text.strip()))
