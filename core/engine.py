@@ -102,6 +102,7 @@ class Engine:
             digest.update(name.encode())
         self.rule_set_version = f"builtin-{digest.hexdigest()[:12]}"
         self._parse_cached = lru_cache(maxsize=self.config.plan_cache_size)(self._parse)
+        self._param_orders = self.registry.param_orders()  # the registry is fixed from here
 
     # ---- public API -------------------------------------------------------------------
 
@@ -146,7 +147,7 @@ class Engine:
         return str(output)
 
     def format(self, plan: Plan) -> str:
-        return format_plan(plan, self.registry.param_orders())
+        return format_plan(plan, self._param_orders)
 
     def fingerprint(self, request: EngineRequest) -> str | None:
         """The exact cache key of a request the engine may answer, else None."""
@@ -271,13 +272,19 @@ class Engine:
 
 
 def _checked_size(payload: Payload, limit: int) -> str:
-    size = len(payload.text.encode("utf-8", "surrogatepass"))
+    text = payload.text
+    if text.isascii():
+        size = len(text)
+    elif len(text) * 4 <= limit:  # at most four UTF-8 bytes a character: within the limit
+        return text
+    else:  # the one case that needs a UTF-8 copy of the payload
+        size = len(text.encode("utf-8", "surrogatepass"))
     if size > limit:
         raise LimitExceeded(
             f"the payload is {size} bytes; the limit is {limit}",
             hint="raise ZEROLAYER_MAX_PAYLOAD_BYTES or send a smaller payload",
         )
-    return payload.text
+    return text
 
 
 __all__ = ["Engine", "EngineConfig", "EngineRequest", "EngineResult", "Message", "Route"]
