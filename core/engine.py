@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -226,11 +227,14 @@ class Engine:
 
     def _input(self, request: EngineRequest, reading: _Reading, plan: Plan) -> Any:
         if plan.input_type == CONVERSATION:
+            current = request.messages[-1].content
             return Conversation(
                 messages=request.messages[:-1],
                 system=request.system,
                 before=reading.segmented.before,
-                current=request.messages[-1].content,
+                current=current,
+                after=_text_after(current, reading.segmented),
+                instruction=reading.segmented.instruction,
             )
         payloads = reading.segmented.payloads
         if not payloads:
@@ -269,6 +273,32 @@ class Engine:
 
     def _fallback(self, reason: str, detail: str, trace: _Trace) -> EngineResult:
         return EngineResult(Route.FALLBACK, reason=reason, detail=detail, timings=trace.timings)
+
+
+# Readings whose one payload follows the instruction: "<instruction>:\n\n<text>", the
+# instruction's paragraph then the rest, its first line then the rest, and payloads given
+# apart from the message (the Python API's ``engine.run(instruction, payload)``).
+_PAYLOAD_AFTER = frozenset({"colon", "after", "inline", "first-line", "explicit"})
+_CLOSING_FENCE = re.compile(r"\s*(?:`{3,}|~{3,})\s*")
+
+
+def _text_after(message: str, segmented: Segmented) -> str:
+    """The text of the message after the instruction, when the reading has one payload and
+    it follows the instruction (a fenced one only when nothing but its fence follows it)."""
+    if len(segmented.payloads) != 1:
+        return ""
+    text = segmented.payloads[0].text
+    if segmented.how in _PAYLOAD_AFTER:
+        return text
+    if segmented.how == "fenced":
+        start = message.find(text)
+        if (
+            start >= 0
+            and message[:start].strip().startswith(segmented.instruction)
+            and _CLOSING_FENCE.fullmatch(message[start + len(text) :])
+        ):
+            return text
+    return ""
 
 
 def _checked_size(payload: Payload, limit: int) -> str:
