@@ -221,7 +221,9 @@ class Engine:
         reading = self._read(request.messages[-1].content, request.payloads)
         payloads = reading.segmented.payloads
         first = payloads[0] if payloads else None
-        hint = PayloadHint(first.hint if first else None, first.text if first else None)
+        hint = (
+            PayloadHint(first.hint, first.text, first.lang) if first is not None else PayloadHint()
+        )
         plan = make_plan(reading.directives, self.registry, hint=hint)
         return reading, plan
 
