@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -108,6 +109,7 @@ class Engine:
             digest.update(name.encode())
         self.rule_set_version = f"builtin-{digest.hexdigest()[:12]}"
         self._parse_cached = lru_cache(maxsize=self.config.plan_cache_size)(self._parse)
+        self._param_orders = self.registry.param_orders()  # the registry is fixed from here
 
     # ---- public API -------------------------------------------------------------------
 
@@ -168,7 +170,7 @@ class Engine:
         return str(output)
 
     def format(self, plan: Plan) -> str:
-        return format_plan(plan, self.registry.param_orders())
+        return format_plan(plan, self._param_orders)
 
     def fingerprint(self, request: EngineRequest) -> str | None:
         """The exact cache key of a request the engine may answer, else None."""
@@ -242,17 +244,22 @@ class Engine:
         reading = self._read(request.messages[-1].content, request.payloads)
         payloads = reading.segmented.payloads
         first = payloads[0] if payloads else None
-        hint = PayloadHint(first.hint if first else None, first.text if first else None)
+        hint = (
+            PayloadHint(first.hint, first.text, first.lang) if first is not None else PayloadHint()
+        )
         plan = make_plan(reading.directives, self.registry, hint=hint)
         return reading, plan
 
     def _input(self, request: EngineRequest, reading: _Reading, plan: Plan) -> Any:
         if plan.input_type == CONVERSATION:
+            current = request.messages[-1].content
             return Conversation(
                 messages=request.messages[:-1],
                 system=request.system,
                 before=reading.segmented.before,
-                current=request.messages[-1].content,
+                current=current,
+                after=_text_after(current, reading.segmented),
+                instruction=reading.segmented.instruction,
             )
         payloads = reading.segmented.payloads
         if not payloads:
@@ -372,14 +379,46 @@ def _current_syntax(request: EngineRequest) -> tuple[EngineRequest, tuple[str, .
     return request, translation.warnings
 
 
+# Readings whose one payload follows the instruction: "<instruction>:\n\n<text>", the
+# instruction's paragraph then the rest, its first line then the rest, and payloads given
+# apart from the message (the Python API's ``engine.run(instruction, payload)``).
+_PAYLOAD_AFTER = frozenset({"colon", "after", "inline", "first-line", "explicit"})
+_CLOSING_FENCE = re.compile(r"\s*(?:`{3,}|~{3,})\s*")
+
+
+def _text_after(message: str, segmented: Segmented) -> str:
+    """The text of the message after the instruction, when the reading has one payload and
+    it follows the instruction (a fenced one only when nothing but its fence follows it)."""
+    if len(segmented.payloads) != 1:
+        return ""
+    text = segmented.payloads[0].text
+    if segmented.how in _PAYLOAD_AFTER:
+        return text
+    if segmented.how == "fenced":
+        start = message.find(text)
+        if (
+            start >= 0
+            and message[:start].strip().startswith(segmented.instruction)
+            and _CLOSING_FENCE.fullmatch(message[start + len(text) :])
+        ):
+            return text
+    return ""
+
+
 def _checked_size(payload: Payload, limit: int) -> str:
-    size = len(payload.text.encode("utf-8", "surrogatepass"))
+    text = payload.text
+    if text.isascii():
+        size = len(text)
+    elif len(text) * 4 <= limit:  # at most four UTF-8 bytes a character: within the limit
+        return text
+    else:  # the one case that needs a UTF-8 copy of the payload
+        size = len(text.encode("utf-8", "surrogatepass"))
     if size > limit:
         raise LimitExceeded(
             f"the payload is {size} bytes; the limit is {limit}",
             hint="raise ZEROLAYER_MAX_PAYLOAD_BYTES or send a smaller payload",
         )
-    return payload.text
+    return text
 
 
 __all__ = ["Engine", "EngineConfig", "EngineRequest", "EngineResult", "Message", "Route"]

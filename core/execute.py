@@ -4,18 +4,24 @@ Ops are pure functions. Before a step runs, the names its parameters give as ``F
 are resolved against the value at hand; after it runs, its verifier (if any) checks the
 output, and the plan's time budget is checked. The plan that actually ran, with resolved
 names, is returned for the trace.
+
+When a step has no parameters and the next op offers a ``fused`` function for it, the two
+run as that one function (same output, checked the same way): ``json.parse | yaml.emit``
+converts a large payload a batch at a time instead of holding its whole parsed value.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from zerolayer.core.errors import LimitExceeded, Unsupported, ZeroLayerError
-from zerolayer.core.fields import resolve_params
+from zerolayer.core.fields import FieldRef, resolve_params
 from zerolayer.core.plan import Plan, Step
 from zerolayer.core.registry import Registry
+from zerolayer.core.types import OpFunction
 
 log = logging.getLogger(__name__)
 
@@ -26,13 +32,22 @@ def execute(
     """Run ``plan`` on ``value``; return the result and the plan with resolved parameters."""
     deadline = time.perf_counter() + time_limit if time_limit else None
     ran: list[Step] = []
-    for step in plan.steps:
+    steps = list(plan.steps)
+    while steps:
+        step = steps.pop(0)
+        fused = _fused(step, steps[0] if steps else None, registry)
+        if fused is not None:
+            ran.append(step)
+            step = steps.pop(0)
         spec = registry.ops[step.op]
         params = resolve_params(step.params, value)
         try:
-            out = spec.func(value, **params)
-            if spec.verify is not None:
-                spec.verify(value, out, **params)
+            if fused is not None:
+                out = fused(value, **params)
+            else:
+                out = spec.func(value, **params)
+                if spec.verify is not None:
+                    spec.verify(value, out, **params)
         except ZeroLayerError:
             raise
         except RecursionError as exc:
@@ -48,3 +63,21 @@ def execute(
                 hint="send a smaller payload, or raise ZEROLAYER_TIME_LIMIT",
             )
     return value, Plan(tuple(ran), plan.input_type)
+
+
+def _fused(step: Step, after: Step | None, registry: Registry) -> OpFunction | None:
+    """The function running ``step`` and ``after`` as one, when ``after``'s op has one."""
+    if after is None or step.params:
+        return None
+    fused = registry.ops[after.op].fused.get(step.op)
+    if fused is None or any(isinstance(v, FieldRef) for v in _leaves(after.params)):
+        return None  # names are resolved against the parsed value, which is never built
+    return fused
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, Mapping):
+        return [leaf for v in value.values() for leaf in _leaves(v)]
+    if isinstance(value, list | tuple):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value]

@@ -139,9 +139,11 @@ class EngineResult:
 @dataclass(frozen=True, slots=True)
 class Conversation:
     """The context of an instruction: earlier turns, the system prompt, and the text of the
-    current message that precedes the instruction. Context ops take it as their input."""
+    current message around the instruction. Context ops take it as their input."""
 
     messages: tuple[Message, ...]  # earlier turns, oldest first (the current one excluded)
     system: str | None = None
     before: str = ""  # text of the current message before the instruction
     current: str = ""  # the whole current message
+    after: str = ""  # text of the current message after the instruction ("… of the text below:")
+    instruction: str = ""  # the instruction as written (not normalised)

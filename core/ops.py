@@ -30,6 +30,14 @@ class OpSpec:
     chain needs them (``json.parse`` turns text into a json-value); ``formats`` name the
     payload formats such an op reads, which the planner uses to pick between candidates.
     ``verify(input, output, **params)`` raises when an output is not what was intended.
+    ``fused`` maps the name of an op that may run just before this one (with no parameters)
+    to a function ``f(input, **params)`` that gives the same output as the two ops in turn,
+    this op's check included, straight from the first op's input: the JSON → YAML writer
+    uses it to convert a large payload without holding the whole parsed value.
+    ``tag_params`` maps a payload's fence tag to the parameters it implies for this op
+    (```` ```postgres ```` → ``{"dialect": "postgres"}``); the planner sets them where the
+    instruction does not, and falls back when the instruction sets another value. ``None``
+    for a tag marks payloads this op cannot take exactly (```` ```tsql ````): they fall back.
     """
 
     name: str
@@ -42,6 +50,8 @@ class OpSpec:
     formats: tuple[str, ...] = ()
     verify: Verifier | None = None
     sniff: Callable[[str], bool] | None = None  # does this implicit op claim that payload?
+    fused: Mapping[str, OpFunction] = field(default_factory=dict)
+    tag_params: Mapping[str, Mapping[str, Any] | None] = field(default_factory=dict)
     plugin: str = ""  # filled in by the registry
 
     def __post_init__(self) -> None:

@@ -4,6 +4,8 @@
    first after it ("Convert to YAML. Put strings in double quotes." sets ``quote`` on
    ``yaml.emit``). An option no step accepts, or two different values for one parameter,
    make the instruction uncertain: the request falls back.
+   A payload's fence tag may imply parameters (```` ```postgres ```` sets ``dialect``); the
+   instruction's own value wins when it is the same, and a different one falls back.
 2. Types are checked along the chain; where a step needs another type than the one at hand,
    the one implicit op that bridges them is inserted (``json.parse`` before ``sort``), chosen
    by the format the instruction states, else the payload's fence tag, else the ops' sniffers.
@@ -29,6 +31,7 @@ class PayloadHint:
 
     lang: str | None = None  # fence tag, normalised (json, yaml, sql …)
     text: str | None = None  # the payload itself, for sniffers
+    tag: str | None = None  # fence tag as written, lower case (postgres, mysql, sqlite …)
 
 
 def attach_options(directives: Sequence[Directive], registry: Registry) -> list[Step]:
@@ -110,6 +113,24 @@ def _stated(from_type: str, bridge: OpSpec, sources: Sequence[str], hint: Payloa
     return any(f in bridge.formats for f in (*sources, hint.lang) if f)
 
 
+def _with_tag_params(step: Step, spec: OpSpec, tag: str) -> Step:
+    """``step`` with the parameters the payload's fence tag implies for its op; the
+    instruction's own value stays, and a different one makes the request fall back."""
+    if tag in spec.tag_params and spec.tag_params[tag] is None:
+        raise Unsupported(
+            "plan.fence_unsupported", f"{spec.name} cannot take a payload marked {tag!r}"
+        )
+    implied = spec.tag_params.get(tag) or {}
+    for name, value in implied.items():
+        if name in step.params and step.params[name] != value:
+            raise Unsupported(
+                "plan.fence_conflict",
+                f"the instruction asks for {name}={step.params[name]!r} but the payload is "
+                f"marked {tag!r}",
+            )
+    return step.with_params(**implied) if implied else step
+
+
 def make_plan(
     directives: Sequence[Directive],
     registry: Registry,
@@ -126,6 +147,8 @@ def make_plan(
     for step in steps:
         if step.op not in registry.ops:
             raise PlanError(f"unknown op {step.op!r}", hint=_did_you_mean(step.op, registry))
+    if hint.tag:
+        steps = [_with_tag_params(step, registry.ops[step.op], hint.tag) for step in steps]
     first = registry.ops[steps[0].op]
     start = input_type or (CONVERSATION if first.input_type == CONVERSATION else TEXT)
     return check_chain(steps, registry, start, sources, hint)

@@ -38,7 +38,7 @@ from typing import Literal, Protocol
 
 from zerolayer.core.errors import OpError, Unsupported
 from zerolayer.plugins.context.table import Table, TableMatch, find_tables
-from zerolayer.plugins.context.text import blocks, has_paragraph_breaks, paragraph
+from zerolayer.plugins.context.text import blocks, has_paragraph_breaks, paragraph, unbroken
 
 
 class _HasRoleContent(Protocol):
@@ -299,6 +299,14 @@ def context_paragraph(
                 f"'the text above' may be the short text before the instruction or {texts[0][0]}",
             )
         return paragraph(candidates[0][1].strip("\r\n"), n)
+    # A text more recent than the first with paragraph breaks is passed over only when it is
+    # short ("Got it."): one with line breaks but no blank line, or a long unbroken run, may
+    # well be the text meant, and its paragraphs cannot be told.
+    chosen = candidates.index(texts[0]) if texts else len(candidates)
+    for where, text in candidates[:chosen]:
+        doubt = unbroken(text)
+        if doubt is not None:
+            raise Unsupported("context_no_paragraphs", f"{where}: {doubt}")
     if not texts:
         who = f"{role} " if role else ""
         raise OpError(f"no earlier {who}text in the conversation has paragraphs")

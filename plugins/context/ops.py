@@ -43,7 +43,7 @@ from zerolayer.plugins.context.table import (
     sum_column,
     to_markdown,
 )
-from zerolayer.plugins.context.text import section, sections
+from zerolayer.plugins.context.text import paragraph, section, sections
 
 Turn = tuple[str, str]
 
@@ -68,20 +68,68 @@ def _schema(required: tuple[str, ...] = (), **props: Any) -> dict[str, Any]:
 
 
 _AFTER_INSTRUCTION = re.compile(r"\n[ \t]*\n|^[ ]{0,3}(?:```|~~~)|^\s*\|.*\|\s*$", re.MULTILINE)
+# Words by which an instruction points at text after it or before it.
+_BELOW = re.compile(
+    r"(?<![A-Za-z])(?:below|following|follows)(?![A-Za-z])|下面|以下|下列|如下|下方|下文",
+    re.IGNORECASE,
+)
+_ABOVE = re.compile(
+    r"(?<![A-Za-z])(?:above|previous|preceding|earlier)(?![A-Za-z])"
+    r"|上面|上述|上文|前面|以上|上方|之前|刚才",
+    re.IGNORECASE,
+)
+
+
+def _check_type(value: Any) -> Conversation:
+    if not isinstance(value, Conversation):
+        raise OpError("a context op needs the conversation as its input")
+    return value
 
 
 def _conversation(value: Any) -> Conversation:
     """The conversation, refusing one whose current message has a payload after the
-    instruction ("Return the second paragraph of the following text: …"): "above" would then
-    be read from earlier turns while the user meant the text that follows."""
-    if not isinstance(value, Conversation):
-        raise OpError("a context op needs the conversation as its input")
-    if not value.before.strip() and _AFTER_INSTRUCTION.search(value.current.strip()):
+    instruction ("Add a column to this table: …"): "above" would then be read from earlier
+    turns while the user meant the text that follows."""
+    value = _check_type(value)
+    if value.after.strip() or (
+        not value.before.strip() and _AFTER_INSTRUCTION.search(value.current.strip())
+    ):
         raise Unsupported(
             "context.payload_after_instruction",
             "the message holds text after the instruction; the instruction may refer to it",
         )
     return value
+
+
+def _text_below(value: Any, role: str | None) -> tuple[Conversation, str | None]:
+    """The conversation, and the text after the instruction when that is the text meant.
+
+    Text after the instruction in the same message ("Return the second paragraph of the text
+    below:\n\n…", "原样返回下面文字的第2段：…") is the text, unless the instruction says
+    "above" (or "your reply"): then which text is meant is not certain. An instruction that
+    says "below" with nothing after it falls back too, rather than read the text above.
+    """
+    conv = _check_type(value)
+    below = bool(_BELOW.search(conv.instruction))
+    above = bool(_ABOVE.search(conv.instruction))
+    if below and above:
+        raise Unsupported(
+            "context_ambiguous_text", "the instruction refers to text above and text below it"
+        )
+    if conv.after.strip():
+        if above or role == "assistant":
+            raise Unsupported(
+                "context.payload_after_instruction",
+                "the instruction refers to earlier text, but the message holds text after it",
+            )
+        return conv, conv.after.strip("\r\n")
+    if below:
+        _conversation(conv)  # text after it, but not one payload the reading cut out
+        raise Unsupported(
+            "context.nothing_below",
+            "the instruction refers to text below it, but the message has none after it",
+        )
+    return _conversation(conv), None
 
 
 def _turns(conv: Conversation) -> tuple[list[Turn], str]:
@@ -100,7 +148,10 @@ def _turns(conv: Conversation) -> tuple[list[Turn], str]:
 def context_paragraph_op(value: Any, *, n: int, role: str | None = None, **_markers: bool) -> str:
     """Paragraph ``n`` (1-based; negative counts from the end) of the text above, verbatim;
     ``role`` limits "the text" to the user's or the assistant's turns."""
-    turns, current = _turns(_conversation(value))
+    conv, below = _text_below(value, role)
+    if below is not None:
+        return paragraph(below, n)
+    turns, current = _turns(conv)
     return context_paragraph(turns, current, n, role=role)
 
 
@@ -124,9 +175,12 @@ def context_section_op(value: Any, *, name: str, role: str | None = None, **_mar
     """The body of the section called ``name`` in the most recent text that has one.
 
     ``Unsupported`` when an older text has a section of that name with another body (which
-    text is meant is not certain); ``OpError`` when no text has it.
+    text is meant is not certain); ``OpError`` when no text has it. Text after the
+    instruction is the text, as for paragraphs.
     """
-    conv = _conversation(value)
+    conv, below = _text_below(value, role)
+    if below is not None:
+        return section(below, name)
     bodies = [b for t in _places(conv, role) if (b := _section_or_none(t, name)) is not None]
     if not bodies:
         raise OpError(f"no text in the conversation has a section called {name!r}")

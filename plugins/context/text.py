@@ -195,6 +195,28 @@ def has_paragraph_breaks(text: str) -> bool:
     return len(blocks(text)) >= 2
 
 
+def _no_paragraphs(all_blocks: list[Block]) -> str | None:
+    """Why the paragraphs of a text made of ``all_blocks`` cannot be told, or None."""
+    if len(all_blocks) != 1:
+        return None
+    only = all_blocks[0]
+    if "\n" in only.text.strip():
+        return (
+            "the text has line breaks but no blank lines between paragraphs, so where its "
+            "paragraphs begin and end is not certain"
+        )
+    if len(only.text) > LONG_UNBROKEN_CHARS:
+        return f"the text is {len(only.text)} characters with no paragraph breaks"
+    return None
+
+
+def unbroken(text: str) -> str | None:
+    """Why ``text`` has no paragraphs that could be counted, or None: it is one block with
+    line breaks but no blank line, or one unbroken run longer than ``LONG_UNBROKEN_CHARS``
+    (the cases where ``paragraph`` raises ``context_no_paragraphs``)."""
+    return _no_paragraphs(blocks(text))
+
+
 def _ordinal(n: int) -> str:
     if n < 0:
         return "last" if n == -1 else f"{-n}th from last"
@@ -217,19 +239,9 @@ def paragraph(text: str, n: int) -> str:
     all_blocks = blocks(text)
     if not all_blocks:
         raise OpError("the text is empty: it has no paragraphs")
-    if len(all_blocks) == 1:
-        only = all_blocks[0]
-        if "\n" in only.text.strip():
-            raise Unsupported(
-                "context_no_paragraphs",
-                "the text has line breaks but no blank lines between paragraphs, so where its "
-                "paragraphs begin and end is not certain",
-            )
-        if len(only.text) > LONG_UNBROKEN_CHARS:
-            raise Unsupported(
-                "context_no_paragraphs",
-                f"the text is {len(only.text)} characters with no paragraph breaks",
-            )
+    doubt = _no_paragraphs(all_blocks)
+    if doubt is not None:
+        raise Unsupported("context_no_paragraphs", doubt)
     readings = {
         "blocks": all_blocks,
         "prose blocks": [b for b in all_blocks if b.kind == "prose"],

@@ -37,14 +37,14 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 # Text that might hide a lone surrogate or a number that overflows a double: only then is
 # the parsed value walked (an exact check); ordinary payloads never pay for it.
-_SUSPECT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]|[0-9]{300}|[eE][-+]?[0-9]{3}")
+SUSPECT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]|[0-9]{300}|[eE][-+]?[0-9]{3}")
 
 
 class _NonFinite(ValueError):
     """Raised by the ``parse_constant`` hook for NaN / Infinity."""
 
 
-def _reject_constant(name: str) -> Any:
+def reject_constant(name: str) -> Any:
     raise _NonFinite(name)
 
 
@@ -58,7 +58,7 @@ def parse_json(text: str) -> Any:
     start = 1 if text.startswith(_BOM) else 0
     src = text[start:] if start else text
     try:
-        value = json.loads(src, parse_constant=_reject_constant)
+        value = json.loads(src, parse_constant=reject_constant)
     except (json.JSONDecodeError, _NonFinite):
         raise _payload_error(text, locate_json_error(text, start), start) from None
     except RecursionError:
@@ -68,7 +68,7 @@ def parse_json(text: str) -> Any:
         raise LimitExceeded("JSON nesting is too deep to convert") from None
     except ValueError as exc:  # int() digit limit of CPython
         raise LimitExceeded(f"JSON number too long to convert exactly: {exc}") from None
-    if _SUSPECT.search(src):
+    if SUSPECT.search(src):
         _check_exact(value, text)
     return value
 

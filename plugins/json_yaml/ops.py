@@ -36,6 +36,12 @@ def _verify_yaml(data: Any, out: str, **_: Any) -> None:
     codec.verify_yaml(out, data)
 
 
+def _json_to_yaml(text: str, **options: Any) -> str:
+    from zerolayer.plugins.json_yaml.stream import json_to_yaml
+
+    return json_to_yaml(text, **options)
+
+
 def _emit_json(data: Any, **options: Any) -> str:
     return codec.emit_json(data, **options)
 
@@ -88,6 +94,7 @@ OPS = (
         ),
         description="Write YAML that reads back to the same value under YAML 1.1 and 1.2.",
         verify=_verify_yaml,
+        fused={"json.parse": _json_to_yaml},
     ),
     OpSpec(
         "json.emit",

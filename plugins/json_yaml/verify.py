@@ -33,6 +33,12 @@ _LOADER = yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
 _STR = "tag:yaml.org,2002:str"
 _RESOLVER = yaml.resolver.Resolver()
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
+# First characters with which a plain scalar may resolve to something other than a string
+# (digits, signs, "~", "n", "t", "y", "o", ...). Any other plain scalar is a string; the check
+# skips the resolver and the cache for it, which is safe only while the resolver has no
+# wildcard or path resolvers.
+_TYPED_FIRST = frozenset(_RESOLVER.yaml_implicit_resolvers)
+_FIRST_DECIDES = None not in _TYPED_FIRST and not _RESOLVER.yaml_path_resolvers
 _BUILD = {
     "tag:yaml.org,2002:int": _CONSTRUCTOR.construct_yaml_int,
     "tag:yaml.org,2002:float": _CONSTRUCTOR.construct_yaml_float,
@@ -52,6 +58,8 @@ def canonical_json(value: Any, *, sort_keys: bool = True) -> str:
 
 def _plain_value(text: str, cache: dict[str, Any]) -> Any:
     """What PyYAML's safe loader makes of the plain scalar ``text``."""
+    if _FIRST_DECIDES and text[:1] not in _TYPED_FIRST:
+        return text
     try:
         return cache[text]
     except KeyError:

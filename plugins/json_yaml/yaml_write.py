@@ -92,7 +92,7 @@ class _Lines:
 
     __slots__ = ("buffer", "chunks", "leads")
 
-    CHUNK = 512
+    CHUNK = 64
 
     def __init__(self) -> None:
         self.buffer: list[str] = []

@@ -19,7 +19,7 @@ from zerolayer.core.errors import PayloadError, Unsupported
 from zerolayer.core.ops import OpSpec
 from zerolayer.core.types import PANDAS_SOURCE, SQL_TEXT, TEXT
 from zerolayer.plugins.sql_pandas.dialects import semantics_for
-from zerolayer.plugins.sql_pandas.translate import translate_sql
+from zerolayer.plugins.sql_pandas.translate import recent_base_tables, translate_sql
 
 # a query: SELECT or WITH after any comments
 _SQL_START = re.compile(
@@ -27,6 +27,40 @@ _SQL_START = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 DIALECTS = ("sqlite", "postgres", "mysql", "duckdb")
+# Fence tags that name a dialect: a ```postgres payload is Postgres SQL unless the
+# instruction says otherwise (then the request falls back: plan.fence_conflict).
+FENCE_DIALECTS = {
+    "sqlite": "sqlite",
+    "sqlite3": "sqlite",
+    "postgres": "postgres",
+    "postgresql": "postgres",
+    "mysql": "mysql",
+    "mariadb": "mysql",
+    "duckdb": "duckdb",
+}
+# Fence tags of dialects the translator does not follow: such payloads fall back
+# (plan.fence_unsupported) even when the instruction just says "SQL".
+OTHER_DIALECT_TAGS = (
+    "tsql",
+    "t-sql",
+    "mssql",
+    "sqlserver",
+    "oracle",
+    "plsql",
+    "plpgsql",
+    "bigquery",
+    "snowflake",
+    "redshift",
+    "hive",
+    "hiveql",
+    "spark",
+    "sparksql",
+    "trino",
+    "presto",
+    "clickhouse",
+    "teradata",
+    "db2",
+)
 # text that is not SQL: a line starting like a sentence of the instruction, or Chinese text
 # outside quotes
 _PROSE_LINE = re.compile(
@@ -93,8 +127,12 @@ def has_prose(text: str) -> bool:
 
 def base_tables(sql: str, dialect: str | None) -> list[str]:
     """The tables a (valid) query reads, CTEs excluded, lower case, in order of appearance."""
+    name = semantics_for(dialect).name
+    known = recent_base_tables(sql, name)
+    if known is not None:
+        return known
     try:
-        tree = sqlglot.parse_one(sql, read=semantics_for(dialect).name)
+        tree = sqlglot.parse_one(sql, read=name)
     except SqlglotError as err:  # translate_sql accepted it, so this is not expected
         raise Unsupported("sql_translation_error", f"could not re-read the SQL: {err}") from None
     ctes = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
@@ -107,22 +145,20 @@ def base_tables(sql: str, dialect: str | None) -> list[str]:
 
 
 def verify_pandas(sql: str, code: str, **params: Any) -> None:
-    """Raise ``Unsupported`` unless ``code`` compiles, binds ``result`` and leaves its input
-    DataFrames unassigned (an assignment to one would read the wrong data)."""
+    """Raise ``Unsupported`` unless ``code`` parses as Python, is a list of assignments and
+    imports, binds ``result`` and leaves its input DataFrames unassigned (an assignment to
+    one would read the wrong data).
+
+    ``translate_sql`` has compiled the code already; this parses it again to see which names
+    it binds at module level.
+    """
     try:
         tree = ast.parse(code, "<pandas>", "exec")
-        compile(tree, "<pandas>", "exec")
     except SyntaxError as err:
         raise Unsupported(
             "sql_output_not_python", f"the pandas code does not compile: {err}"
         ) from err
-    assigned = {
-        target.id
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Assign)
-        for target in node.targets
-        if isinstance(target, ast.Name)
-    }
+    assigned = _bound_names(tree, code)
     if "result" not in assigned:
         raise Unsupported("sql_output_no_result", "the pandas code does not bind `result`")
     inputs = (
@@ -136,6 +172,32 @@ def verify_pandas(sql: str, code: str, **params: Any) -> None:
         )
 
 
+def _bound_names(tree: ast.Module, code: str) -> set[str]:
+    """The names the code binds at module level. The translator writes assignments and
+    imports only, with no ``:=``; code of another shape is refused rather than analysed."""
+    if ":=" in code or not all(
+        isinstance(stmt, ast.Assign | ast.Import | ast.ImportFrom) for stmt in tree.body
+    ):
+        raise Unsupported(
+            "sql_output_shape", "the pandas code is not a list of assignments and imports"
+        )
+    names: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            targets: list[ast.expr] = list(stmt.targets)
+            while targets:
+                target = targets.pop()
+                if isinstance(target, ast.Name):
+                    names.add(target.id)
+                elif isinstance(target, ast.Tuple | ast.List):
+                    targets.extend(target.elts)
+                elif isinstance(target, ast.Starred):
+                    targets.append(target.value)
+        else:
+            names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
+    return names
+
+
 OPS = (
     OpSpec(
         "sql.read",
@@ -144,7 +206,7 @@ OPS = (
         read_sql,
         description="Take the payload as SQL text.",
         implicit=True,
-        formats=("sql",),
+        formats=("sql", *FENCE_DIALECTS),
         sniff=looks_like_sql,
     ),
     OpSpec(
@@ -174,5 +236,9 @@ OPS = (
             "each table is a DataFrame named after it (or df_name)."
         ),
         verify=verify_pandas,
+        tag_params={
+            **{tag: {"dialect": d} for tag, d in FENCE_DIALECTS.items()},
+            **dict.fromkeys(OTHER_DIALECT_TAGS),
+        },
     ),
 )

@@ -77,8 +77,8 @@ def _translate(
 ) -> str:
     text = sql  # positions in errors and result names refer to the text as given
     tree, tokens = _parse(sql, text, sem.name)
-    _reject_everywhere(tree)
-    tables = _base_tables(tree)
+    tables = _base_tables(tree)  # and constructs refused wherever they appear
+    _remember_tables(sql, sem.name, tables)
     if not tables:
         raise Unsupported("sql_select_without_from", "the query reads no table")
     table_vars = _table_vars(tables, df_name)
@@ -153,23 +153,42 @@ def _check_tokens(text: str, tokens: list) -> None:
             )
 
 
-def _reject_everywhere(tree: exp.Expression) -> None:
-    """Constructs refused wherever they appear."""
-    for node in tree.walk():
-        if isinstance(node, exp.With) and node.args.get("recursive"):
-            raise Unsupported("sql_recursive_cte", "recursive CTEs are not supported")
-        if isinstance(node, exp.Placeholder | exp.Parameter):
-            raise Unsupported("sql_parameter", "query parameters are not supported")
+# The base tables of recently translated queries, by (SQL text, sqlglot dialect): the op's
+# verifier needs them right after the translation, and parsing the query again would cost as
+# much as the translation itself. Bounded; emptied when full. Entries are tuples, so a race
+# between threads can only recompute one.
+_RECENT_TABLES: dict[tuple[str, str], tuple[str, ...]] = {}
+_RECENT_LIMIT = 256
+
+
+def _remember_tables(sql: str, dialect: str, tables: list[str]) -> None:
+    if len(_RECENT_TABLES) >= _RECENT_LIMIT:
+        _RECENT_TABLES.clear()
+    _RECENT_TABLES[(sql, dialect)] = tuple(tables)
+
+
+def recent_base_tables(sql: str, dialect: str) -> list[str] | None:
+    """The base tables ``translate_sql`` found in ``sql`` (read as sqlglot ``dialect``)
+    when it translated it recently, else None."""
+    found = _RECENT_TABLES.get((sql, dialect))
+    return list(found) if found is not None else None
 
 
 def _base_tables(tree: exp.Expression) -> list[str]:
-    ctes = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
-    names: list[str] = []
-    for table in tree.find_all(exp.Table):
-        low = table.name.lower()
-        if low not in ctes and low not in names:
-            names.append(low)
-    return names
+    """The tables the query reads (CTEs excluded), lower case, in the order of a
+    breadth-first walk; in the same walk, refuse recursive CTEs and query parameters."""
+    ctes: set[str] = set()
+    tables: list[str] = []
+    for node in tree.walk():
+        if isinstance(node, exp.Table):
+            tables.append(node.name.lower())
+        elif isinstance(node, exp.CTE):
+            ctes.add(node.alias_or_name.lower())
+        elif isinstance(node, exp.With) and node.args.get("recursive"):
+            raise Unsupported("sql_recursive_cte", "recursive CTEs are not supported")
+        elif isinstance(node, exp.Placeholder | exp.Parameter):
+            raise Unsupported("sql_parameter", "query parameters are not supported")
+    return [name for name in dict.fromkeys(tables) if name not in ctes]
 
 
 def _table_vars(tables: list[str], df_name: str | None) -> dict[str, str]:

@@ -152,9 +152,19 @@ def test_to_pandas_prose_in_the_payload_falls_back() -> None:
         ("import pandas as pd\nout = t\n", {}, "sql_output_no_result"),
         ("t = t.head(1)\nresult = t\n", {}, "sql_output_shadows_input"),
         ("df = df.head(1)\nresult = df\n", {"df_name": "df"}, "sql_output_shadows_input"),
+        ("x, t = 1, 2\nresult = x\n", {}, "sql_output_shadows_input"),
+        ("[u, *t] = 1, 2\nresult = u\n", {}, "sql_output_shadows_input"),
+        ("import t\nresult = 1\n", {}, "sql_output_shadows_input"),
+        ("result = [t := 1]\n", {}, "sql_output_shape"),
+        ("for t in []:\n    pass\nresult = 1\n", {}, "sql_output_shape"),
+        ("t += 1\nresult = 1\n", {}, "sql_output_shape"),
+        ("if True:\n    result = 1\n", {}, "sql_output_shape"),
+        ("def f():\n    result = 1\n", {}, "sql_output_shape"),
     ],
 )
 def test_verify_refuses(code: str, params: dict[str, str], reason: str) -> None:
+    """Every way of binding an input's name is caught; code not shaped like the translator's
+    (assignments and imports only) is refused rather than analysed."""
     with pytest.raises(Unsupported) as info:
         verify_pandas("SELECT a FROM t", code, **params)
     assert info.value.reason == reason
