@@ -7,6 +7,7 @@ them). Each app has its own registry, so that several apps can live in one proce
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import statistics
@@ -31,6 +32,12 @@ _OP_NAME = re.compile(r"\s*([A-Za-z_][\w.]*)")
 def plan_ops(plan: str) -> list[str]:
     """Op names of a pipeline text, in order: ``"json.parse | sort(a) | yaml.emit()"`` gives
     ``["json.parse", "sort", "yaml.emit"]``. ``|`` inside quotes or brackets does not split."""
+    return list(_plan_ops(plan))
+
+
+@functools.lru_cache(maxsize=1024)
+def _plan_ops(plan: str) -> tuple[str, ...]:
+    # Plans repeat from request to request: each distinct text is scanned once.
     names: list[str] = []
     depth, quote, start, i = 0, "", 0, 0
     while i <= len(plan):
@@ -52,7 +59,7 @@ def plan_ops(plan: str) -> list[str]:
                 names.append(match.group(1))
             start = i + 1
         i += 1
-    return names
+    return tuple(names)
 
 
 def op_family(op: str) -> str:
@@ -183,6 +190,46 @@ class _WindowCollector(Collector):
         )
 
 
+class AnswerRecorder:
+    """The metrics of one kind of answer (API, route, reason, plan), its label values bound.
+
+    ``ServiceMetrics.observe`` makes one per request; the fast path of cached answers keeps one
+    with each remembered answer, so that recording a hit costs no label parsing.
+    """
+
+    __slots__ = ("_latency", "_metrics", "_ops", "_requests", "route")
+
+    def __init__(
+        self, metrics: ServiceMetrics, api: str, route: str, reason: str | None, plan: str | None
+    ) -> None:
+        self._metrics = metrics
+        self.route = route
+        family = label(plan_family(plan))
+        self._requests = metrics.requests.labels(api, route, label(reason), family)
+        self._latency = metrics.latency.labels(api, route)
+        families = dict.fromkeys(op_family(op) for op in plan_ops(plan)) if plan else {}
+        self._ops = (
+            [metrics.plan_ops.labels(label(f)) for f in families] if route == "active" else []
+        )
+
+    def record(
+        self, latency_s: float, *, failed: bool, saved_tokens: int = 0, model_tokens: int = 0
+    ) -> None:
+        """Count one answer of this kind."""
+        metrics = self._metrics
+        self._requests.inc()
+        self._latency.observe(latency_s)
+        for child in self._ops:
+            child.inc()
+        if saved_tokens:
+            metrics.saved_tokens.inc(saved_tokens)
+        if model_tokens:
+            metrics.model_tokens.inc(model_tokens)
+        metrics.window.add(
+            Observation(metrics.clock(), self.route, failed, latency_s, saved_tokens, model_tokens)
+        )
+
+
 class ServiceMetrics:
     """Every metric of one app, in its own registry."""
 
@@ -233,6 +280,8 @@ class ServiceMetrics:
             ["result"],
             registry=reg,
         )
+        self.cache_hit = self.cache.labels("hit")
+        self.cache_miss = self.cache.labels("miss")
         self.saved_tokens = Counter(
             "zerolayer_saved_output_tokens",
             "Output tokens of deterministic answers (a model did not generate them)",
@@ -258,18 +307,15 @@ class ServiceMetrics:
         model_tokens: int = 0,
     ) -> None:
         """Record one request that reached the engine (or was routed around it)."""
-        self.requests.labels(api, route, label(reason), label(plan_family(plan))).inc()
-        self.latency.labels(api, route).observe(latency_s)
-        if route == "active" and plan:
-            for family in dict.fromkeys(op_family(op) for op in plan_ops(plan)):
-                self.plan_ops.labels(label(family)).inc()
-        if saved_tokens:
-            self.saved_tokens.inc(saved_tokens)
-        if model_tokens:
-            self.model_tokens.inc(model_tokens)
-        self.window.add(
-            Observation(self.clock(), route, failed, latency_s, saved_tokens, model_tokens)
+        self.recorder(api, route, reason, plan).record(
+            latency_s, failed=failed, saved_tokens=saved_tokens, model_tokens=model_tokens
         )
+
+    def recorder(
+        self, api: str, route: str, reason: str | None, plan: str | None
+    ) -> AnswerRecorder:
+        """What ``observe`` records for one kind of answer, with its labels resolved once."""
+        return AnswerRecorder(self, api, route, reason, plan)
 
     def reject(self, api: str, status: int) -> None:
         """Count a request rejected before the engine (4xx), or an internal error (5xx)."""
