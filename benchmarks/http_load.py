@@ -4,6 +4,9 @@ Scenarios, each HTTP one at every ``--concurrency`` (default 1 and 64 connection
 
 - ``engine``: the in-process ``engine.run`` call alone (no HTTP, one caller), the floor of
   the others, measured in the same run;
+- ``app-miss`` and ``app-hit``: the ASGI application called in process (no server, no
+  sockets, one caller) with the requests of ``http-miss`` and ``http-hit``: what the
+  application itself costs, apart from uvicorn and the network;
 - ``http-miss``: deterministic requests that are all different (every one runs the engine);
 - ``http-hit``: one deterministic request repeated (answered from the cache: after two
   warm-up requests, by the fast path of cached answers).
@@ -44,6 +47,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from zerolayer.core.messages import EngineRequest, Message
+from zerolayer.rules_api.app import create_app
 from zerolayer.rules_api.server import build, load_object
 
 FAKE_TEMPLATE = "ECHO-UPPER: benchmark payload number {i} with a few words in it"
@@ -137,6 +141,49 @@ def bench_engine(engine: Any, template: str, n: int, duration: float) -> Figures
             break
     secs = time.perf_counter() - start
     out = figures("engine", 1, lat, 0, active, 0, secs)
+    out.client_cores = round((time.process_time() - cpu0) / secs, 2)
+    return out
+
+
+async def call_app(app: Any, raw: bytes) -> tuple[int, dict[bytes, bytes]]:
+    """One request through the ASGI app in process: status and response headers."""
+    head, _, data = raw.partition(b"\r\n\r\n")
+    headers = [tuple(line.split(b": ", 1)) for line in head.split(b"\r\n")[1:]]
+    messages = [{"type": "http.request", "body": data, "more_body": False}]
+    started: dict[str, Any] = {}
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop() if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            started.update(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "POST", "scheme": "http", "path": PATH, "raw_path": PATH.encode(),
+             "query_string": b"", "root_path": "", "headers": headers,
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 2), "state": {}}  # fmt: skip
+    await app(scope, receive, send)
+    return started["status"], dict(started["headers"])
+
+
+async def bench_app(app: Any, name: str, requests: list[bytes], duration: float) -> Figures:
+    """The requests through the ASGI app in process, one after another."""
+    lat: list[float] = []
+    errors = active = hits = 0
+    cpu0 = time.process_time()
+    start = time.perf_counter()
+    for raw in requests:
+        t0 = time.perf_counter()
+        status, headers = await call_app(app, raw)
+        lat.append(time.perf_counter() - t0)
+        errors += status != 200
+        active += headers.get(b"x-zero-layer-status") == b"active"
+        hits += headers.get(b"x-zero-layer-cache-hit") == b"true"
+        if time.perf_counter() - start > duration:
+            break
+    secs = time.perf_counter() - start
+    out = figures(name, 1, lat, errors, active, hits, secs)
     out.client_cores = round((time.process_time() - cpu0) / secs, 2)
     return out
 
@@ -280,6 +327,13 @@ def run(args: argparse.Namespace) -> list[Figures]:
     fake = args.engine.endswith("FakeEngine")
     template = args.template or (FAKE_TEMPLATE if fake else REAL_TEMPLATE)
     results = [bench_engine(engine, template, args.requests, args.duration)]
+    app = create_app(engine)
+    offset = 10 * args.requests  # texts no other scenario sends
+    miss = [raw_request("app", 0, template.format(i=offset + i)) for i in range(args.requests)]
+    hot = [raw_request("app", 0, template.format(i=-2))] * args.requests
+    results.append(run_async(partial(bench_app, app, "app-miss", miss, args.duration)))
+    run_async(partial(bench_app, app, "warm", hot[:WARM_UP], args.duration))
+    results.append(run_async(partial(bench_app, app, "app-hit", hot, args.duration)))
     with server(args.engine, args.workers) as (host, port, pid):
         offset = 0
         for conc in args.concurrency:
