@@ -25,6 +25,7 @@ ROUTES = ("active", "inactive", "error")
 LATENCY_BUCKETS = (
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
 )  # fmt: skip
+RECORDERS_KEPT = 4096  # kinds of answer whose label values are kept resolved
 _LABEL_OK = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
 _OP_NAME = re.compile(r"\s*([A-Za-z_][\w.]*)")
 
@@ -280,6 +281,7 @@ class ServiceMetrics:
             ["result"],
             registry=reg,
         )
+        self._recorders: dict[tuple[str, str, str | None, str | None], AnswerRecorder] = {}
         self.cache_hit = self.cache.labels("hit")
         self.cache_miss = self.cache.labels("miss")
         self.saved_tokens = Counter(
@@ -314,8 +316,15 @@ class ServiceMetrics:
     def recorder(
         self, api: str, route: str, reason: str | None, plan: str | None
     ) -> AnswerRecorder:
-        """What ``observe`` records for one kind of answer, with its labels resolved once."""
-        return AnswerRecorder(self, api, route, reason, plan)
+        """What ``observe`` records for one kind of answer, with its labels resolved once
+        (recorders are kept for the next answers of the same kind, a bounded number)."""
+        key = (api, route, reason, plan)
+        found = self._recorders.get(key)
+        if found is None:
+            if len(self._recorders) >= RECORDERS_KEPT:
+                self._recorders.clear()
+            found = self._recorders[key] = AnswerRecorder(self, api, route, reason, plan)
+        return found
 
     def reject(self, api: str, status: int) -> None:
         """Count a request rejected before the engine (4xx), or an internal error (5xx)."""

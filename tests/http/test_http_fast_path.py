@@ -398,3 +398,21 @@ def test_handler_is_built_only_for_posts_to_answer_routes() -> None:
     assert not fast_route({**base, "type": "websocket"})
     assert not fast_route({**base, "root_path": "/api"})
     assert isinstance(FastPath, type)
+
+
+def test_metric_recorders_are_reused_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zerolayer.rules_api import metrics as metrics_module
+    from zerolayer.rules_api.metrics import ServiceMetrics
+
+    monkeypatch.setattr(metrics_module, "RECORDERS_KEPT", 3)
+    metrics = ServiceMetrics()
+    first = metrics.recorder("anthropic", "active", None, "json.parse | yaml.emit")
+    assert metrics.recorder("anthropic", "active", None, "json.parse | yaml.emit") is first
+    for i in range(5):
+        metrics.recorder("openai", "inactive", f"reason.{i}", None)
+    assert len(metrics._recorders) <= 3
+    for _ in range(2):
+        metrics.observe(api="openai", route="inactive", reason="reason.0", plan=None,
+                        latency_s=0.1, failed=False)  # fmt: skip
+    labels = {"api": "openai", "route": "inactive", "reason": "reason.0", "family": ""}
+    assert metrics.registry.get_sample_value("zerolayer_requests_total", labels) == 2
