@@ -60,6 +60,8 @@ def admin_router(service: AnswerService) -> APIRouter:
             except Exception as exc:  # not ready: say why, do not crash
                 return {"status": "not_ready", "error": f"engine: {exc}"}
             out["cache"] = service.cache.stats()
+            if service.fast is not None:
+                out["fast_path"] = service.fast.answers.stats()
             out["fallback"] = getattr(service.fallback, "name", None)
             return out
 

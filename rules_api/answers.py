@@ -17,6 +17,7 @@ from starlette.concurrency import iterate_in_threadpool
 
 from zerolayer.core.fallback import Completion
 from zerolayer.core.messages import Route
+from zerolayer.rules_api.metrics import AnswerRecorder
 from zerolayer.rules_api.service import (
     AnswerService,
     Decision,
@@ -54,24 +55,28 @@ def record(
     failed: bool,
     saved_tokens: int = 0,
     model_tokens: int = 0,
-) -> None:
-    """Record the metrics of one request that reached the engine (or was routed around it).
+) -> AnswerRecorder:
+    """Record the metrics of one request that reached the engine (or was routed around it);
+    the recorder returned records more answers of the same kind.
 
     The output of a mixed answer counts as saved for its engine parts and as the model's for
     the rest."""
     if decision.mixed and model_tokens:
         zero = sum(count_tokens(p.text) for p in decision.parts if p.kind == "zero")
         saved_tokens, model_tokens = min(zero, model_tokens), max(model_tokens - zero, 0)
-    service.metrics.observe(
-        api=api,
-        route=decision.status,
-        reason=decision.reason if decision.route is not Route.DETERMINISTIC else None,
-        plan=decision.plan,
-        latency_s=time.perf_counter() - started,
+    recorder = service.metrics.recorder(
+        api,
+        decision.status,
+        decision.reason if decision.route is not Route.DETERMINISTIC else None,
+        decision.plan,
+    )
+    recorder.record(
+        time.perf_counter() - started,
         failed=failed,
         saved_tokens=saved_tokens,
         model_tokens=model_tokens,
     )
+    return recorder
 
 
 def shape_deterministic(prepared: Prepared, decision: Decision) -> tuple[Shaped, Finish]:

@@ -8,7 +8,6 @@ message_delta (stop_reason, usage), message_stop.
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -28,6 +27,7 @@ from zerolayer.rules_api.answers import (
 from zerolayer.rules_api.api_errors import ApiError
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.encoding import dump_json
+from zerolayer.rules_api.fast_path import ID, Template, new_hex, slot_values
 from zerolayer.rules_api.headers import CONTROL, SYNTAX
 from zerolayer.rules_api.schemas import CountTokensRequest, MessagesRequest
 from zerolayer.rules_api.service import AnswerService, Decision, StreamStart, input_tokens
@@ -76,6 +76,13 @@ def message_body(prepared: Prepared, msg_id: str, text: str, finish: Finish) -> 
         "stop_sequence": finish.stop_sequence,
         "usage": usage(finish.input_tokens, finish.output_tokens),
     }
+
+
+def message_template(prepared: Prepared, text: str, finish: Finish) -> Template:
+    """``message_body`` as bytes with the id left as a slot: ``{"id": "msg_<ID>", …}``."""
+    rest = message_body(prepared, "", text, finish)
+    del rest["id"]
+    return Template((b'{"id": "msg_', b'", ' + dump_json(rest)[1:]), (ID,))
 
 
 def usage(inp: int, out: int) -> dict[str, int]:
@@ -159,9 +166,10 @@ def anthropic_router(service: AnswerService) -> APIRouter:
         version = syntax_version(syntax)
         prepared = from_anthropic(body, disabled=disabled(request), syntax=version)
         decision, started = await answer(service, prepared)
-        headers = service.headers(decision)
-        msg_id = f"msg_{uuid.uuid4().hex[:24]}"
-        headers["request-id"] = f"req_{uuid.uuid4().hex[:24]}"
+        answer_headers = service.headers(decision)
+        headers = {**answer_headers, "request-id": "req_" + new_hex().decode()}
+        ids = slot_values()
+        msg_id = "msg_" + ids[ID].decode()
         start: StreamStart | None = None
         if decision.route is Route.FALLBACK:
             if prepared.stream:
@@ -190,8 +198,16 @@ def anthropic_router(service: AnswerService) -> APIRouter:
                 headers={**headers, **SSE_HEADERS},
             )
         shaped, finish = shape_deterministic(prepared, decision)
-        record(service, API, decision, started, failed=False, saved_tokens=finish.output_tokens)
-        return JSONResponse(message_body(prepared, msg_id, shaped.text, finish), headers=headers)
+        recorder = record(
+            service, API, decision, started, failed=False, saved_tokens=finish.output_tokens
+        )
+        template = message_template(prepared, shaped.text, finish)
+        if decision.cache_hit and service.fast is not None:
+            service.fast.remember(
+                request.scope, template, answer_headers, request_id=True, recorder=recorder,
+                saved_tokens=finish.output_tokens,
+            )  # fmt: skip
+        return Response(template.render(ids), media_type="application/json", headers=headers)
 
     @router.post("/v1/messages/count_tokens", summary="Count input tokens (Anthropic)")
     async def count_message_tokens(body: CountTokensRequest) -> dict[str, int]:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import math
+import time
+from typing import Any
+
 from fastapi import FastAPI, Request
+from starlette.types import Receive, Scope, Send
 
 from zerolayer.core.errors import StartupError
 from zerolayer.core.fallback import FallbackBackend
@@ -12,6 +17,7 @@ from zerolayer.rules_api.api_errors import flavour_of, install_error_handlers
 from zerolayer.rules_api.cache import ResponseCache, build_cache
 from zerolayer.rules_api.contracts import EngineLike
 from zerolayer.rules_api.encoding import SafeJSONResponse
+from zerolayer.rules_api.fast_path import FastAnswers, FastPath, fast_route
 from zerolayer.rules_api.guard import GuardMiddleware
 from zerolayer.rules_api.lint_api import lint_router
 from zerolayer.rules_api.metrics import ServiceMetrics
@@ -23,6 +29,34 @@ from zerolayer.rules_api.status_api import status_router
 DESCRIPTION = """zerolayer answers deterministic requests (format conversions, queries, code
 translation) without a model and hands the rest to a neural fallback. It speaks the Anthropic
 Messages API and the OpenAI Chat Completions API; see docs/http.md."""
+
+
+TRACING_CHECK_S = 1.0
+
+
+class ZeroLayerApp(FastAPI):
+    """The FastAPI app with the fast path of cached answers in front (``fast_path.py``)."""
+
+    fast_path: FastPath | None = None
+    _traced_at: float = -math.inf
+    _traced_now: bool = False
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        fast = self.fast_path
+        if fast is not None and fast_route(scope) and not self.root_path and not self._traced():
+            await fast.handle(scope, receive, send, super().__call__)
+            return
+        await super().__call__(scope, receive, send)
+
+    def _traced(self) -> bool:
+        """True when FastAPI's own OpenTelemetry tracing or metrics are on (checked at most
+        once a second): every request then takes the full path, so that none goes unseen."""
+        now = time.monotonic()
+        if now - self._traced_at >= TRACING_CHECK_S:
+            telemetry: Any = getattr(self, "_native_telemetry", None)
+            self._traced_now = bool(telemetry is not None and telemetry.enabled())
+            self._traced_at = now
+        return self._traced_now
 
 
 def create_app(
@@ -52,7 +86,7 @@ def create_app(
         metrics=metrics,
         settings=settings,
     )
-    app = FastAPI(
+    app = ZeroLayerApp(
         title="zerolayer",
         version="0.1.0",
         description=DESCRIPTION,
@@ -76,6 +110,11 @@ def create_app(
     app.add_middleware(
         GuardMiddleware, max_body_bytes=settings.max_body_bytes, on_reject=on_guard_reject
     )
+    fast_max = min(settings.fast_path_max_bytes, settings.max_body_bytes)
+    if fast_max > 0 and settings.fast_path_cache_bytes > 0 and service.cache.kind != "none":
+        answers = FastAnswers(settings.fast_path_cache_bytes, settings.cache_ttl_s)
+        service.fast = FastPath(service, answers, max_body_bytes=fast_max)
+        app.fast_path = service.fast
     return app
 
 

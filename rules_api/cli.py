@@ -20,7 +20,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "pip install 'zerolayer[server]'"
         )
         return EXIT_ERROR
-    serve(args.host, args.port, args.workers, log_level=args.log_level)
+    serve(
+        args.host,
+        args.port,
+        args.workers,
+        log_level=args.log_level,
+        access_log=not args.no_access_log,
+    )
     return EXIT_OK
 
 
@@ -32,6 +38,9 @@ def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     serve.add_argument("--port", type=int, default=8000, help="port to listen on")
     serve.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
     serve.add_argument("--log-level", default="info", help="uvicorn log level")
+    serve.add_argument(
+        "--no-access-log", action="store_true", help="do not log a line for every request"
+    )
     serve.set_defaults(func=cmd_serve)
 
 

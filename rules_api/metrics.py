@@ -7,6 +7,7 @@ them). Each app has its own registry, so that several apps can live in one proce
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import statistics
@@ -24,6 +25,7 @@ ROUTES = ("active", "inactive", "error")
 LATENCY_BUCKETS = (
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
 )  # fmt: skip
+RECORDERS_KEPT = 4096  # kinds of answer whose label values are kept resolved
 _LABEL_OK = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
 _OP_NAME = re.compile(r"\s*([A-Za-z_][\w.]*)")
 
@@ -31,6 +33,12 @@ _OP_NAME = re.compile(r"\s*([A-Za-z_][\w.]*)")
 def plan_ops(plan: str) -> list[str]:
     """Op names of a pipeline text, in order: ``"json.parse | sort(a) | yaml.emit()"`` gives
     ``["json.parse", "sort", "yaml.emit"]``. ``|`` inside quotes or brackets does not split."""
+    return list(_plan_ops(plan))
+
+
+@functools.lru_cache(maxsize=1024)
+def _plan_ops(plan: str) -> tuple[str, ...]:
+    # Plans repeat from request to request: each distinct text is scanned once.
     names: list[str] = []
     depth, quote, start, i = 0, "", 0, 0
     while i <= len(plan):
@@ -52,7 +60,7 @@ def plan_ops(plan: str) -> list[str]:
                 names.append(match.group(1))
             start = i + 1
         i += 1
-    return names
+    return tuple(names)
 
 
 def op_family(op: str) -> str:
@@ -183,6 +191,46 @@ class _WindowCollector(Collector):
         )
 
 
+class AnswerRecorder:
+    """The metrics of one kind of answer (API, route, reason, plan), its label values bound.
+
+    ``ServiceMetrics.observe`` makes one per request; the fast path of cached answers keeps one
+    with each remembered answer, so that recording a hit costs no label parsing.
+    """
+
+    __slots__ = ("_latency", "_metrics", "_ops", "_requests", "route")
+
+    def __init__(
+        self, metrics: ServiceMetrics, api: str, route: str, reason: str | None, plan: str | None
+    ) -> None:
+        self._metrics = metrics
+        self.route = route
+        family = label(plan_family(plan))
+        self._requests = metrics.requests.labels(api, route, label(reason), family)
+        self._latency = metrics.latency.labels(api, route)
+        families = dict.fromkeys(op_family(op) for op in plan_ops(plan)) if plan else {}
+        self._ops = (
+            [metrics.plan_ops.labels(label(f)) for f in families] if route == "active" else []
+        )
+
+    def record(
+        self, latency_s: float, *, failed: bool, saved_tokens: int = 0, model_tokens: int = 0
+    ) -> None:
+        """Count one answer of this kind."""
+        metrics = self._metrics
+        self._requests.inc()
+        self._latency.observe(latency_s)
+        for child in self._ops:
+            child.inc()
+        if saved_tokens:
+            metrics.saved_tokens.inc(saved_tokens)
+        if model_tokens:
+            metrics.model_tokens.inc(model_tokens)
+        metrics.window.add(
+            Observation(metrics.clock(), self.route, failed, latency_s, saved_tokens, model_tokens)
+        )
+
+
 class ServiceMetrics:
     """Every metric of one app, in its own registry."""
 
@@ -233,6 +281,9 @@ class ServiceMetrics:
             ["result"],
             registry=reg,
         )
+        self._recorders: dict[tuple[str, str, str | None, str | None], AnswerRecorder] = {}
+        self.cache_hit = self.cache.labels("hit")
+        self.cache_miss = self.cache.labels("miss")
         self.saved_tokens = Counter(
             "zerolayer_saved_output_tokens",
             "Output tokens of deterministic answers (a model did not generate them)",
@@ -258,18 +309,22 @@ class ServiceMetrics:
         model_tokens: int = 0,
     ) -> None:
         """Record one request that reached the engine (or was routed around it)."""
-        self.requests.labels(api, route, label(reason), label(plan_family(plan))).inc()
-        self.latency.labels(api, route).observe(latency_s)
-        if route == "active" and plan:
-            for family in dict.fromkeys(op_family(op) for op in plan_ops(plan)):
-                self.plan_ops.labels(label(family)).inc()
-        if saved_tokens:
-            self.saved_tokens.inc(saved_tokens)
-        if model_tokens:
-            self.model_tokens.inc(model_tokens)
-        self.window.add(
-            Observation(self.clock(), route, failed, latency_s, saved_tokens, model_tokens)
+        self.recorder(api, route, reason, plan).record(
+            latency_s, failed=failed, saved_tokens=saved_tokens, model_tokens=model_tokens
         )
+
+    def recorder(
+        self, api: str, route: str, reason: str | None, plan: str | None
+    ) -> AnswerRecorder:
+        """What ``observe`` records for one kind of answer, with its labels resolved once
+        (recorders are kept for the next answers of the same kind, a bounded number)."""
+        key = (api, route, reason, plan)
+        found = self._recorders.get(key)
+        if found is None:
+            if len(self._recorders) >= RECORDERS_KEPT:
+                self._recorders.clear()
+            found = self._recorders[key] = AnswerRecorder(self, api, route, reason, plan)
+        return found
 
     def reject(self, api: str, status: int) -> None:
         """Count a request rejected before the engine (4xx), or an internal error (5xx)."""

@@ -7,8 +7,6 @@ GET /v1/models answers in Anthropic's shape when the request carries ``anthropic
 
 from __future__ import annotations
 
-import time
-import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -35,6 +33,7 @@ from zerolayer.rules_api.anthropic_api import (
 from zerolayer.rules_api.api_errors import ApiError
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.encoding import dump_json
+from zerolayer.rules_api.fast_path import CREATED, ID, Template, slot_values
 from zerolayer.rules_api.schemas import ChatCompletionRequest
 from zerolayer.rules_api.service import AnswerService, StreamStart
 from zerolayer.rules_api.translate import Prepared, from_openai
@@ -64,6 +63,21 @@ def completion_body(
         "usage": usage(finish, n),
         "system_fingerprint": None,
     }
+
+
+def completion_template(prepared: Prepared, text: str, finish: Finish, n: int) -> Template:
+    """``completion_body`` as bytes with the id and ``created`` left as slots."""
+    rest = completion_body(prepared, "", 0, text, finish, n)
+    for name in ("id", "object", "created"):
+        del rest[name]
+    return Template(
+        (
+            b'{"id": "chatcmpl-',
+            b'", "object": "chat.completion", "created": ',
+            b", " + dump_json(rest)[1:],
+        ),
+        (ID, CREATED),
+    )
 
 
 def usage(finish: Finish, n: int = 1) -> dict[str, int]:
@@ -149,8 +163,9 @@ def openai_router(service: AnswerService) -> APIRouter:
         prepared = from_openai(body, disabled=disabled(request), syntax=version)
         decision, started = await answer(service, prepared, API)
         headers = service.headers(decision)
-        cid = f"chatcmpl-{uuid.uuid4().hex[:24]}"
-        created = int(time.time())
+        ids = slot_values()
+        cid = "chatcmpl-" + ids[ID].decode()
+        created = int(ids[CREATED])
         start: StreamStart | None = None
         if decision.route is Route.FALLBACK:
             try:
@@ -178,9 +193,16 @@ def openai_router(service: AnswerService) -> APIRouter:
                 headers={**headers, **SSE_HEADERS},
             )
         shaped, finish = shape_deterministic(prepared, decision)
-        record(service, API, decision, started, failed=False, saved_tokens=finish.output_tokens)
-        payload = completion_body(prepared, cid, created, shaped.text, finish, body.n or 1)
-        return JSONResponse(payload, headers=headers)
+        recorder = record(
+            service, API, decision, started, failed=False, saved_tokens=finish.output_tokens
+        )
+        template = completion_template(prepared, shaped.text, finish, body.n or 1)
+        if decision.cache_hit and service.fast is not None:
+            service.fast.remember(
+                request.scope, template, headers, request_id=False, recorder=recorder,
+                saved_tokens=finish.output_tokens,
+            )  # fmt: skip
+        return Response(template.render(ids), media_type="application/json", headers=headers)
 
     @router.get("/v1/models", summary="List models (OpenAI shape; Anthropic shape on request)")
     async def list_models(request: Request) -> dict[str, Any]:

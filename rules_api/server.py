@@ -76,18 +76,22 @@ def serve(
     fallback: FallbackBackend | None = None,
     settings: ServiceSettings | None = None,
     log_level: str = "info",
+    access_log: bool = True,
 ) -> None:
     """Run the service with uvicorn until interrupted.
 
     One worker with an ``engine`` object serves that object; otherwise every worker builds
     its own app with ``app_from_env``. Several workers without ``ZEROLAYER_REDIS_URL`` each
-    keep their own cache.
+    keep their own cache. uvicorn runs on uvloop with the httptools parser when they are
+    installed (the ``server`` extra installs ``uvicorn[standard]``, which brings both);
+    ``access_log=False`` drops the line uvicorn logs for every request.
     """
     import uvicorn
 
+    options = uvicorn_options(host, port, log_level=log_level, access_log=access_log)
     if workers <= 1 and engine is not None:
         app = create_app(engine, fallback=fallback, settings=settings)
-        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="none")
+        uvicorn.run(app, **options)
         return
     if engine is not None or fallback is not None or settings is not None:
         raise StartupError(
@@ -96,9 +100,15 @@ def serve(
         )
     if workers > 1 and not os.environ.get("ZEROLAYER_REDIS_URL"):
         log.warning("%d workers without ZEROLAYER_REDIS_URL: each keeps its own cache", workers)
-    uvicorn.run(
-        FACTORY, factory=True, host=host, port=port, workers=workers, log_level=log_level, ws="none"
-    )
+    uvicorn.run(FACTORY, factory=True, workers=workers, **options)
+
+
+def uvicorn_options(
+    host: str, port: int, *, log_level: str = "info", access_log: bool = True
+) -> dict[str, Any]:
+    """The uvicorn settings of ``serve``: ``auto`` picks uvloop and httptools when installed."""
+    return {"host": host, "port": port, "log_level": log_level, "access_log": access_log,
+            "ws": "none", "loop": "auto", "http": "auto"}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -110,8 +120,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--log-level", default="info")
+    parser.add_argument(
+        "--no-access-log", action="store_true", help="do not log a line for every request"
+    )
     args = parser.parse_args(argv)
-    serve(args.host, args.port, args.workers, log_level=args.log_level)
+    serve(
+        args.host,
+        args.port,
+        args.workers,
+        log_level=args.log_level,
+        access_log=not args.no_access_log,
+    )
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from zerolayer.core.syntax import to_current
 from zerolayer.rules_api.api_errors import ApiError, describe_validation
 from zerolayer.rules_api.cache import CachedAnswer, ResponseCache
 from zerolayer.rules_api.contracts import EngineLike
+from zerolayer.rules_api.fast_path import FastPath, Tenancy
 from zerolayer.rules_api.headers import answer_headers
 from zerolayer.rules_api.metrics import ServiceMetrics
 from zerolayer.rules_api.schemas import MessagesRequest
@@ -133,6 +134,8 @@ class AnswerService:
         self.cache = cache
         self.metrics = metrics
         self.settings = settings
+        self.tenancy: Tenancy | None = None  # set when tenant rules are installed
+        self.fast: FastPath | None = None  # set by create_app unless the fast path is off
 
     def fingerprint(self, prepared: Prepared) -> str | None:
         """The cache key of a request, or None (disabled, forced fallback, engine says no)."""
@@ -173,7 +176,7 @@ class AnswerService:
         key = self.fingerprint(prepared)
         if key is not None:
             hit = self.cache_get(key)
-            self.metrics.cache.labels("hit" if hit else "miss").inc()
+            (self.metrics.cache_hit if hit else self.metrics.cache_miss).inc()
             if hit is not None:
                 return Decision(
                     Route.DETERMINISTIC,

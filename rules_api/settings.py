@@ -28,6 +28,8 @@ class ServiceSettings:
     warmup_max_items: int = 1000
     admin_token: str | None = None
     inline_max_chars: int = 65_536
+    fast_path_max_bytes: int = 65_536
+    fast_path_cache_bytes: int = 16 * MIB
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ServiceSettings:
@@ -53,6 +55,8 @@ class ServiceSettings:
             "warmup_max_items",
             "metrics_window_max",
             "inline_max_chars",
+            "fast_path_max_bytes",
+            "fast_path_cache_bytes",
         ):
             if getattr(self, name) < 0:
                 raise StartupError(f"ZEROLAYER_{name.upper()} must not be negative")
@@ -84,4 +88,6 @@ _CONVERTERS: dict[str, Callable[[str], Any]] = {
     "warmup_max_items": int,
     "admin_token": str,
     "inline_max_chars": int,
+    "fast_path_max_bytes": int,
+    "fast_path_cache_bytes": int,
 }

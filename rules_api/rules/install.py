@@ -20,7 +20,12 @@ from fastapi import FastAPI
 from zerolayer.rules_api.rules.isolation import WorkerPool
 from zerolayer.rules_api.rules.router import install_rules_errors, rules_router
 from zerolayer.rules_api.rules.store import RuleStore, default_db_url
-from zerolayer.rules_api.rules.tenant_engine import TenantMiddleware, TenantRulesEngine
+from zerolayer.rules_api.rules.tenant_engine import (
+    KeyTenants,
+    RulesTenancy,
+    TenantMiddleware,
+    TenantRulesEngine,
+)
 from zerolayer.rules_api.rules.workflow import RulesHub
 
 log = logging.getLogger("zerolayer.rules")
@@ -71,6 +76,10 @@ class RulesState:
                     self._hub = self.factory()
         return self._hub
 
+    def hub_if_opened(self) -> RulesHub | None:
+        """The hub when it has been opened already, else None (never opens it)."""
+        return self._hub
+
     def hub_if_open(self) -> RulesHub | None:
         """The hub (opened if needed); None when it cannot be opened (logged)."""
         try:
@@ -92,8 +101,10 @@ def install_rules(app: FastAPI, service: Any) -> RulesState | None:
     inner = service.engine
     state = RulesState(lambda: hub_from_env(inner))
     service.engine = TenantRulesEngine(inner, state.hub_if_open)
+    keys = KeyTenants(state.hub_if_open)
+    service.tenancy = RulesTenancy(keys, state.hub_if_opened)  # tenants in the fast path's keys
     app.state.rules = state
     install_rules_errors(app)
     app.include_router(rules_router(state.hub))
-    app.add_middleware(TenantMiddleware, hub=state.hub_if_open)
+    app.add_middleware(TenantMiddleware, hub=state.hub_if_open, keys=keys)
     return state

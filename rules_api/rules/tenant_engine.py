@@ -17,7 +17,7 @@ import dataclasses
 import hashlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any
 
@@ -42,7 +42,11 @@ class TenantRulesEngine:
     def __init__(self, inner: EngineLike, hub: Callable[[], RulesHub | None]) -> None:
         self.inner = inner
         self._hub = hub
-        self.rule_set_version = inner.rule_set_version
+
+    @property
+    def rule_set_version(self) -> str:
+        """The wrapped engine's rule-set version (tenant versions are added per request)."""
+        return self.inner.rule_set_version
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -93,27 +97,16 @@ class TenantRulesEngine:
         return self.inner.plugin_info()
 
 
-class TenantMiddleware:
-    """Sets ``current_tenant`` from a zerolayer client key on the answer routes."""
+class KeyTenants:
+    """The tenant of each client key, read from the store and kept ``KEY_CACHE_S`` seconds."""
 
-    def __init__(self, app: ASGIApp, *, hub: Callable[[], RulesHub | None]) -> None:
-        self.app = app
+    def __init__(self, hub: Callable[[], RulesHub | None]) -> None:
         self._hub = hub
         self._keys: dict[str, tuple[float, str | None]] = {}
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("path", "").rstrip("/") not in ANSWER_PATHS:
-            await self.app(scope, receive, send)
-            return
-        key = key_from_headers(Headers(scope=scope))
-        tenant = await run_in_threadpool(self._tenant_of, key) if KEY_PATTERN.match(key) else None
-        token = current_tenant.set(tenant)
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            current_tenant.reset(token)
-
-    def _tenant_of(self, key: str) -> str | None:
+    def lookup(self, key: str) -> str | None:
+        """The tenant of a zerolayer client key (None: unknown, revoked or every tenant's);
+        may read the store, so it runs in the thread pool."""
         cached = self._keys.get(key)
         if cached is not None and time.monotonic() - cached[0] < KEY_CACHE_S:
             return cached[1]
@@ -130,3 +123,68 @@ class TenantMiddleware:
             self._keys.clear()
         self._keys[key] = (time.monotonic(), tenant)
         return tenant
+
+    def cached(self, key: str) -> tuple[bool, str | None]:
+        """``(True, tenant)`` when ``lookup`` would answer from its cache, else ``(False, None)``;
+        never reads the store."""
+        cached = self._keys.get(key)
+        if cached is not None and time.monotonic() - cached[0] < KEY_CACHE_S:
+            return True, cached[1]
+        return False, None
+
+
+class TenantMiddleware:
+    """Sets ``current_tenant`` from a zerolayer client key on the answer routes."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        hub: Callable[[], RulesHub | None],
+        keys: KeyTenants | None = None,
+    ) -> None:
+        self.app = app
+        self.keys = keys if keys is not None else KeyTenants(hub)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("path", "").rstrip("/") not in ANSWER_PATHS:
+            await self.app(scope, receive, send)
+            return
+        key = key_from_headers(Headers(scope=scope))
+        tenant = await run_in_threadpool(self._tenant_of, key) if KEY_PATTERN.match(key) else None
+        token = current_tenant.set(tenant)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            current_tenant.reset(token)
+
+    def _tenant_of(self, key: str) -> str | None:
+        return self.keys.lookup(key)
+
+
+class RulesTenancy:
+    """What the fast path of cached answers (``rules_api/fast_path.py``) needs to know about
+    tenants, without ever reading the store: the tenant of a request's key and the tenant's
+    rule-set version, both only as fresh as the slow path would use them."""
+
+    def __init__(self, keys: KeyTenants, hub: Callable[[], RulesHub | None]) -> None:
+        self.keys = keys
+        self._hub = hub  # the hub if it is open, else None (never opens it)
+
+    def tenant(self, headers: Mapping[str, str]) -> tuple[bool, str | None]:
+        """``(known, tenant)`` of a request's headers; not known when the key's tenant would
+        have to be read from the store."""
+        key = key_from_headers(headers)
+        if not KEY_PATTERN.match(key):
+            return True, None
+        return self.keys.cached(key)
+
+    def version(self, tenant: str) -> int | None:
+        """The tenant's rule-set version when the hub holds it fresh (within its poll
+        interval), else None."""
+        hub = self._hub()
+        return hub.fresh_version(tenant) if hub is not None else None
+
+    def current(self) -> str | None:
+        """The tenant the tenant middleware set for the request being answered."""
+        return current_tenant.get()

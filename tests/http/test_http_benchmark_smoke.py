@@ -25,6 +25,8 @@ def test_http_load_benchmark_reports_all_scenarios(tmp_path: Path) -> None:
     rows = json.loads(out.read_text("utf-8"))
     assert [(r["scenario"], r["concurrency"]) for r in rows] == [
         ("engine", 1),
+        ("app-miss", 1),
+        ("app-hit", 1),
         ("http-miss", 1),
         ("http-hit", 1),
         ("http-miss", 4),
@@ -35,5 +37,5 @@ def test_http_load_benchmark_reports_all_scenarios(tmp_path: Path) -> None:
         assert row["errors"] == 0
         assert row["active"] == 20
         assert row["p99_ms"] >= row["p50_ms"] > 0
-        assert row["cache_hits"] == (20 if row["scenario"] == "http-hit" else 0)
+        assert row["cache_hits"] == (20 if row["scenario"].endswith("-hit") else 0)
     assert "p99 ms" in done.stdout

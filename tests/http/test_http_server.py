@@ -86,3 +86,24 @@ def test_two_uvicorn_workers_from_the_environment(redis_url: str) -> None:
         proc.wait(15)
         if proc.stderr is not None:
             proc.stderr.close()
+
+
+def test_serve_runs_uvicorn_on_uvloop_and_httptools_when_installed() -> None:
+    import uvicorn
+
+    from zerolayer.rules_api.server import uvicorn_options
+
+    uvloop = pytest.importorskip("uvloop")
+    pytest.importorskip("httptools")
+    options = uvicorn_options("127.0.0.1", 0, access_log=False)
+    config = uvicorn.Config(lambda *_: None, **options)
+    config.load()
+    assert config.http_protocol_class.__name__ == "HttpToolsProtocol"
+    assert config.access_log is False
+    factory = config.get_loop_factory()
+    assert factory is not None
+    loop = factory()
+    try:
+        assert isinstance(loop, uvloop.Loop)
+    finally:
+        loop.close()
