@@ -32,7 +32,7 @@ PartKind = Literal["convert", "ask", "prose"]
 class Block:
     """One part of a message written in blocks.
 
-    ``text`` is what answers it is asked with: the whole ``<convert>`` block (tags included)
+    ``text`` is what its answerer is given: the whole ``<convert>`` block (tags included)
     for the engine, the body of an ``<ask>`` block or the prose itself for the model.
     ``number`` counts the tagged blocks of the message from 1 (``None`` for prose).
     """
