@@ -12,7 +12,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zerolayer.core.errors import (
     LimitExceeded,
@@ -37,8 +37,14 @@ from zerolayer.core.pipeline import format_plan, parse_plan
 from zerolayer.core.plan import Directive, Plan
 from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
+from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.segment import Payload, Segmented, segment
 from zerolayer.core.types import CONVERSATION, TEXT
+
+if TYPE_CHECKING:
+    from zerolayer.core.router.router import Attempt, IntentRouter, RouterIndex
+
+ROUTED_READINGS = 3  # readings of one message the router is asked about, at most
 
 
 def _env_float(name: str, default: float) -> float:
@@ -55,6 +61,7 @@ class EngineConfig:
     time_limit: float = 5.0  # seconds per plan
     plan_cache_size: int = 4096
     plugins: frozenset[str] | None = None  # None: every installed plugin
+    router: RouterSettings = field(default_factory=RouterSettings)  # ZEROLAYER_ROUTER
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> EngineConfig:
@@ -65,6 +72,7 @@ class EngineConfig:
             max_payload_bytes=int(env.get("ZEROLAYER_MAX_PAYLOAD_BYTES", 16 * 1024 * 1024)),
             time_limit=float(env.get("ZEROLAYER_TIME_LIMIT", 5.0)),
             plugins=selected_plugins(env),
+            router=RouterSettings.from_env(env),
         )
 
 
@@ -75,6 +83,7 @@ class _Reading:
     segmented: Segmented
     instruction: str  # normalised
     directives: tuple[Directive, ...]
+    routed: str | None = None  # the router's proposal, when the instruction did not parse
 
 
 @dataclass
@@ -92,16 +101,30 @@ class Engine:
     """The deterministic instruction engine."""
 
     def __init__(
-        self, config: EngineConfig | None = None, *, plugins: Mapping[str, object] | None = None
+        self,
+        config: EngineConfig | None = None,
+        *,
+        plugins: Mapping[str, object] | None = None,
+        router: IntentRouter | None = None,
     ) -> None:
+        """Load the plugins and compile the grammar; ``router`` replaces the one the
+        configuration names (``ZEROLAYER_ROUTER``, off by default)."""
         self.config = config or EngineConfig.from_env()
         self.plugin_manager, self.registry = load_plugins(self.config.plugins, extra=plugins)
         self.parser = InstructionParser(self.registry.fragments)
+        self._parse_cached = lru_cache(maxsize=self.config.plan_cache_size)(self._parse)
+        self.router = router if router is not None else load_router(self.config.router)
+        self.router_index: RouterIndex | None = None
         digest = hashlib.sha256(self.parser.text.encode())
         for name in sorted(self.registry.ops):
             digest.update(name.encode())
+        if self.router is not None:
+            self.router_index = self.index_examples(
+                (normalise(e.instruction), e.plugin) for e in self.registry.examples
+            )
+            digest.update(repr(sorted(self.router.status(self.router_index).items())).encode())
+            digest.update("\x00".join(e.instruction for e in self.router_index.entries).encode())
         self.rule_set_version = f"builtin-{digest.hexdigest()[:12]}"
-        self._parse_cached = lru_cache(maxsize=self.config.plan_cache_size)(self._parse)
 
     # ---- public API -------------------------------------------------------------------
 
@@ -126,8 +149,13 @@ class Engine:
             failure = self._gate(request)
             if failure:
                 return self._fallback(failure.reason, failure.detail, trace)
-            _reading, plan = self._plan(request)
-            return EngineResult(Route.DETERMINISTIC, plan=self.format(plan), timings=trace.timings)
+            reading, plan = self._plan(request)
+            return EngineResult(
+                Route.DETERMINISTIC,
+                plan=self.format(plan),
+                timings=trace.timings,
+                routed=reading.routed,
+            )
         except Unsupported as exc:
             return self._fallback(exc.reason, exc.message, trace)
 
@@ -167,6 +195,76 @@ class Engine:
     def plugin_info(self) -> list[dict[str, Any]]:
         return [p.to_dict() for p in self.registry.plugins.values()]
 
+    def router_info(self) -> dict[str, Any]:
+        """The intent router's status: off, or its model, device, thresholds and examples."""
+        if self.router is None:
+            return {"router": "off", "mode": self.config.router.mode}
+        return {"mode": self.config.router.mode, **self.router.status(self.router_index)}
+
+    def index_examples(self, examples: Any) -> RouterIndex:
+        """A router index of ``(normalised instruction, origin)`` pairs, parsed by this
+        engine's grammar (the router must be on)."""
+        assert self.router is not None
+        return self.router.build_index(
+            examples,
+            self._parse_cached,
+            formats=self._format_words(),
+            keywords=self.parser.keywords(),
+        )
+
+    def route(
+        self, instruction: str, segmented: Segmented, index: RouterIndex | None = None
+    ) -> Attempt | None:
+        """Ask the router about a normalised instruction the grammar did not parse."""
+        index = index or self.router_index
+        if self.router is None or index is None:
+            return None
+        payloads = tuple(p.text for p in segmented.payloads)
+        return self.router.route(
+            index,
+            instruction,
+            payloads,
+            self._parse_cached,
+            lambda directives, formats: self._agrees(directives, segmented, formats),
+        )
+
+    def _format_words(self) -> set[str]:
+        words: set[str] = set()
+        for spec in self.registry.ops.values():
+            if "." in spec.name:
+                words.add(spec.name.split(".")[0])
+            for type_name in (spec.input_type, spec.output_type):
+                words.add(type_name.split("-")[0])
+            if spec.name.startswith("sql.to_"):
+                words.add(spec.name.removeprefix("sql.to_"))
+        return words
+
+    def _agrees(self, directives: Any, segmented: Segmented, formats: tuple[str, ...]) -> bool:
+        """True when a proposal plans and fits the payload: the op that reads the payload
+        claims it (its sniffer says yes), and no reader of another format the request names
+        claims it too ("YAML for this JSON" must not read a JSON payload as YAML)."""
+        first = segmented.payloads[0] if segmented.payloads else None
+        hint = PayloadHint(first.hint if first else None, first.text if first else None)
+        try:
+            plan = make_plan(directives, self.registry, hint=hint)
+        except (Unsupported, PlanError):
+            return False
+        if first is None or not plan.steps:
+            return True
+        reader = self.registry.ops[plan.steps[0].op]
+        if reader.sniff is not None and not reader.sniff(first.text):
+            return False
+        others = set(formats) - set(reader.formats)
+        return not any(
+            spec.sniff(first.text)
+            for spec in self.registry.ops.values()
+            if spec.implicit
+            and spec.input_type == TEXT
+            and spec.sniff is not None
+            and spec is not reader
+            and others & set(spec.formats)
+        )
+
     # ---- stages -----------------------------------------------------------------------
 
     def _gate_sampling(self, request: EngineRequest) -> GateFailure | None:
@@ -193,6 +291,7 @@ class Engine:
             candidates = segment(message)
         first_failure: Unsupported | None = None
         refused: list[tuple[Segmented, GateFailure]] = []
+        unparsed: list[tuple[Segmented, str]] = []
         for candidate in candidates:
             instruction = normalise(candidate.instruction)
             gate = check_text(instruction, tuple(p.text for p in candidate.payloads))
@@ -203,6 +302,7 @@ class Engine:
                 directives = self._parse_cached(instruction)
             except NoMatch as exc:
                 first_failure = first_failure or exc
+                unparsed.append((candidate, instruction))
                 continue
             # A reading that failed the gate still counts unless its "instruction" is the
             # whole payload of this reading (a YAML payload placed before the instruction).
@@ -213,7 +313,26 @@ class Engine:
             return _Reading(candidate, instruction, directives)
         if refused:
             raise Unsupported(refused[0][1].reason, refused[0][1].detail)
+        if self.router is not None and first_failure is not None and unparsed:
+            return self._routed(unparsed, first_failure)
         raise first_failure or NoMatch("the instruction is not understood")
+
+    def _routed(self, unparsed: list[tuple[Segmented, str]], failure: Unsupported) -> _Reading:
+        """The first reading the router finds a proposal for; else the parse failure."""
+        why = ""
+        for candidate, instruction in unparsed[:ROUTED_READINGS]:
+            attempt = self.route(instruction, candidate)
+            if attempt is None:
+                break
+            if attempt.proposal is not None:
+                proposal = attempt.proposal
+                return _Reading(
+                    candidate, proposal.instruction, proposal.directives, proposal.instruction
+                )
+            why = why or attempt.reason
+        if why and isinstance(failure, NoMatch):
+            raise NoMatch(f"{failure.message} ({why})", column=failure.column)
+        raise failure
 
     def _plan(self, request: EngineRequest) -> tuple[_Reading, Plan]:
         reading = self._read(request.messages[-1].content, request.payloads)
@@ -251,8 +370,13 @@ class Engine:
         value = self._input(request, reading, plan)
         try:
             output, ran = execute(plan, value, self.registry, time_limit=self.config.time_limit)
-        except PayloadError as exc:
-            if plan.format_stated:
+        except (PayloadError, OpError) as exc:
+            if reading.routed is not None:  # the request's own words were not understood
+                raise Unsupported(
+                    "router.unverified",
+                    f"the router's proposal {reading.routed!r} does not fit the payload: {exc}",
+                ) from exc
+            if isinstance(exc, OpError) or plan.format_stated:
                 raise
             raise Unsupported(
                 "payload.format_unstated",
@@ -263,7 +387,11 @@ class Engine:
         if not isinstance(output, str):
             raise Unsupported("plan.no_text", "the plan did not produce text")
         return EngineResult(
-            Route.DETERMINISTIC, output=output, plan=self.format(ran), timings=trace.timings
+            Route.DETERMINISTIC,
+            output=output,
+            plan=self.format(ran),
+            timings=trace.timings,
+            routed=reading.routed,
         )
 
     def _fallback(self, reason: str, detail: str, trace: _Trace) -> EngineResult:

@@ -67,6 +67,8 @@ class EngineResult:
     - ``FALLBACK``: ``reason`` names why (``gate.temperature``, ``parse.no_match`` …) and
       ``detail`` says it in words; ``output`` is ``None`` (the caller asks its model).
     - ``ERROR``: ``error`` is the typed exception whose message names line and column.
+
+    ``routed`` is set when the answer comes from the intent router's proposal.
     """
 
     route: Route
@@ -76,6 +78,9 @@ class EngineResult:
     detail: str | None = None
     error: ZeroLayerError | None = None
     timings: dict[str, float] = field(default_factory=dict)  # stage name → seconds
+    # The canonical instruction the intent router proposed for a paraphrase the grammar did
+    # not parse (None when the grammar parsed the request itself).
+    routed: str | None = None
 
     @property
     def active(self) -> bool:
