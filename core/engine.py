@@ -208,7 +208,7 @@ class Engine:
         return self.router.build_index(
             examples,
             self._parse_cached,
-            formats=self._format_words(),
+            formats=self.format_words(),
             keywords=self.parser.keywords(),
         )
 
@@ -228,7 +228,8 @@ class Engine:
             lambda directives, formats: self._agrees(directives, segmented, formats),
         )
 
-    def _format_words(self) -> set[str]:
+    def format_words(self) -> set[str]:
+        """Format names of the installed ops (the families and types they read and write)."""
         words: set[str] = set()
         for spec in self.registry.ops.values():
             if "." in spec.name:
