@@ -3,10 +3,16 @@
 Answers have Anthropic's shapes; streams follow Anthropic's event sequence: message_start,
 content_block_start, ping, content_block_delta (text_delta) …, content_block_stop,
 message_delta (stop_reason, usage), message_stop.
+
+The caller's API key (``x-api-key``, else ``Authorization: Bearer``) is made known to the
+Anthropic pass-through backend for the request (``caller_api_key``), so a request that falls
+back reaches Anthropic with the caller's own key. A zerolayer key (``zlk_…``, a tenant's key
+for the rules service) is never forwarded: the backend then uses its configured key.
 """
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -17,6 +23,7 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from zerolayer.core.messages import Route
+from zerolayer.core.neural.anthropic import caller_api_key
 from zerolayer.rules_api.answers import (
     Finish,
     answer_deltas,
@@ -34,11 +41,24 @@ from zerolayer.rules_api.translate import Prepared, from_anthropic
 
 API = "anthropic"
 SSE_HEADERS = {"cache-control": "no-cache"}
+ZEROLAYER_KEY = re.compile(r"^zlk_[a-z0-9]{12}_")
 
 
 def disabled(request: Request) -> bool:
     """True when the request header ``x-zero-layer: disable`` asks for the neural fallback."""
     return request.headers.get(CONTROL, "").strip().lower() == "disable"
+
+
+def forwarded_key(request: Request) -> str | None:
+    """The caller's key to forward upstream: ``x-api-key``, else a bearer token; None for
+    none, and for a zerolayer key, which belongs to this service and must not leave it."""
+    key = request.headers.get("x-api-key", "").strip()
+    if not key:
+        auth = request.headers.get("authorization", "")
+        key = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
+    if not key or ZEROLAYER_KEY.match(key):
+        return None
+    return key
 
 
 def message_body(prepared: Prepared, msg_id: str, text: str, finish: Finish) -> dict[str, Any]:
@@ -131,6 +151,13 @@ def anthropic_router(service: AnswerService) -> APIRouter:
 
     @router.post("/v1/messages", summary="Create a message (Anthropic Messages API)")
     async def create_message(body: MessagesRequest, request: Request) -> Response:
+        token = caller_api_key.set(forwarded_key(request))
+        try:
+            return await _create_message(body, request)
+        finally:  # a stream's fallback has sent its upstream request before this returns
+            caller_api_key.reset(token)
+
+    async def _create_message(body: MessagesRequest, request: Request) -> Response:
         prepared = from_anthropic(body, disabled=disabled(request))
         decision, started = await answer(service, prepared)
         headers = service.headers(decision)
