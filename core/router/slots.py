@@ -81,8 +81,9 @@ def literal_strings(values: Values, text: str) -> tuple[str, ...]:
     return tuple(s for s in values.strings if _occurrences(s, lowered) > 0)
 
 
-def payload_keys(payloads: Sequence[str], limit: int = 1 << 20) -> list[str]:
-    """Keys of the first payload read as JSON, else YAML (records of a list included)."""
+def payload_keys(payloads: Sequence[str], limit: int = 256 * 1024) -> list[str]:
+    """Keys of the first payload read as JSON, else YAML (records of a list included); none
+    for a payload over ``limit`` bytes, whose field names then count as unknown words."""
     from zerolayer.core.fields import data_keys
 
     for text in payloads[:1]:
