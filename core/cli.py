@@ -3,7 +3,8 @@
     zerolayer run "INSTRUCTION" [FILE|-]     answer an instruction on a payload
     zerolayer run --plan "PIPELINE" [FILE|-] run a plan written in the pipeline language
     zerolayer explain "INSTRUCTION" [FILE|-] print the plan, or why the request would fall back
-    zerolayer plugins [--json]               list plugins with their version, ops and grammar
+    zerolayer plugins [--json]               list plugins (version, ops, grammar), the fallback
+                                             backends and the intent router's status
 
 ``run`` and ``explain`` take ``--syntax v1|v2``, the block syntax version of the instruction.
 
@@ -15,9 +16,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from zerolayer.core.errors import (
     LimitExceeded,
@@ -82,6 +85,7 @@ def _print_result(result: EngineResult, as_json: bool) -> int:
                 for p in result.parts
             ],
             "warnings": list(result.warnings),
+            "routed": result.routed,
             "timings_ms": {k: round(v * 1000, 3) for k, v in result.timings.items()},
         }
         print(json.dumps(out, ensure_ascii=False, indent=2))
@@ -142,15 +146,51 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def cmd_plugins(args: argparse.Namespace) -> int:
     engine = _engine()
     info = engine.plugin_info()
+    backends = _backends()
+    router = engine.router_info()
+    if router.get("router") == "off":
+        from zerolayer.core.router.config import router_available
+
+        router["installed"] = router_available()
     if args.json:
-        print(json.dumps(info, indent=2))
+        print(json.dumps({"plugins": info, "backends": backends, "router": router}, indent=2))
         return EXIT_OK
     for plugin in info:
         print(f"{plugin['name']} {plugin['version']}")
         print(f"  ops:      {', '.join(plugin['ops']) or '-'}")
         print(f"  grammar:  {', '.join(plugin['grammar']) or '-'}")
         print(f"  examples: {plugin['examples']}")
+        if plugin.get("backends"):
+            print(f"  backends: {', '.join(plugin['backends'])}")
+    chosen = os.environ.get("ZEROLAYER_FALLBACK") or "none"
+    print(f"fallback backends (ZEROLAYER_FALLBACK=NAME[:ARGUMENT], now {chosen}):")
+    for backend in backends:
+        print(f"  {backend['name']:<10} {backend['description']} [{backend['plugin']}]")
+    print(f"intent router (ZEROLAYER_ROUTER, now {router['mode']}): {_router_line(router)}")
     return EXIT_OK
+
+
+def _backends() -> list[dict[str, str]]:
+    """Every registered fallback backend: the built-in ones and those of installed plugins."""
+    from zerolayer.core.neural.config import backend_registry
+
+    registry = backend_registry()
+    return [
+        {"name": spec.name, "plugin": spec.plugin, "description": spec.description}
+        for spec in sorted(registry.backends.values(), key=lambda s: s.name)
+    ]
+
+
+def _router_line(router: dict[str, Any]) -> str:
+    if router.get("router") == "off":
+        state = "installed" if router.get("installed") else "not installed (.ci/install-neural)"
+        return f"off; model {state}"
+    examples = router.get("examples", {})
+    return (
+        f"{router['router']} ({router.get('model')} on {router.get('device')}), "
+        f"{examples.get('en', 0)} English and {examples.get('zh', 0)} Chinese examples, "
+        f"threshold {router['threshold']} (Chinese n-gram {router['zh_threshold']})"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -180,7 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--syntax", help="block syntax version of the instruction (v1, v2)")
     explain.set_defaults(func=cmd_explain)
 
-    plugins = sub.add_parser("plugins", help="list plugins with their ops and grammar")
+    plugins = sub.add_parser(
+        "plugins", help="list plugins with their ops and grammar, backends and the router"
+    )
     plugins.add_argument("--json", action="store_true", help="print as JSON")
     plugins.set_defaults(func=cmd_plugins)
 

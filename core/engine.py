@@ -13,7 +13,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zerolayer.core.blocks import Block, split_blocks
 from zerolayer.core.errors import (
@@ -41,9 +41,15 @@ from zerolayer.core.pipeline import format_plan, parse_plan
 from zerolayer.core.plan import Directive, Plan
 from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
+from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.segment import Payload, Segmented, segment
 from zerolayer.core.syntax import CURRENT, to_current
 from zerolayer.core.types import CONVERSATION, TEXT
+
+if TYPE_CHECKING:
+    from zerolayer.core.router.router import Attempt, IntentRouter, RouterIndex
+
+ROUTED_READINGS = 3  # readings of one message the router is asked about, at most
 
 
 def _env_float(name: str, default: float) -> float:
@@ -61,6 +67,7 @@ class EngineConfig:
     plan_cache_size: int = 4096
     max_blocks: int = 64  # blocks of one message written in blocks
     plugins: frozenset[str] | None = None  # None: every installed plugin
+    router: RouterSettings = field(default_factory=RouterSettings)  # ZEROLAYER_ROUTER
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> EngineConfig:
@@ -72,6 +79,7 @@ class EngineConfig:
             time_limit=float(env.get("ZEROLAYER_TIME_LIMIT", 5.0)),
             max_blocks=int(env.get("ZEROLAYER_MAX_BLOCKS", 64)),
             plugins=selected_plugins(env),
+            router=RouterSettings.from_env(env),
         )
 
 
@@ -82,6 +90,7 @@ class _Reading:
     segmented: Segmented
     instruction: str  # normalised
     directives: tuple[Directive, ...]
+    routed: str | None = None  # the router's proposal, when the instruction did not parse
 
 
 @dataclass
@@ -99,16 +108,30 @@ class Engine:
     """The deterministic instruction engine."""
 
     def __init__(
-        self, config: EngineConfig | None = None, *, plugins: Mapping[str, object] | None = None
+        self,
+        config: EngineConfig | None = None,
+        *,
+        plugins: Mapping[str, object] | None = None,
+        router: IntentRouter | None = None,
     ) -> None:
+        """Load the plugins and compile the grammar; ``router`` replaces the one the
+        configuration names (``ZEROLAYER_ROUTER``, off by default)."""
         self.config = config or EngineConfig.from_env()
         self.plugin_manager, self.registry = load_plugins(self.config.plugins, extra=plugins)
         self.parser = InstructionParser(self.registry.fragments)
+        self._parse_cached = lru_cache(maxsize=self.config.plan_cache_size)(self._parse)
+        self.router = router if router is not None else load_router(self.config.router)
+        self.router_index: RouterIndex | None = None
         digest = hashlib.sha256(self.parser.text.encode())
         for name in sorted(self.registry.ops):
             digest.update(name.encode())
+        if self.router is not None:
+            self.router_index = self.index_examples(
+                (normalise(e.instruction), e.plugin) for e in self.registry.examples
+            )
+            digest.update(repr(sorted(self.router.status(self.router_index).items())).encode())
+            digest.update("\x00".join(e.instruction for e in self.router_index.entries).encode())
         self.rule_set_version = f"builtin-{digest.hexdigest()[:12]}"
-        self._parse_cached = lru_cache(maxsize=self.config.plan_cache_size)(self._parse)
         self._param_orders = self.registry.param_orders()  # the registry is fixed from here
 
     # ---- public API -------------------------------------------------------------------
@@ -146,9 +169,12 @@ class Engine:
             elif (blocks := self._blocks(request)) is not None:
                 result = self._parts(request, blocks, trace, run=False)
             else:
-                _reading, plan = self._plan(request)
+                reading, plan = self._plan(request)
                 result = EngineResult(
-                    Route.DETERMINISTIC, plan=self.format(plan), timings=trace.timings
+                    Route.DETERMINISTIC,
+                    plan=self.format(plan),
+                    timings=trace.timings,
+                    routed=reading.routed,
                 )
         except Unsupported as exc:
             result = self._fallback(exc.reason, exc.message, trace)
@@ -192,6 +218,77 @@ class Engine:
     def plugin_info(self) -> list[dict[str, Any]]:
         return [p.to_dict() for p in self.registry.plugins.values()]
 
+    def router_info(self) -> dict[str, Any]:
+        """The intent router's status: off, or its model, device, thresholds and examples."""
+        if self.router is None:
+            return {"router": "off", "mode": self.config.router.mode}
+        return {"mode": self.config.router.mode, **self.router.status(self.router_index)}
+
+    def index_examples(self, examples: Any) -> RouterIndex:
+        """A router index of ``(normalised instruction, origin)`` pairs, parsed by this
+        engine's grammar (the router must be on)."""
+        assert self.router is not None
+        return self.router.build_index(
+            examples,
+            self._parse_cached,
+            formats=self.format_words(),
+            keywords=self.parser.keywords(),
+        )
+
+    def route(
+        self, instruction: str, segmented: Segmented, index: RouterIndex | None = None
+    ) -> Attempt | None:
+        """Ask the router about a normalised instruction the grammar did not parse."""
+        index = index or self.router_index
+        if self.router is None or index is None:
+            return None
+        payloads = tuple(p.text for p in segmented.payloads)
+        return self.router.route(
+            index,
+            instruction,
+            payloads,
+            self._parse_cached,
+            lambda directives, formats: self._agrees(directives, segmented, formats),
+        )
+
+    def format_words(self) -> set[str]:
+        """Format names of the installed ops (the families and types they read and write)."""
+        words: set[str] = set()
+        for spec in self.registry.ops.values():
+            if "." in spec.name:
+                words.add(spec.name.split(".")[0])
+            for type_name in (spec.input_type, spec.output_type):
+                words.add(type_name.split("-")[0])
+            if spec.name.startswith("sql.to_"):
+                words.add(spec.name.removeprefix("sql.to_"))
+        return words
+
+    def _agrees(self, directives: Any, segmented: Segmented, formats: tuple[str, ...]) -> bool:
+        """True when a proposal plans and fits the payload: the op that reads the payload
+        claims it (its sniffer says yes), and no reader of another format the request names
+        claims it too ("YAML for this JSON" must not read a JSON payload as YAML)."""
+        first = segmented.payloads[0] if segmented.payloads else None
+        hint = PayloadHint(first.hint if first else None, first.text if first else None)
+        try:
+            plan = make_plan(directives, self.registry, hint=hint)
+        except (Unsupported, PlanError):
+            return False
+        if first is None or not plan.steps:
+            return True
+        reader = self.registry.ops[plan.steps[0].op]
+        if reader.sniff is not None and not reader.sniff(first.text):
+            return False
+        others = set(formats) - set(reader.formats)
+        return not any(
+            spec.sniff(first.text)
+            for spec in self.registry.ops.values()
+            if spec.implicit
+            and spec.input_type == TEXT
+            and spec.sniff is not None
+            and spec is not reader
+            and others & set(spec.formats)
+        )
+
     # ---- stages -----------------------------------------------------------------------
 
     def _gate_sampling(self, request: EngineRequest) -> GateFailure | None:
@@ -218,6 +315,7 @@ class Engine:
             candidates = segment(message)
         first_failure: Unsupported | None = None
         refused: list[tuple[Segmented, GateFailure]] = []
+        unparsed: list[tuple[Segmented, str]] = []
         for candidate in candidates:
             instruction = normalise(candidate.instruction)
             gate = check_text(instruction, tuple(p.text for p in candidate.payloads))
@@ -228,6 +326,7 @@ class Engine:
                 directives = self._parse_cached(instruction)
             except NoMatch as exc:
                 first_failure = first_failure or exc
+                unparsed.append((candidate, instruction))
                 continue
             # A reading that failed the gate still counts unless its "instruction" is the
             # whole payload of this reading (a YAML payload placed before the instruction).
@@ -238,7 +337,26 @@ class Engine:
             return _Reading(candidate, instruction, directives)
         if refused:
             raise Unsupported(refused[0][1].reason, refused[0][1].detail)
+        if self.router is not None and first_failure is not None and unparsed:
+            return self._routed(unparsed, first_failure)
         raise first_failure or NoMatch("the instruction is not understood")
+
+    def _routed(self, unparsed: list[tuple[Segmented, str]], failure: Unsupported) -> _Reading:
+        """The first reading the router finds a proposal for; else the parse failure."""
+        why = ""
+        for candidate, instruction in unparsed[:ROUTED_READINGS]:
+            attempt = self.route(instruction, candidate)
+            if attempt is None:
+                break
+            if attempt.proposal is not None:
+                proposal = attempt.proposal
+                return _Reading(
+                    candidate, proposal.instruction, proposal.directives, proposal.instruction
+                )
+            why = why or attempt.reason
+        if why and isinstance(failure, NoMatch):
+            raise NoMatch(f"{failure.message} ({why})", column=failure.column)
+        raise failure
 
     def _plan(self, request: EngineRequest) -> tuple[_Reading, Plan]:
         reading = self._read(request.messages[-1].content, request.payloads)
@@ -284,8 +402,13 @@ class Engine:
         value = self._input(request, reading, plan)
         try:
             output, ran = execute(plan, value, self.registry, time_limit=self.config.time_limit)
-        except PayloadError as exc:
-            if plan.format_stated:
+        except (PayloadError, OpError) as exc:
+            if reading.routed is not None:  # the request's own words were not understood
+                raise Unsupported(
+                    "router.unverified",
+                    f"the router's proposal {reading.routed!r} does not fit the payload: {exc}",
+                ) from exc
+            if isinstance(exc, OpError) or plan.format_stated:
                 raise
             raise Unsupported(
                 "payload.format_unstated",
@@ -296,7 +419,11 @@ class Engine:
         if not isinstance(output, str):
             raise Unsupported("plan.no_text", "the plan did not produce text")
         return EngineResult(
-            Route.DETERMINISTIC, output=output, plan=self.format(ran), timings=trace.timings
+            Route.DETERMINISTIC,
+            output=output,
+            plan=self.format(ran),
+            timings=trace.timings,
+            routed=reading.routed,
         )
 
     # ---- messages written in blocks ---------------------------------------------------

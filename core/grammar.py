@@ -145,6 +145,18 @@ class InstructionParser:
         self._transformer = _build_transformer(fragments)
         self._finishers = [f.finish for f in fragments if f.finish is not None]
 
+    def keywords(self) -> set[str]:
+        """The plain words the grammar's keywords spell out (lower case): the words it
+        knows, for the intent router."""
+        found: set[str] = set()
+        for terminal in self._lark.terminals:
+            pattern = terminal.pattern
+            value = str(getattr(pattern, "value", ""))
+            samples = [value] if pattern.type == "str" else _samples(value)
+            for sample in samples:
+                found.update(re.findall(r"[a-z]+", sample.lower()))
+        return found
+
     def parse(self, instruction: str) -> list[Directive]:
         """Directives for ``instruction``; ``NoMatch`` when any part of it is not understood."""
         if not instruction.strip():

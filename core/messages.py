@@ -118,6 +118,8 @@ class EngineResult:
     ``parts`` sends the whole request to its model, one that reads them asks the model only
     for the ``model`` parts (``zerolayer.core.parts``). ``warnings`` says what the block syntax
     layer noticed (deprecated syntax, markers read as text).
+
+    ``routed`` is set when the answer comes from the intent router's proposal.
     """
 
     route: Route
@@ -129,6 +131,9 @@ class EngineResult:
     timings: dict[str, float] = field(default_factory=dict)  # stage name → seconds
     parts: tuple[Part, ...] = ()
     warnings: tuple[str, ...] = ()
+    # The canonical instruction the intent router proposed for a paraphrase the grammar did
+    # not parse (None when the grammar parsed the request itself).
+    routed: str | None = None
 
     @property
     def active(self) -> bool:

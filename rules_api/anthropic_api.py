@@ -3,10 +3,16 @@
 Answers have Anthropic's shapes; streams follow Anthropic's event sequence: message_start,
 content_block_start, ping, content_block_delta (text_delta) …, content_block_stop,
 message_delta (stop_reason, usage), message_stop.
+
+The caller's API key (``x-api-key``, else ``Authorization: Bearer``) is made known to the
+Anthropic pass-through backend for the request (``caller_api_key``), so a request that falls
+back reaches Anthropic with the caller's own key. A zerolayer key (``zlk_…``, a tenant's key
+for the rules service) is never forwarded: the backend then uses its configured key.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -16,6 +22,7 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from zerolayer.core.messages import Route
+from zerolayer.core.neural.anthropic import caller_api_key
 from zerolayer.core.syntax import SyntaxVersionError, check_version, supported
 from zerolayer.rules_api.answers import (
     Finish,
@@ -35,6 +42,7 @@ from zerolayer.rules_api.translate import Prepared, from_anthropic
 
 API = "anthropic"
 SSE_HEADERS = {"cache-control": "no-cache"}
+ZEROLAYER_KEY = re.compile(r"^zlk_[a-z0-9]{12}_")
 
 
 def disabled(request: Request) -> bool:
@@ -62,6 +70,18 @@ def syntax_version(value: str | None) -> str | None:
         return check_version(value)
     except SyntaxVersionError as exc:
         raise ApiError(400, str(exc)) from None
+
+
+def forwarded_key(request: Request) -> str | None:
+    """The caller's key to forward upstream: ``x-api-key``, else a bearer token; None for
+    none, and for a zerolayer key, which belongs to this service and must not leave it."""
+    key = request.headers.get("x-api-key", "").strip()
+    if not key:
+        auth = request.headers.get("authorization", "")
+        key = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
+    if not key or ZEROLAYER_KEY.match(key):
+        return None
+    return key
 
 
 def message_body(prepared: Prepared, msg_id: str, text: str, finish: Finish) -> dict[str, Any]:
@@ -164,6 +184,15 @@ def anthropic_router(service: AnswerService) -> APIRouter:
         body: MessagesRequest, request: Request, syntax: SyntaxHeader = None
     ) -> Response:
         version = syntax_version(syntax)
+        token = caller_api_key.set(forwarded_key(request))
+        try:
+            return await _create_message(body, request, version)
+        finally:  # a stream's fallback has sent its upstream request before this returns
+            caller_api_key.reset(token)
+
+    async def _create_message(
+        body: MessagesRequest, request: Request, version: str | None
+    ) -> Response:
         prepared = from_anthropic(body, disabled=disabled(request), syntax=version)
         decision, started = await answer(service, prepared)
         answer_headers = service.headers(decision)

@@ -64,6 +64,22 @@ def test_explain(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_plugins_lists_ops_and_grammar(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["plugins", "--json"]) == EXIT_OK
-    info = {p["name"]: p for p in json.loads(capsys.readouterr().out)}
+    listing = json.loads(capsys.readouterr().out)
+    info = {p["name"]: p for p in listing["plugins"]}
     assert "yaml.emit" in info["json_yaml"]["ops"]
     assert info["json_yaml"]["grammar"] == ["jy"]
+    backends = {b["name"]: b for b in listing["backends"]}
+    assert {"local", "upstream", "anthropic"} <= set(backends)
+    assert backends["local"]["plugin"] == "neural" and backends["local"]["description"]
+    assert listing["router"]["mode"] in ("off", "minilm", "auto")
+
+
+def test_plugins_text_shows_backends_and_router(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ZEROLAYER_ROUTER", raising=False)
+    assert main(["plugins"]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "fallback backends (ZEROLAYER_FALLBACK=NAME[:ARGUMENT]" in out
+    assert "  local " in out and "  anthropic " in out
+    assert "intent router (ZEROLAYER_ROUTER, now off): off; model " in out

@@ -14,10 +14,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
-from zerolayer.core.errors import StartupError
 from zerolayer.core.fallback import Completion, FallbackUnavailable, StopReason
 from zerolayer.core.messages import EngineRequest
-from zerolayer.core.neural.transport import Transport, TransportSettings, UpstreamError
+from zerolayer.core.neural.transport import (
+    HttpBackend,
+    TransportSettings,
+    UpstreamError,
+    checked_base_url,
+    settings_from_env,
+)
 
 DEFAULT_URL = "https://api.anthropic.com"
 DEFAULT_MODEL = "claude-3-5-haiku-latest"
@@ -52,7 +57,7 @@ def _reason(value: Any) -> StopReason:
     return value if value in STOP_REASONS else "end_turn"
 
 
-class AnthropicBackend:
+class AnthropicBackend(HttpBackend):
     """A ``FallbackBackend`` that forwards to the Anthropic Messages API."""
 
     name = "anthropic"
@@ -65,31 +70,18 @@ class AnthropicBackend:
         api_key: str | None = None,
         settings: TransportSettings | None = None,
     ) -> None:
-        self.transport = Transport(base_url, settings)
-        self.model = model
-        self.api_key = api_key
+        super().__init__(base_url, model=model, api_key=api_key, settings=settings)
 
     @classmethod
     def from_spec(cls, argument: str, env: Mapping[str, str] | None = None) -> AnthropicBackend:
         """The backend of ``ZEROLAYER_FALLBACK=anthropic[:URL]``."""
         env = os.environ if env is None else env
-        url = argument or DEFAULT_URL
-        if not url.startswith(("http://", "https://")):
-            raise StartupError(f"anthropic needs a base URL, got {argument!r}")
-        try:
-            settings = TransportSettings.from_env(env, "ZEROLAYER_ANTHROPIC")
-        except ValueError as exc:
-            raise StartupError(f"bad anthropic setting: {exc}") from exc
         return cls(
-            url,
+            checked_base_url(argument or DEFAULT_URL, "anthropic"),
             model=env.get("ZEROLAYER_ANTHROPIC_MODEL") or DEFAULT_MODEL,
             api_key=env.get("ZEROLAYER_ANTHROPIC_API_KEY") or None,
-            settings=settings,
+            settings=settings_from_env(env, "ZEROLAYER_ANTHROPIC", "anthropic"),
         )
-
-    def close(self) -> None:
-        """Close the HTTP connections."""
-        self.transport.close()
 
     def _headers(self) -> dict[str, str]:
         key = caller_api_key.get() or self.api_key

@@ -4,6 +4,9 @@ Only failures before the first byte of an answer are retried (connection refused
 429 and 5xx); a stream that breaks later is not replayed. Every retryable failure counts
 against the breaker; while it is open, calls raise ``FallbackUnavailable`` without touching
 the network.
+
+``HttpBackend`` is what the OpenAI-compatible and the Anthropic backends share: one
+``Transport`` to a base URL, a model name, a key, and the checks of their configuration.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 import httpx
 
+from zerolayer.core.errors import StartupError
 from zerolayer.core.fallback import FallbackUnavailable
 from zerolayer.core.neural.breaker import CircuitBreaker
 
@@ -143,3 +147,38 @@ class Transport:
         self.breaker.failure()
         log.warning("upstream %s failed after %d tries: %s", self.base_url, s.retries + 1, last)
         raise FallbackUnavailable(f"upstream {self.base_url} is unavailable ({last})")
+
+
+def checked_base_url(argument: str, backend: str, hint: str | None = None) -> str:
+    """``argument`` when it is an http(s) URL; StartupError naming ``backend`` otherwise."""
+    if not argument.startswith(("http://", "https://")):
+        raise StartupError(f"{backend} needs a base URL, got {argument!r}", hint=hint)
+    return argument
+
+
+def settings_from_env(env: Mapping[str, str], prefix: str, backend: str) -> TransportSettings:
+    """``TransportSettings.from_env``; StartupError naming ``backend`` for a bad value."""
+    try:
+        return TransportSettings.from_env(env, prefix)
+    except ValueError as exc:
+        raise StartupError(f"bad {backend} setting: {exc}") from exc
+
+
+class HttpBackend:
+    """A fallback backend that posts to one upstream: a ``Transport``, a model, a key."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        model: str,
+        api_key: str | None = None,
+        settings: TransportSettings | None = None,
+    ) -> None:
+        self.transport = Transport(base_url, settings)
+        self.model = model
+        self.api_key = api_key
+
+    def close(self) -> None:
+        """Close the HTTP connections."""
+        self.transport.close()

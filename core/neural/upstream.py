@@ -12,11 +12,16 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from zerolayer.core.errors import StartupError
 from zerolayer.core.fallback import Completion, StopReason
 from zerolayer.core.messages import EngineRequest
 from zerolayer.core.neural.prompt import chat_messages
-from zerolayer.core.neural.transport import Transport, TransportSettings, UpstreamError
+from zerolayer.core.neural.transport import (
+    HttpBackend,
+    TransportSettings,
+    UpstreamError,
+    checked_base_url,
+    settings_from_env,
+)
 
 FINISH: dict[str | None, StopReason] = {"length": "max_tokens", "stop": "end_turn"}
 
@@ -48,7 +53,7 @@ def stop_info(text: str, finish: str | None, stop: Sequence[str]) -> tuple[StopR
     return FINISH.get(finish, "end_turn"), None
 
 
-class UpstreamBackend:
+class UpstreamBackend(HttpBackend):
     """A ``FallbackBackend`` that forwards to an OpenAI-compatible server."""
 
     name = "upstream"
@@ -61,33 +66,21 @@ class UpstreamBackend:
         api_key: str | None = None,
         settings: TransportSettings | None = None,
     ) -> None:
-        self.transport = Transport(base_url, settings)
-        self.model = model
-        self.api_key = api_key
+        super().__init__(base_url, model=model, api_key=api_key, settings=settings)
 
     @classmethod
     def from_spec(cls, argument: str, env: Mapping[str, str] | None = None) -> UpstreamBackend:
         """The backend of ``ZEROLAYER_FALLBACK=upstream:URL``."""
         env = os.environ if env is None else env
-        if not argument.startswith(("http://", "https://")):
-            raise StartupError(
-                f"upstream needs a base URL, got {argument!r}",
-                hint="ZEROLAYER_FALLBACK=upstream:http://127.0.0.1:8001/v1",
-            )
-        try:
-            settings = TransportSettings.from_env(env, "ZEROLAYER_UPSTREAM")
-        except ValueError as exc:
-            raise StartupError(f"bad upstream setting: {exc}") from exc
+        url = checked_base_url(
+            argument, "upstream", hint="ZEROLAYER_FALLBACK=upstream:http://127.0.0.1:8001/v1"
+        )
         return cls(
-            argument,
+            url,
             model=env.get("ZEROLAYER_UPSTREAM_MODEL") or "default",
             api_key=env.get("ZEROLAYER_UPSTREAM_API_KEY") or None,
-            settings=settings,
+            settings=settings_from_env(env, "ZEROLAYER_UPSTREAM", "upstream"),
         )
-
-    def close(self) -> None:
-        """Close the HTTP connections."""
-        self.transport.close()
 
     def _headers(self) -> dict[str, str]:
         return {"authorization": f"Bearer {self.api_key}"} if self.api_key else {}

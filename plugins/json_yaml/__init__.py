@@ -43,6 +43,18 @@ EXAMPLES = (
     ),
     Example("把下面的JSON转换成YAML", '{"城市": "杭州"}', "城市: 杭州\n", lang="zh"),
     Example(
+        "Convert this YAML to JSON",
+        "name: Ann\ntags: [a, b]\n",
+        '{\n  "name": "Ann",\n  "tags": [\n    "a",\n    "b"\n  ]\n}',
+    ),
+    Example("把下面的YAML转换成JSON", "城市: 杭州\n", '{\n  "城市": "杭州"\n}', lang="zh"),
+    Example(
+        "Sort by age descending",
+        '[{"name": "Ann", "age": 31}, {"name": "Bo", "age": 42}]',
+        '[\n  {\n    "name": "Bo",\n    "age": 42\n  },\n'
+        '  {\n    "name": "Ann",\n    "age": 31\n  }\n]',
+    ),
+    Example(
         "How many students scored above 80? Reply with the number only.",
         '[{"name": "Ava", "score": 88}, {"name": "Cleo", "score": 75}]',
         "1",

@@ -28,6 +28,17 @@ def register_grammar(register: Callable[[Any], None]) -> None:
 
 EXAMPLES = (
     Example(
+        "Translate this SQL query to pandas",
+        "SELECT name FROM products WHERE price > 10",
+        'import pandas as pd\n\nresult = products.loc[products["price"] > 10, ["name"]]\n',
+    ),
+    Example(
+        "把下面的SQL翻译成pandas代码",
+        "SELECT name FROM products WHERE price > 10",
+        'import pandas as pd\n\nresult = products.loc[products["price"] > 10, ["name"]]\n',
+        lang="zh",
+    ),
+    Example(
         "Translate this SQL query to pandas. Tables: products(id, name, price).",
         "SELECT name FROM products WHERE price > 10",
         'import pandas as pd\n\nresult = products.loc[products["price"] > 10, ["name"]]\n',

@@ -8,7 +8,9 @@ the engine would hand to the fallback for not understanding it (never one refuse
 sampling gate) is offered to the tenant's active rules. A tenant rule therefore never shadows
 a built-in instruction, and a request without a tenant never sees any rule. The cache key of
 a tenant's request includes the tenant's rule-set version, so no stale answer survives an
-activation.
+activation. When the engine's intent router is on and no trigger matches, the router may
+propose the instruction of one of the tenant's rule examples (``rule_router.py``); the
+proposal must match a trigger before the rule runs.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from zerolayer.core.messages import EngineRequest, EngineResult, Route
 from zerolayer.rules_api.contracts import EngineLike
 from zerolayer.rules_api.rules.keys import KEY_PATTERN, key_from_headers, resolve
+from zerolayer.rules_api.rules.rule_router import RuleRouter
 from zerolayer.rules_api.rules.workflow import RulesHub
 
 log = logging.getLogger("zerolayer.rules")
@@ -42,6 +45,8 @@ class TenantRulesEngine:
     def __init__(self, inner: EngineLike, hub: Callable[[], RulesHub | None]) -> None:
         self.inner = inner
         self._hub = hub
+        router = getattr(inner, "router", None)
+        self._rule_router = RuleRouter(inner) if router is not None else None
 
     @property
     def rule_set_version(self) -> str:
@@ -71,10 +76,27 @@ class TenantRulesEngine:
             return result
         try:
             answer = hub.answer(tenant, dataclasses.replace(request, tenant=tenant))
+            if answer is None and result.reason == "parse.no_match":
+                answer = self._routed(hub, tenant, request)
         except Exception:  # the rules store failing must not fail the request
             log.exception("tenant rules failed")
             return result
         return answer or result
+
+    def _routed(self, hub: RulesHub, tenant: str, request: EngineRequest) -> EngineResult | None:
+        """The answer of the rule whose example the router proposes, when it is on."""
+        if self._rule_router is None:
+            return None
+        version, active = hub.active(tenant)
+        proposed = self._rule_router.propose(tenant, version, active, request)
+        if proposed is None:
+            return None
+        rewritten, text = proposed
+        answer = hub.answer(tenant, rewritten)
+        if answer is None or answer.route is not Route.DETERMINISTIC:
+            return None
+        answer.routed = text
+        return answer
 
     def fingerprint(self, request: EngineRequest) -> str | None:
         """The engine's key, extended with the tenant's rule-set version."""

@@ -72,7 +72,7 @@ def test_cli_lists_it_and_answers(csv_site: Path) -> None:
     env = subprocess_env(csv_site, CSV_SRC)
     listed = _cli(["plugins", "--json"], env)
     assert listed.returncode == 0, listed.stderr
-    plugin = {p["name"]: p for p in json.loads(listed.stdout)}["csv"]
+    plugin = {p["name"]: p for p in json.loads(listed.stdout)["plugins"]}["csv"]
     assert plugin["version"] == "0.1.0" and "csv.parse" in plugin["ops"]
     answered = _cli(["run", INSTRUCTION, "-"], env, PAYLOAD)
     assert answered.returncode == 0, answered.stderr
