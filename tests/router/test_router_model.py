@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import load_paraphrases
+from router_cases import load_paraphrases
 
 from zerolayer.core.messages import EngineRequest, Message, Route
 
