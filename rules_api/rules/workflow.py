@@ -13,6 +13,7 @@ import json
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -27,6 +28,7 @@ from zerolayer.rules_api.rules.isolation import Job
 from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
 from zerolayer.rules_api.rules.runner import match_message
 from zerolayer.rules_api.rules.store import RuleStore, etag_of
+from zerolayer.rules_api.rules.tenant_grammar import GrammarConflict, TenantGrammar
 
 log = logging.getLogger("zerolayer.rules")
 RESERVED_NAMES = frozenset({"schema", "validate"})
@@ -43,6 +45,7 @@ class _TenantRules:
     checked: float = 0.0
     version: int = -1
     rules: list[tuple[CompiledRule, int]] = field(default_factory=list)
+    grammar: TenantGrammar | None = None  # the active rules' trigger grammars, composed
 
 
 class RulesHub:
@@ -66,6 +69,7 @@ class RulesHub:
         self.poll_s = poll_s
         self._served: dict[str, _TenantRules] = {}
         self._lock = threading.Lock()
+        self._cache: OrderedDict[tuple[str, str], CompiledRule] = OrderedDict()
 
     def close(self) -> None:
         self.runner.close()
@@ -87,6 +91,7 @@ class RulesHub:
                 builtin_parser=self.builtin_parser,
                 others=others,
                 limits=self.limits,
+                tenant=tenant,
             )
         except RuleInvalid as exc:
             raise Invalid(exc.message, errors=exc.issues) from None
@@ -170,16 +175,18 @@ class RulesHub:
         out: dict[str, Any] = {"rule": name, "of": label, "content_hash": rule.content_hash}
         if match is None:
             phrases = [t.phrase for t in rule.triggers]
+            grammar = " and its trigger grammar" if rule.grammar else ""
             out.update(
                 matched=False,
                 route="fallback",
                 explanation="no trigger matches the instruction with exactly one payload; "
-                f"phrases: {phrases}",
+                f"phrases: {phrases}{grammar}",
             )
             return out
         out.update(
             matched=True,
             trigger={
+                "kind": "phrase" if match.phrase is not None else "grammar",
                 "phrase": match.phrase,
                 "slots": match.slots,
                 "instruction": match.instruction,
@@ -380,7 +387,19 @@ class RulesHub:
     # ---- serving ----------------------------------------------------------------------
 
     def _compiled(self, text: str, fmt: str) -> CompiledRule:
-        return compile_rule(text, fmt, builtin_ops=self.builtin_ops, limits=self.limits)
+        """An active version, compiled once (versions are immutable: the text is the key)."""
+        key = (fmt, text)
+        with self._lock:
+            rule = self._cache.get(key)
+            if rule is not None:
+                self._cache.move_to_end(key)
+                return rule
+        rule = compile_rule(text, fmt, builtin_ops=self.builtin_ops, limits=self.limits)
+        with self._lock:
+            self._cache[key] = rule
+            if len(self._cache) > 512:
+                self._cache.popitem(last=False)
+        return rule
 
     def invalidate(self, tenant: str) -> None:
         with self._lock:
@@ -388,34 +407,55 @@ class RulesHub:
 
     def active(self, tenant: str) -> tuple[int, list[tuple[CompiledRule, int]]]:
         """The tenant's rule-set version and active rules (re-read at most every poll_s)."""
+        entry = self._entry(tenant)
+        return entry.version, entry.rules
+
+    def _entry(self, tenant: str) -> _TenantRules:
         with self._lock:
             entry = self._served.get(tenant)
             if entry is not None and time.monotonic() - entry.checked < self.poll_s:
-                return entry.version, entry.rules
+                return entry
         version = self.store.ruleset_version(tenant)
         if entry is not None and entry.version == version:
             entry.checked = time.monotonic()
-            return version, entry.rules
+            return entry
         loaded: list[tuple[CompiledRule, int]] = []
         for row in self.store.active_rules(tenant):
             try:
                 loaded.append((self._compiled(row["text"], row["format"]), row["number"]))
             except RuleInvalid:
                 log.error("active rule %s/%s no longer compiles", tenant, row["name"])
+        grammar = self._tenant_grammar(tenant, [rule for rule, _ in loaded])
+        fresh = _TenantRules(time.monotonic(), version, loaded, grammar)
         with self._lock:
-            self._served[tenant] = _TenantRules(time.monotonic(), version, loaded)
-        return version, loaded
+            self._served[tenant] = fresh
+        return fresh
+
+    def _tenant_grammar(self, tenant: str, rules: list[CompiledRule]) -> TenantGrammar | None:
+        """The tenant's trigger grammars composed; None (logged) when none or they collide."""
+        members = [(rule.name, rule.grammar.fragment) for rule in rules if rule.grammar]
+        if not members:
+            return None
+        try:
+            return TenantGrammar(tenant, members, self.limits)
+        except GrammarConflict as exc:  # activation refuses this: the store was changed by hand
+            log.error("trigger grammars of tenant %s collide: %s", tenant, exc.message)
+            return None
 
     def answer(self, tenant: str, request: EngineRequest) -> EngineResult | None:
         """The tenant's rules' answer to a request, or None when no trigger matches."""
         if not request.messages or request.messages[-1].role != "user":
             return None
-        _, active = self.active(tenant)
+        entry = self._entry(tenant)
+        active = entry.rules
         if not active:
             return None
         numbers = {rule.name: n for rule, n in active}
         match = match_message(
-            [r for r, _ in active], request.messages[-1].content, request.payloads
+            [r for r, _ in active],
+            request.messages[-1].content,
+            request.payloads,
+            grammars=[entry.grammar] if entry.grammar is not None else [],
         )
         if match is None:
             return None
@@ -444,6 +484,14 @@ def describe(rule: CompiledRule) -> dict[str, Any]:
         "name": rule.name,
         "content_hash": rule.content_hash,
         "triggers": [{"phrase": t.phrase, "pattern": t.pattern} for t in rule.triggers],
+        "grammar": (
+            {
+                "slots": list(rule.grammar.fragment.slots),
+                "samples": list(rule.grammar.samples),
+            }
+            if rule.grammar
+            else None
+        ),
         "steps": [
             {
                 "op": s.op,
