@@ -14,7 +14,8 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -238,12 +239,8 @@ class RulesHub:
                     code="tests_not_passed",
                 )
 
-        version = self._review(
-            tenant,
-            name,
-            "approve",
-            actor,
-            lambda: self.store.review(
+        with self._audit_refusal(tenant, actor, "approve", name):
+            version = self.store.review(
                 tenant,
                 name,
                 expected,
@@ -253,19 +250,14 @@ class RulesHub:
                 allowed_from=("submitted",),
                 to="approved",
                 check=check,
-            ),
-        )
+            )
         return {**version_view(version), "etag": self.etag(tenant, name)}
 
     def reject(
         self, tenant: str, actor: str, name: str, expected: int, number: int, note: str
     ) -> Any:
-        version = self._review(
-            tenant,
-            name,
-            "reject",
-            actor,
-            lambda: self.store.review(
+        with self._audit_refusal(tenant, actor, "reject", name):
+            version = self.store.review(
                 tenant,
                 name,
                 expected,
@@ -275,17 +267,24 @@ class RulesHub:
                 allowed_from=("submitted",),
                 to="rejected",
                 note=note,
-            ),
-        )
+            )
         return {**version_view(version), "etag": self.etag(tenant, name)}
 
-    def _review(
-        self, tenant: str, name: str, action: str, actor: str, do: Callable[[], Any]
-    ) -> Any:
+    @contextmanager
+    def _audit_refusal(
+        self,
+        tenant: str,
+        actor: str,
+        action: str,
+        name: str,
+        statuses: tuple[int, ...] = (409, 422),
+    ) -> Iterator[None]:
+        """Record a refused action (a workflow conflict, an invalid version) in the audit log,
+        in its own transaction, since the refused one rolled back; then re-raise it."""
         try:
-            return do()
+            yield
         except RulesError as exc:
-            if exc.status in (409, 422):
+            if exc.status in statuses:
                 self.store.log_refusal(tenant, actor, action, name, exc.message)
             raise
 
@@ -309,14 +308,10 @@ class RulesHub:
                     others.append(self._compiled(row["text"], row["format"]))
             self.compile(tenant, version["text"], version["format"], others=others)
 
-        try:
+        with self._audit_refusal(tenant, actor, action, name):
             self.store.activate(
                 tenant, name, expected, number, action=action, actor=actor, check=check
             )
-        except RulesError as exc:
-            if exc.status in (409, 422):
-                self.store.log_refusal(tenant, actor, action, name, exc.message)
-            raise
         self.invalidate(tenant)
         return self.view(tenant, name)
 
@@ -326,11 +321,8 @@ class RulesHub:
         return self.view(tenant, name)
 
     def retire(self, tenant: str, actor: str, name: str, expected: int) -> dict[str, Any]:
-        try:
+        with self._audit_refusal(tenant, actor, "retire", name, statuses=(409,)):
             self.store.retire(tenant, name, expected, actor)
-        except Conflict as exc:
-            self.store.log_refusal(tenant, actor, "retire", name, exc.message)
-            raise
         return self.view(tenant, name)
 
     # ---- reading ----------------------------------------------------------------------
