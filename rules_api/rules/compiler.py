@@ -411,9 +411,11 @@ def _grammar(
         try:
             TenantGrammar(tenant, [(name, fragment), *theirs], limits)
         except GrammarConflict as exc:
-            other = sorted(exc.rules - {name})
-            if other:
-                message = f"collides with the trigger grammar of rule {other[0]!r} of this tenant"
+            involved = sorted(exc.rules - {name})
+            if involved:
+                message = (
+                    f"collides with the trigger grammar of rule {involved[0]!r} of this tenant"
+                )
             else:
                 message = "the trigger grammar is ambiguous"
             issues.append(doc.issue(at, f"{message}: {exc.message}"))

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from re import _constants as sre  # type: ignore[attr-defined]
-from re import _parser as sre_parse  # type: ignore[attr-defined]
+from re import _constants as sre
+from re import _parser as sre_parse
 from typing import Any
 
 from zerolayer.core.normalise import normalise

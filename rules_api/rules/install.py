@@ -3,7 +3,8 @@
 Configuration (environment): ``ZEROLAYER_RULES=off`` leaves them out; ``ZEROLAYER_DB_URL``
 (SQLite by default, under ``ZEROLAYER_DATA_DIR``; ``postgresql://…`` for several workers);
 ``ZEROLAYER_RULE_WORKERS`` worker processes (2); ``ZEROLAYER_RULES_POLL_S`` how often a
-worker re-reads the rule-set version (1 s). The store opens on first use, so an app that
+worker re-reads the rule-set version (1 s; on PostgreSQL activations arrive by LISTEN/NOTIFY
+and this is a fallback, see ``propagation.py``). The store opens on first use, so an app that
 never sees a rules request or a zerolayer client key never touches the database.
 """
 
@@ -53,6 +54,7 @@ def hub_from_env(engine: Any) -> RulesHub:
         builtin_ops=dict(registry.ops) if registry is not None else {},
         builtin_parser=builtin_parser_of(engine),
         poll_s=float(os.environ.get("ZEROLAYER_RULES_POLL_S") or 1.0),
+        listen=True,
     )
 
 

@@ -35,12 +35,14 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from zerolayer.rules_api.rules.errors import Conflict, NotFound, PreconditionFailed
+from zerolayer.rules_api.rules.propagation import CHANNEL
 
 metadata = MetaData()
 
@@ -183,6 +185,19 @@ class RuleStore:
         self.url = url or default_db_url()
         self.engine = make_engine(self.url)
         metadata.create_all(self.engine)
+
+    @property
+    def notifies(self) -> bool:
+        """True on PostgreSQL: changes are announced with NOTIFY (``propagation.py``)."""
+        return self.engine.dialect.name == "postgresql"
+
+    def announce(self, conn: Connection, **payload: Any) -> None:
+        """NOTIFY listeners of ``payload`` when ``conn``'s transaction commits (PostgreSQL)."""
+        if self.notifies:
+            conn.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": json.dumps(payload)},
+            )
 
     @contextmanager
     def tx(self) -> Iterator[Connection]:
@@ -519,6 +534,7 @@ class RuleStore:
             conn.execute(
                 insert(activations).values(tenant=tenant, rule=name, version=number, at=now())
             )
+            self.announce(conn, kind="rules", tenant=tenant)
             self.log(
                 conn,
                 tenant,
@@ -571,7 +587,15 @@ class RuleStore:
 
     # ---- keys -------------------------------------------------------------------------
 
-    def add_key(self, key_id: str, secret_hash: str, tenant: str, roles: str, name: str) -> None:
+    def add_key(
+        self,
+        key_id: str,
+        secret_hash: str,
+        tenant: str,
+        roles: str,
+        name: str,
+        actor: str = "keys",
+    ) -> None:
         with self.tx() as conn:
             conn.execute(
                 insert(api_keys).values(
@@ -584,9 +608,39 @@ class RuleStore:
                     revoked=False,
                 )
             )
-            self.log(conn, tenant, "keys", "key.create", detail=f"{key_id} roles={roles}")
+            self.log(conn, tenant, actor, "key.create", detail=f"{key_id} roles={roles}")
 
     def get_key(self, key_id: str) -> dict[str, Any] | None:
         with self.read() as conn:
             row = conn.execute(select(api_keys).where(api_keys.c.key_id == key_id)).first()
         return _dict(row) if row is not None else None
+
+    def list_keys(self, tenant: str | None) -> list[dict[str, Any]]:
+        """The keys of ``tenant`` (None: of every tenant), without their secret hashes."""
+        query = select(*(c for c in api_keys.c if c.name != "secret_hash"))
+        if tenant is not None:
+            query = query.where(api_keys.c.tenant == tenant)
+        with self.read() as conn:
+            rows = conn.execute(query.order_by(api_keys.c.created_at, api_keys.c.key_id))
+            return [_dict(r) for r in rows.fetchall()]
+
+    def revoke_key(self, key_id: str, actor: str, tenant: str | None = None) -> dict[str, Any]:
+        """Revoke a key (of ``tenant`` only, unless None) and audit it; 404, or 409 if revoked.
+
+        Every lookup reads the key's row, so the key is refused by every worker from the
+        moment this commits.
+        """
+        with self.tx() as conn:
+            row = conn.execute(select(api_keys).where(api_keys.c.key_id == key_id)).first()
+            key = _dict(row) if row is not None else None
+            if key is None or (tenant is not None and key["tenant"] != tenant):
+                raise NotFound(f"no key {key_id!r}")
+            result = conn.execute(
+                update(api_keys)
+                .where(api_keys.c.key_id == key_id, api_keys.c.revoked.is_(False))
+                .values(revoked=True)
+            )
+            if result.rowcount != 1:
+                raise Conflict(f"key {key_id!r} is already revoked", code="already_revoked")
+            self.log(conn, key["tenant"], actor, "key.revoke", detail=key_id)
+            return {k: v for k, v in {**key, "revoked": True}.items() if k != "secret_hash"}

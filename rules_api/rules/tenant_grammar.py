@@ -252,7 +252,7 @@ class TenantGrammar:
             ) from None
         analyzer = LALR_Analyzer(ParserConf(lark.rules, {}, ["start"]), strict=True)
         try:
-            analyzer.compute_lalr()
+            analyzer.compute_lalr()  # type: ignore[no-untyped-call]
         except GrammarError as exc:
             message = str(exc)
             term = re.search(r"terminal (\S+)\.", message)
@@ -323,7 +323,7 @@ class TenantGrammar:
             return None
         rule = self._entry[top.data]
         slots: dict[str, Any] = {}
-        for sub in top.iter_subtrees_topdown():
+        for sub in top.iter_subtrees_topdown():  # type: ignore[no-untyped-call]
             owner = self._user.get(sub.data)
             if owner is None or owner[1] == ENTRY or sub.meta.empty:
                 continue

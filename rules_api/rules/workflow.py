@@ -27,6 +27,7 @@ from zerolayer.rules_api.rules.document import Issue, RuleInvalid, load_document
 from zerolayer.rules_api.rules.errors import Conflict, Invalid, RulesError
 from zerolayer.rules_api.rules.isolation import Job
 from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
+from zerolayer.rules_api.rules.propagation import LISTENING_POLL_S, ChangeListener
 from zerolayer.rules_api.rules.runner import match_message
 from zerolayer.rules_api.rules.store import RuleStore, etag_of
 from zerolayer.rules_api.rules.tenant_grammar import GrammarConflict, TenantGrammar
@@ -61,6 +62,7 @@ class RulesHub:
         builtin_parser: BuiltinParser | None = None,
         limits: RuleLimits = DEFAULT_LIMITS,
         poll_s: float = 1.0,
+        listen: bool = False,
     ) -> None:
         self.store = store
         self.runner = runner
@@ -71,8 +73,16 @@ class RulesHub:
         self._served: dict[str, _TenantRules] = {}
         self._lock = threading.Lock()
         self._cache: OrderedDict[tuple[str, str], CompiledRule] = OrderedDict()
+        self._epoch = 0  # grows with each drop of every served tenant
+        self._drops: dict[str, int] = {}  # grows with each drop of one tenant
+        self.listener: ChangeListener | None = None
+        if listen and store.notifies:
+            self.listener = ChangeListener(store.url, self._on_change, self._drop_all)
+            self.listener.start()
 
     def close(self) -> None:
+        if self.listener is not None:
+            self.listener.stop()
         self.runner.close()
         self.store.close()
 
@@ -394,8 +404,27 @@ class RulesHub:
         return rule
 
     def invalidate(self, tenant: str) -> None:
+        """Forget the tenant's served rules: its next request re-reads them."""
         with self._lock:
             self._served.pop(tenant, None)
+            self._drops[tenant] = self._drops.get(tenant, 0) + 1
+
+    def _drop_all(self) -> None:
+        with self._lock:
+            self._served.clear()
+            self._epoch += 1
+
+    def _on_change(self, message: dict[str, Any]) -> None:
+        tenant = message.get("tenant")
+        if message.get("kind") == "rules" and isinstance(tenant, str):
+            self.invalidate(tenant)
+
+    @property
+    def poll_interval(self) -> float:
+        """How long a tenant's served rules are trusted without re-reading its version."""
+        if self.listener is not None and self.listener.connected.is_set():
+            return max(self.poll_s, LISTENING_POLL_S)
+        return self.poll_s
 
     def active(self, tenant: str) -> tuple[int, list[tuple[CompiledRule, int]]]:
         """The tenant's rule-set version and active rules (re-read at most every poll_s)."""
@@ -403,10 +432,12 @@ class RulesHub:
         return entry.version, entry.rules
 
     def _entry(self, tenant: str) -> _TenantRules:
+        poll = self.poll_interval
         with self._lock:
             entry = self._served.get(tenant)
-            if entry is not None and time.monotonic() - entry.checked < self.poll_s:
+            if entry is not None and time.monotonic() - entry.checked < poll:
                 return entry
+            generation = (self._epoch, self._drops.get(tenant, 0))
         version = self.store.ruleset_version(tenant)
         if entry is not None and entry.version == version:
             entry.checked = time.monotonic()
@@ -420,7 +451,10 @@ class RulesHub:
         grammar = self._tenant_grammar(tenant, [rule for rule, _ in loaded])
         fresh = _TenantRules(time.monotonic(), version, loaded, grammar)
         with self._lock:
-            self._served[tenant] = fresh
+            # a change announced while this was read makes it possibly stale: serve it once
+            # but do not keep it
+            if generation == (self._epoch, self._drops.get(tenant, 0)):
+                self._served[tenant] = fresh
         return fresh
 
     def _tenant_grammar(self, tenant: str, rules: list[CompiledRule]) -> TenantGrammar | None:
