@@ -24,6 +24,7 @@ class RuleLimits:
     max_output_chars: int = 1_000_000
     regex_timeout_s: float = 0.5  # one regular-expression call
     run_timeout_s: float = 2.0  # one pipeline run, in the worker process (hard)
+    compile_timeout_s: float = 1.0  # compiling an uploaded document, in a worker process
     worker_memory_bytes: int = 2 * 1024 * 1024 * 1024
     max_payload_bytes: int = 1024 * 1024
     # trigger grammar fragments

@@ -37,7 +37,7 @@ RESERVED_NAMES = frozenset({"schema", "validate"})
 
 
 class Runner(Protocol):
-    def submit(self, job: Job) -> dict[str, Any]: ...
+    def submit(self, job: Job, timeout: float | None = None) -> dict[str, Any]: ...
 
     def close(self) -> None: ...
 
@@ -112,13 +112,43 @@ class RulesHub:
             )
         return rule
 
+    def check_cost(self, text: str, fmt: str) -> None:
+        """Compile an uploaded document in a worker process first: one that takes longer than
+        ``compile_timeout_s`` there (or is killed at the hard limit, or runs out of memory) is
+        refused before the server compiles it (422)."""
+        limit = self.limits.compile_timeout_s
+        hard = limit * 2 + 1.0
+        problem = None
+        try:
+            answer = self.runner.submit(Job("compile", text, fmt), timeout=hard)
+        except ZeroLayerError:  # the worker was killed: the hard limit, or its memory
+            problem = f"compiling it ran past the hard limit of {hard:g} s, or out of memory"
+        else:
+            if not answer.get("ok"):
+                problem = str(answer.get("message", "compiling it failed"))
+            elif answer["seconds"] > limit:
+                problem = f"compiling it took {answer['seconds']:.1f} s; the limit is {limit:g} s"
+        if problem is not None:
+            raise Invalid(
+                "the rule is too costly to compile",
+                errors=[
+                    Issue(
+                        "",
+                        f"{problem}: simplify its patterns (nested repetition such as "
+                        "(?:a{1000}){1000}), templates or trigger grammar",
+                    )
+                ],
+            )
+
     def validate(self, tenant: str, text: str, fmt: str) -> dict[str, Any]:
+        self.check_cost(text, fmt)
         rule = self.compile(tenant, text, fmt)
         return {"valid": True, **describe(rule)}
 
     # ---- drafts and versions ----------------------------------------------------------
 
     def create(self, tenant: str, actor: str, text: str, fmt: str) -> dict[str, Any]:
+        self.check_cost(text, fmt)
         rule = self.compile(tenant, text, fmt)
         row = self.store.create_rule(
             tenant, rule.name, text, fmt, rule.content_hash, rule.description, actor
@@ -129,6 +159,7 @@ class RulesHub:
         self, tenant: str, actor: str, name: str, expected: int, text: str, fmt: str
     ) -> dict[str, Any]:
         self.store.get_rule(tenant, name)  # 404 before 422
+        self.check_cost(text, fmt)
         rule = self.compile(tenant, text, fmt)
         if rule.name != name:
             raise Invalid(

@@ -61,7 +61,10 @@ def test_sigkill_during_uploads_loses_nothing_committed(db_url: str) -> None:
 
     thread = threading.Thread(target=upload)
     thread.start()
-    time.sleep(1.5)
+    end = time.monotonic() + 60
+    while len(frozen) < 3 and time.monotonic() < end:  # uploads are flowing (workers started)
+        time.sleep(0.05)
+    time.sleep(0.25)
     proc.send_signal(signal.SIGKILL)
     proc.wait(10)
     stop.set()
