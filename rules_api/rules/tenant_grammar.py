@@ -2,9 +2,14 @@
 
 Every rule of a tenant that triggers on a grammar fragment (``grammar_fragment.py``) is
 renamed into the tenant's namespace (``zt_<tenant>__<rule>__…``) and added to the base of the
-instruction grammar (``grammars/base.lark``: its filler words, punctuation and whitespace
+instruction grammar (``grammars/base.lark``: its start rule, whitespace and punctuation
 handling) as one more alternative of ``start``: a whole instruction is one rule's trigger.
 Each tenant gets its own parser, so one tenant's fragments never see another's.
+
+The built-in grammar skips many words it was written around ("first", "only", "all", "then",
+"所有" …); a tenant grammar does not, since skipping a word the fragment did not mention could
+change what the instruction asks. Only ``FILLER`` (articles, "please", "can you", "me", Chinese
+particles) is skipped; every other word must be in the fragment.
 
 Building the parser is where collisions show:
 
@@ -53,6 +58,17 @@ BOUNDARY = "(?![A-Za-z0-9_])"  # a word or pattern never ends inside a word
 NOT_A_SPACE = r"(?=\S)"  # a pattern never starts with the space before a word
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _BASE: str | None = None
+_BASE_NOISE = ("%ignore NOISE\n", "%ignore NOISE_ZH\n")
+FILLER_EN = ("a", "an", "the", "please", "kindly", "me", "for me", "can you", "could you",
+             "would you")  # fmt: skip
+FILLER_ZH = ("的", "了", "吧", "呢", "啊", "一下", "给我", "把")
+FILLER = (
+    "ZT_FILLER.1: /(?:"
+    + "|".join(w.replace(" ", r"\s+") for w in FILLER_EN)
+    + ")(?![A-Za-z0-9_])|"
+    + "|".join(FILLER_ZH)
+    + "/i\n%ignore ZT_FILLER\n"
+)
 
 
 class GrammarConflict(ValueError):
@@ -74,9 +90,15 @@ class GrammarMatch:
 
 
 def _base() -> str:
+    """The base grammar without its list of skipped words, with the tenant fillers instead."""
     global _BASE
     if _BASE is None:
-        _BASE = compose([])
+        text = compose([])
+        for line in _BASE_NOISE:
+            if line not in text:
+                raise RuntimeError(f"grammars/base.lark no longer has {line.strip()!r}")
+            text = text.replace(line, "")
+        _BASE = text + "\n" + FILLER
     return _BASE
 
 
