@@ -164,7 +164,7 @@ class TenantGrammar:
         self.text = "\n".join(
             [
                 _base(),
-                f"// ---- trigger grammars of tenant {tenant!r}",
+                f"// ---- trigger grammars of tenant namespace {self.tns}",
                 "%extend start: " + " | ".join(self._entry),
                 *lines,
                 *terminals,
@@ -199,7 +199,7 @@ class TenantGrammar:
 
         def expansion(node: Node) -> str:
             if isinstance(node, Lit):
-                word = node.text.casefold()
+                word = node.text.lower()  # matched case-insensitively (/i)
                 digest = hashlib.sha256(word.encode()).hexdigest()[:12].upper()
                 term = f"{self.tns.upper()}__L_{digest}"
                 self._literal[term] = word
