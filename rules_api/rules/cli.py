@@ -1,6 +1,8 @@
-"""``zerolayer rules …`` (over the HTTP API) and ``zerolayer keys create`` (on the database).
+"""``zerolayer rules …`` (over the HTTP API) and ``zerolayer keys …`` (on the database).
 
     zerolayer keys create --tenant acme --roles author,reviewer [--db URL]
+    zerolayer keys list [--tenant acme] [--db URL]    (ids, tenants, roles: never secrets)
+    zerolayer keys revoke KEY_OR_ID [--db URL]        (refused at once on every worker)
     zerolayer rules validate FILE          zerolayer rules push FILE [--freeze]
     zerolayer rules test NAME [VERSION]    zerolayer rules submit NAME VERSION
     zerolayer rules approve NAME VERSION   zerolayer rules activate NAME VERSION [--rollback]
@@ -188,22 +190,68 @@ def cmd_rules(args: argparse.Namespace) -> int:
         raise
 
 
-def cmd_keys_create(args: argparse.Namespace) -> int:
+def _key_store(args: argparse.Namespace) -> Any:
+    """The store named by ``--db`` (default ZEROLAYER_DB_URL or SQLite); None, reported,
+    without the server extra."""
     try:
-        from zerolayer.rules_api.rules.keys import create_key
         from zerolayer.rules_api.rules.store import RuleStore, default_db_url
     except ImportError as exc:
         print(f"zerolayer keys needs the server extra ({exc.name} is missing)", file=sys.stderr)
+        return None
+    return RuleStore(args.db or default_db_url())
+
+
+def cmd_keys_create(args: argparse.Namespace) -> int:
+    from zerolayer.rules_api.rules.keys import create_key
+
+    store = _key_store(args)
+    if store is None:
         return EXIT_ERROR
-    store = RuleStore(args.db or default_db_url())
     try:
-        key = create_key(store, args.tenant, [r.strip() for r in args.roles.split(",")], args.name)
+        roles = [r.strip() for r in args.roles.split(",")]
+        key = create_key(store, args.tenant, roles, args.name, actor="cli")
     except ValueError as exc:
         print(f"zerolayer keys: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     finally:
         store.close()
     print(key)
+    return EXIT_OK
+
+
+def cmd_keys_list(args: argparse.Namespace) -> int:
+    from zerolayer.rules_api.rules.keys import key_view
+
+    store = _key_store(args)
+    if store is None:
+        return EXIT_ERROR
+    try:
+        keys = [key_view(row) for row in store.list_keys(args.tenant)]
+    finally:
+        store.close()
+    print(json.dumps({"keys": keys}, ensure_ascii=False, indent=2))
+    return EXIT_OK
+
+
+def cmd_keys_revoke(args: argparse.Namespace) -> int:
+    from zerolayer.rules_api.rules.errors import RulesError
+    from zerolayer.rules_api.rules.keys import key_id_of, key_view
+
+    key_id = key_id_of(args.key)
+    if key_id is None:
+        print("zerolayer keys: give a key (zlk_…) or its 12-character id", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    store = _key_store(args)
+    if store is None:
+        return EXIT_ERROR
+    try:
+        row = store.revoke_key(key_id, actor="cli")
+    except RulesError as exc:
+        print(f"zerolayer keys: {exc.message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    finally:
+        store.close()
+    print(json.dumps(key_view(row), ensure_ascii=False, indent=2))
     return EXIT_OK
 
 
@@ -241,6 +289,14 @@ def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     create.add_argument("--name", default="", help="a label for the key")
     create.add_argument("--db", help="database URL (default ZEROLAYER_DB_URL or SQLite)")
     create.set_defaults(func=cmd_keys_create)
+    listing = ksub.add_parser("list", help="list keys: ids, tenants, roles (never secrets)")
+    listing.add_argument("--tenant", help="only this tenant's keys")
+    listing.add_argument("--db", help="database URL (default ZEROLAYER_DB_URL or SQLite)")
+    listing.set_defaults(func=cmd_keys_list)
+    revoke = ksub.add_parser("revoke", help="revoke a key: refused at once by every worker")
+    revoke.add_argument("key", help="the key (zlk_…) or its id")
+    revoke.add_argument("--db", help="database URL (default ZEROLAYER_DB_URL or SQLite)")
+    revoke.set_defaults(func=cmd_keys_revoke)
 
 
 extra_command(_register)

@@ -4,7 +4,10 @@
 line and column) and raises ``RuleInvalid`` with all of them, or returns a ``CompiledRule``.
 Nothing uploaded runs here: templates are parsed, regular expressions compiled, triggers
 checked against the built-in grammar (a rule never shadows a built-in instruction) and
-against the tenant's other rules (no two rules claim one instruction).
+against the tenant's other rules (no two rules claim one instruction). A trigger grammar
+fragment is read by ``grammar_fragment``, composed under the tenant's namespace by
+``tenant_grammar`` (with the tenant's other grammars, so collisions show as conflicts), and
+its sample instructions are checked against the built-in grammar and the other rules.
 """
 
 from __future__ import annotations
@@ -18,15 +21,24 @@ from typing import Any
 import jsonschema
 
 from zerolayer.core.errors import PipelineSyntaxError, PlanError
+from zerolayer.core.normalise import normalise
 from zerolayer.core.ops import OpSpec
 from zerolayer.core.pipeline import parse_plan
 from zerolayer.core.types import TEXT, TEXTUAL_TYPES
 from zerolayer.rules_api.rules import sandbox
 from zerolayer.rules_api.rules.document import Document, Issue, RuleInvalid, load_document, pointer
+from zerolayer.rules_api.rules.grammar_fragment import Fragment, FragmentInvalid, parse_fragment
 from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
 from zerolayer.rules_api.rules.rule_ops import RULE_OPS
 from zerolayer.rules_api.rules.schema import rule_schema
-from zerolayer.rules_api.rules.triggers import Trigger, TriggerError, compile_trigger
+from zerolayer.rules_api.rules.tenant_grammar import GrammarConflict, TenantGrammar, sentences
+from zerolayer.rules_api.rules.triggers import (
+    MIN_LITERAL_CHARS,
+    Trigger,
+    TriggerError,
+    compile_trigger,
+    instruction_key,
+)
 
 #: Does the built-in grammar understand this (normalised) instruction?
 BuiltinParser = Callable[[str], bool]
@@ -44,6 +56,15 @@ class CompiledStep:
 
 
 @dataclass(frozen=True)
+class GrammarTrigger:
+    """A rule's trigger grammar: the checked fragment, a parser of it alone, its samples."""
+
+    fragment: Fragment
+    matcher: TenantGrammar = field(repr=False)
+    samples: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class CompiledRule:
     """A rule that compiled: what the matcher and the runner need."""
 
@@ -58,6 +79,20 @@ class CompiledRule:
     output_type: str
     examples: tuple[dict[str, Any], ...]
     data: dict[str, Any] = field(repr=False)
+    grammar: GrammarTrigger | None = field(default=None, repr=False)
+
+    def match_instruction(self, instruction: str) -> tuple[str | None, dict[str, Any]] | None:
+        """(the phrase, or None for the grammar; slots) when a trigger reads ``instruction``."""
+        key = instruction_key(instruction)
+        for trigger in self.triggers:
+            slots = trigger.match(key)
+            if slots is not None:
+                return trigger.phrase, slots
+        if self.grammar is not None:
+            found = self.grammar.matcher.match(instruction)
+            if found is not None:
+                return None, found.slots
+        return None
 
 
 def content_hash(data: Mapping[str, Any]) -> str:
@@ -74,11 +109,21 @@ def compile_rule(
     builtin_parser: BuiltinParser | None = None,
     others: Sequence[CompiledRule] = (),
     limits: RuleLimits = DEFAULT_LIMITS,
+    tenant: str = "",
 ) -> CompiledRule:
-    """Compile a document; ``RuleInvalid`` lists every problem with its location."""
+    """Compile a document; ``RuleInvalid`` lists every problem with its location.
+
+    ``others`` are the tenant's other active rules; ``tenant`` names the namespace a trigger
+    grammar is composed under.
+    """
     doc = load_document(text, fmt, limits)
     return compile_document(
-        doc, builtin_ops=builtin_ops, builtin_parser=builtin_parser, others=others, limits=limits
+        doc,
+        builtin_ops=builtin_ops,
+        builtin_parser=builtin_parser,
+        others=others,
+        limits=limits,
+        tenant=tenant,
     )
 
 
@@ -89,6 +134,7 @@ def compile_document(
     builtin_parser: BuiltinParser | None = None,
     others: Sequence[CompiledRule] = (),
     limits: RuleLimits = DEFAULT_LIMITS,
+    tenant: str = "",
 ) -> CompiledRule:
     """``compile_rule`` on a parsed document."""
     schema_issues = _schema_issues(doc, limits)
@@ -97,6 +143,7 @@ def compile_document(
     data = doc.data
     issues: list[Issue] = []
     triggers = _triggers(doc, limits, builtin_parser, others, issues)
+    grammar = _grammar(doc, limits, builtin_parser, others, issues, tenant)
     patterns: dict[str, str] = data.get("patterns", {})
     templates: dict[str, str] = data.get("templates", {})
     for name, source in patterns.items():
@@ -108,7 +155,7 @@ def compile_document(
             issues.append(doc.issue(pointer("templates", name), message, offset=(line, col)))
     output_type = data.get("output", {}).get("type", TEXT)
     steps = _pipeline(doc, builtin_ops, limits, output_type, issues)
-    _examples(doc, triggers, issues)
+    _examples(doc, triggers, grammar, issues)
     if issues:
         raise RuleInvalid(issues)
     return CompiledRule(
@@ -123,6 +170,7 @@ def compile_document(
         output_type=output_type,
         examples=tuple(data["examples"]),
         data=data,
+        grammar=grammar,
     )
 
 
@@ -145,6 +193,7 @@ _SHORT = {
     "maxProperties": "has too many entries: at most {}",
     "minItems": "is too short: at least {} items",
     "minLength": "is too short: at least {} characters",
+    "minProperties": "is empty: give phrases, a grammar, or both",
 }
 
 
@@ -157,7 +206,7 @@ def _triggers(
 ) -> list[Trigger]:
     out: list[Trigger] = []
     seen: dict[str, int] = {}
-    for i, phrase in enumerate(doc.data["triggers"]["phrases"]):
+    for i, phrase in enumerate(doc.data["triggers"].get("phrases", [])):
         at = pointer("triggers", "phrases", i)
         try:
             trigger = compile_trigger(phrase, max_slots=limits.max_slots)
@@ -180,7 +229,9 @@ def _triggers(
         for other in others:
             if other.name == doc.data["name"]:
                 continue
-            if any(_collide(trigger, theirs) for theirs in other.triggers):
+            if any(_collide(trigger, theirs) for theirs in other.triggers) or (
+                other.grammar is not None and other.grammar.matcher.match(trigger.sample)
+            ):
                 issues.append(
                     doc.issue(at, f"collides with a trigger of rule {other.name!r} of this tenant")
                 )
@@ -282,30 +333,141 @@ def _rule_op_problem(
     return None
 
 
-def _examples(doc: Document, triggers: list[Trigger], issues: list[Issue]) -> None:
-    from zerolayer.rules_api.rules.triggers import instruction_key
-
+def _examples(
+    doc: Document, triggers: list[Trigger], grammar: GrammarTrigger | None, issues: list[Issue]
+) -> None:
+    if not triggers and grammar is None:
+        return
     for i, example in enumerate(doc.data["examples"]):
         instruction = example.get("instruction")
-        if instruction is None or not triggers:
+        if instruction is None:
             continue
         key = instruction_key(instruction)
-        if not any(t.match(key) is not None for t in triggers):
-            issues.append(
-                doc.issue(pointer("examples", i, "instruction"), "matches none of the triggers")
-            )
+        if any(t.match(key) is not None for t in triggers):
+            continue
+        if grammar is not None and grammar.matcher.match(instruction) is not None:
+            continue
+        issues.append(
+            doc.issue(pointer("examples", i, "instruction"), "matches none of the triggers")
+        )
 
 
 def example_slots(rule: CompiledRule, example: Mapping[str, Any]) -> dict[str, Any]:
     """The slot values of an example's instruction (none without one)."""
-    from zerolayer.rules_api.rules.triggers import instruction_key
-
     instruction = example.get("instruction")
     if not instruction:
         return {}
-    key = instruction_key(instruction)
-    for trigger in rule.triggers:
-        slots = trigger.match(key)
-        if slots is not None:
-            return slots
-    return {}
+    found = rule.match_instruction(instruction)
+    return found[1] if found is not None else {}
+
+
+def _grammar(
+    doc: Document,
+    limits: RuleLimits,
+    builtin_parser: BuiltinParser | None,
+    others: Sequence[CompiledRule],
+    issues: list[Issue],
+    tenant: str,
+) -> GrammarTrigger | None:
+    """Read, compose and check the trigger grammar (None when there is none or it fails)."""
+    source = doc.data["triggers"].get("grammar")
+    if source is None:
+        return None
+    at = pointer("triggers", "grammar")
+    name = doc.data["name"]
+    try:
+        fragment = parse_fragment(source, limits)
+    except FragmentInvalid as exc:
+        for p in exc.problems:
+            issues.append(
+                doc.issue(
+                    at,
+                    f"grammar line {p.line}, column {p.column}: {p.message}",
+                    offset=(p.line, p.column),
+                )
+            )
+        return None
+    try:
+        own = TenantGrammar(tenant, [(name, fragment)], limits)
+    except GrammarConflict as exc:
+        issues.append(doc.issue(at, f"the trigger grammar is ambiguous: {exc.message}"))
+        return None
+    samples = sentences(fragment, limits.max_grammar_samples)
+    problem = _sample_problem(name, own, samples, builtin_parser, others)
+    if problem:
+        issues.append(doc.issue(at, problem))
+        return None
+    theirs = [(o.name, o.grammar.fragment) for o in others if o.grammar and o.name != name]
+    if len(theirs) + 1 > limits.max_grammar_rules_per_tenant:
+        issues.append(
+            doc.issue(
+                at,
+                f"the tenant has {len(theirs)} active rules with a trigger grammar; the limit "
+                f"is {limits.max_grammar_rules_per_tenant}",
+            )
+        )
+        return None
+    if theirs:
+        try:
+            TenantGrammar(tenant, [(name, fragment), *theirs], limits)
+        except GrammarConflict as exc:
+            involved = sorted(exc.rules - {name})
+            if involved:
+                message = (
+                    f"collides with the trigger grammar of rule {involved[0]!r} of this tenant"
+                )
+            else:
+                message = "the trigger grammar is ambiguous"
+            issues.append(doc.issue(at, f"{message}: {exc.message}"))
+            return None
+    for other in others:
+        if other.name == name:
+            continue
+        for trigger in other.triggers:
+            if own.match(trigger.sample) is not None:
+                issues.append(
+                    doc.issue(
+                        at,
+                        f"collides with a trigger of rule {other.name!r} of this tenant: the "
+                        f"grammar reads its phrase {trigger.phrase!r}",
+                    )
+                )
+                return None
+    return GrammarTrigger(fragment, own, tuple(samples))
+
+
+def _sample_problem(
+    name: str,
+    own: TenantGrammar,
+    samples: Sequence[str],
+    builtin_parser: BuiltinParser | None,
+    others: Sequence[CompiledRule],
+) -> str | None:
+    """Why the grammar's sample instructions show it cannot be a trigger, or None."""
+    for sample in samples:
+        if sum(1 for ch in sample if ch.isalnum()) < MIN_LITERAL_CHARS:
+            return (
+                f"the grammar reads {sample!r}, which is too short to be an instruction: "
+                f"a trigger needs at least {MIN_LITERAL_CHARS} letters"
+            )
+        found = own.match(sample)
+        if found is None or found.rule != name:
+            seen = normalise(sample)
+            after = f" (normalised: {seen!r})" if seen != sample else ""
+            return (
+                f"the grammar does not read its own sentence {sample!r}{after}: a pattern may "
+                "swallow the next word, or normalisation changes a literal; make them distinct"
+            )
+        if builtin_parser is not None and builtin_parser(sample):
+            return (
+                f"collides with a built-in instruction: {sample!r} is already understood by "
+                "zerolayer, and a rule never shadows a built-in"
+            )
+        key = instruction_key(sample)
+        for other in others:
+            if other.name != name and any(t.match(key) is not None for t in other.triggers):
+                return (
+                    f"collides with a trigger of rule {other.name!r} of this tenant: its "
+                    f"phrases read {sample!r}"
+                )
+    return None

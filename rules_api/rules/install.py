@@ -3,7 +3,8 @@
 Configuration (environment): ``ZEROLAYER_RULES=off`` leaves them out; ``ZEROLAYER_DB_URL``
 (SQLite by default, under ``ZEROLAYER_DATA_DIR``; ``postgresql://…`` for several workers);
 ``ZEROLAYER_RULE_WORKERS`` worker processes (2); ``ZEROLAYER_RULES_POLL_S`` how often a
-worker re-reads the rule-set version (1 s). The store opens on first use, so an app that
+worker re-reads the rule-set version (1 s; on PostgreSQL activations arrive by LISTEN/NOTIFY
+and this is a fallback, see ``propagation.py``). The store opens on first use, so an app that
 never sees a rules request or a zerolayer client key never touches the database.
 """
 
@@ -21,7 +22,6 @@ from zerolayer.rules_api.rules.isolation import WorkerPool
 from zerolayer.rules_api.rules.router import install_rules_errors, rules_router
 from zerolayer.rules_api.rules.store import RuleStore, default_db_url
 from zerolayer.rules_api.rules.tenant_engine import (
-    KeyTenants,
     RulesTenancy,
     TenantMiddleware,
     TenantRulesEngine,
@@ -58,6 +58,7 @@ def hub_from_env(engine: Any) -> RulesHub:
         builtin_ops=dict(registry.ops) if registry is not None else {},
         builtin_parser=builtin_parser_of(engine),
         poll_s=float(os.environ.get("ZEROLAYER_RULES_POLL_S") or 1.0),
+        listen=True,
     )
 
 
@@ -101,10 +102,9 @@ def install_rules(app: FastAPI, service: Any) -> RulesState | None:
     inner = service.engine
     state = RulesState(lambda: hub_from_env(inner))
     service.engine = TenantRulesEngine(inner, state.hub_if_open)
-    keys = KeyTenants(state.hub_if_open)
-    service.tenancy = RulesTenancy(keys, state.hub_if_opened)  # tenants in the fast path's keys
+    service.tenancy = RulesTenancy(state.hub_if_opened)  # tenants in the fast path's keys
     app.state.rules = state
     install_rules_errors(app)
     app.include_router(rules_router(state.hub))
-    app.add_middleware(TenantMiddleware, hub=state.hub_if_open, keys=keys)
+    app.add_middleware(TenantMiddleware, hub=state.hub_if_open)
     return state

@@ -13,6 +13,7 @@ import logging
 import multiprocessing
 import queue
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -20,6 +21,7 @@ from typing import Any
 
 from zerolayer.core.errors import LimitExceeded, OpError, PayloadError, Unsupported, ZeroLayerError
 from zerolayer.rules_api.rules.compiler import CompiledRule, compile_rule
+from zerolayer.rules_api.rules.document import RuleInvalid
 from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
 from zerolayer.rules_api.rules.runner import run_examples, run_rule
 
@@ -28,7 +30,8 @@ log = logging.getLogger("zerolayer.rules")
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """A rule document and what to do with it: ``run`` a payload or ``test`` the examples."""
+    """A rule document and what to do with it: ``run`` a payload, ``test`` the examples, or
+    ``compile`` it (to learn what compiling costs, before the server compiles it too)."""
 
     kind: str
     text: str
@@ -84,6 +87,8 @@ class _Executor:
         return rule
 
     def handle(self, job: Job) -> dict[str, Any]:
+        if job.kind == "compile":
+            return self._compile(job)
         try:
             rule = self.compiled(job.text, job.fmt)
             if job.kind == "test":
@@ -97,6 +102,19 @@ class _Executor:
             return _error(exc)
         except MemoryError:
             return _error(LimitExceeded("the rule ran out of memory"))
+
+    def _compile(self, job: Job) -> dict[str, Any]:
+        started = time.perf_counter()
+        try:
+            self.compiled(job.text, job.fmt)
+            valid = True
+        except RuleInvalid:
+            valid = False  # the server reports the problems with their locations
+        except MemoryError:
+            return _error(LimitExceeded("compiling the rule ran out of memory"))
+        except ZeroLayerError as exc:
+            return _error(exc)
+        return {"ok": True, "valid": valid, "seconds": time.perf_counter() - started}
 
 
 def _worker_main(conn: Connection, limits: RuleLimits) -> None:
@@ -127,8 +145,9 @@ class InlineRunner:
         self._executor = _Executor(limits)
         self.limits = limits
 
-    def submit(self, job: Job) -> dict[str, Any]:
-        """The job's answer (``ok`` with output or results, or an error description)."""
+    def submit(self, job: Job, timeout: float | None = None) -> dict[str, Any]:
+        """The job's answer (``ok`` with output or results, or an error description);
+        ``timeout`` is not enforced in-process."""
         return self._executor.handle(job)
 
     def close(self) -> None:

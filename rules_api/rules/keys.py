@@ -3,6 +3,8 @@
 Only the key id and the hash are stored; the whole key is shown once, when it is created.
 ``ZEROLAYER_ADMIN_KEY`` (compared in constant time, never stored) is an admin of every
 tenant, to create the first keys over HTTP; ``zerolayer keys create`` writes one directly.
+A revoked key is refused from the moment the revocation commits, by every worker: keys are
+looked up on every request, never cached.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from zerolayer.rules_api.rules.store import RuleStore
 
@@ -21,6 +24,7 @@ ROLES = ("author", "reviewer", "publisher", "auditor", "admin", "client")
 ALL_TENANTS = "*"
 TENANT_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 KEY_PATTERN = re.compile(r"^zlk_(?P<id>[a-z0-9]{12})_(?P<secret>[A-Za-z0-9_-]{20,100})$")
+KEY_ID = re.compile(r"[a-z0-9]{12}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,15 +52,37 @@ def check_roles(roles: list[str]) -> list[str]:
     return sorted(set(roles))
 
 
-def create_key(store: RuleStore, tenant: str, roles: list[str], name: str = "") -> str:
+def create_key(
+    store: RuleStore, tenant: str, roles: list[str], name: str = "", actor: str = "keys"
+) -> str:
     """Store a new key for ``tenant`` with ``roles``; return the whole key (shown once)."""
     if tenant != ALL_TENANTS and not TENANT_PATTERN.match(tenant):
         raise ValueError("a tenant is lower case letters, digits, - and _ (at most 64)")
     checked = check_roles(roles)
     key_id = secrets.token_hex(6)
     secret = secrets.token_urlsafe(32)
-    store.add_key(key_id, hash_secret(secret), tenant, ",".join(checked), name)
+    store.add_key(key_id, hash_secret(secret), tenant, ",".join(checked), name, actor)
     return f"zlk_{key_id}_{secret}"
+
+
+def key_id_of(text: str) -> str | None:
+    """The key id of a whole key (``zlk_<id>_<secret>``) or of a bare id; None if neither."""
+    m = KEY_PATTERN.match(text)
+    if m is not None:
+        return m["id"]
+    return text if KEY_ID.fullmatch(text) else None
+
+
+def key_view(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A key as listed: never its secret or the secret's hash."""
+    return {
+        "key_id": row["key_id"],
+        "tenant": row["tenant"],
+        "roles": row["roles"].split(","),
+        "name": row["name"],
+        "created_at": row["created_at"],
+        "revoked": bool(row["revoked"]),
+    }
 
 
 def key_from_headers(headers: Mapping[str, str]) -> str:

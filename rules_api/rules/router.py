@@ -20,6 +20,7 @@ from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.rules.document import Issue, guess_format
 from zerolayer.rules_api.rules.errors import (
     Forbidden,
+    NotFound,
     PreconditionFailed,
     PreconditionRequired,
     RulesError,
@@ -32,6 +33,8 @@ from zerolayer.rules_api.rules.keys import (
     Principal,
     create_key,
     key_from_headers,
+    key_id_of,
+    key_view,
     resolve,
 )
 from zerolayer.rules_api.rules.schema import rule_schema
@@ -303,11 +306,15 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
         result: dict[str, Any] = await run_in_threadpool(hub.status, tenant)
         return result
 
-    @router.post("/v1/keys", summary="Create an API key (admin)", status_code=201)
-    async def keys(request: Request) -> JSONResponse:
+    async def admin(request: Request, what: str) -> tuple[RulesHub, Principal]:
         hub, principal = await principal_of(request)
         if "admin" not in principal.roles:
-            raise Forbidden("creating keys needs the admin role")
+            raise Forbidden(f"{what} needs the admin role")
+        return hub, principal
+
+    @router.post("/v1/keys", summary="Create an API key (admin)", status_code=201)
+    async def keys(request: Request) -> JSONResponse:
+        hub, principal = await admin(request, "creating keys")
         body = await action_body(request)
         tenant = string(body, "tenant")
         roles = body.get("roles")
@@ -317,12 +324,36 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
             raise RulesError("roles must be a list", errors=[Issue("/roles", "a list of names")])
         try:
             key = await run_in_threadpool(
-                create_key, hub.store, tenant, roles, string(body, "name", required=False)
+                create_key,
+                hub.store,
+                tenant,
+                roles,
+                string(body, "name", required=False),
+                principal.key_id,
             )
         except ValueError as exc:
             raise RulesError(str(exc), errors=[Issue("/roles", str(exc))]) from None
         return JSONResponse(
             {"key": key, "tenant": tenant, "roles": sorted(set(roles))}, status_code=201
         )
+
+    @router.get("/v1/keys", summary="The keys of a tenant, without secrets (admin)")
+    async def list_keys(request: Request) -> dict[str, Any]:
+        hub, principal = await admin(request, "listing keys")
+        tenant: str | None = principal.tenant
+        if principal.tenant == ALL_TENANTS:  # every tenant, or the one the header names
+            tenant = tenant_of(request, principal) if TENANT_HEADER in request.headers else None
+        rows = await run_in_threadpool(hub.store.list_keys, tenant)
+        return {"keys": [key_view(row) for row in rows]}
+
+    @router.post("/v1/keys/{key_id}/revoke", summary="Revoke an API key at once (admin)")
+    async def revoke(request: Request, key_id: str) -> dict[str, Any]:
+        hub, principal = await admin(request, "revoking keys")
+        kid = key_id_of(key_id)
+        if kid is None:
+            raise NotFound(f"no key {key_id[:40]!r}")
+        own = None if principal.tenant == ALL_TENANTS else principal.tenant
+        row = await run_in_threadpool(hub.store.revoke_key, kid, principal.key_id, own)
+        return key_view(row)
 
     return router

@@ -21,6 +21,7 @@ from zerolayer.core.segment import segment
 from zerolayer.rules_api.rules.compiler import CompiledRule, example_slots
 from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
 from zerolayer.rules_api.rules.rule_ops import RULE_OPS, RunContext
+from zerolayer.rules_api.rules.tenant_grammar import TenantGrammar
 from zerolayer.rules_api.rules.triggers import instruction_key
 
 log = logging.getLogger("zerolayer.rules")
@@ -52,7 +53,7 @@ class Match:
     """A rule whose trigger matched a message: which phrase, the slots and the payload."""
 
     rule: CompiledRule
-    phrase: str
+    phrase: str | None  # None: the rule's trigger grammar matched
     slots: dict[str, Any]
     instruction: str
     payload: str
@@ -179,15 +180,23 @@ def _one_line(exc: ZeroLayerError) -> str:
 
 
 def match_message(
-    rules: Sequence[CompiledRule], message: str, payloads: Sequence[str] = ()
+    rules: Sequence[CompiledRule],
+    message: str,
+    payloads: Sequence[str] = (),
+    grammars: Sequence[TenantGrammar] | None = None,
 ) -> Match | None:
-    """The rule whose trigger matches the message's instruction, with its one payload."""
+    """The rule whose trigger matches the message's instruction, with its one payload.
+
+    Phrases are tried first, then ``grammars`` (the tenant's composed trigger grammars); by
+    default each rule's own grammar, which is right for a single rule.
+    """
     if payloads:
         readings = [(message, tuple(payloads), "explicit")]
     else:
         readings = [
             (s.instruction, tuple(p.text for p in s.payloads), s.how) for s in segment(message)
         ]
+    by_name = {rule.name: rule for rule in rules}
     for instruction, texts, how in readings:
         if len(texts) != 1:
             continue
@@ -197,4 +206,10 @@ def match_message(
                 slots = trigger.match(key)
                 if slots is not None:
                     return Match(rule, trigger.phrase, slots, instruction, texts[0], how)
+        if grammars is None:
+            grammars = [r.grammar.matcher for r in rules if r.grammar]
+        for parser in grammars:
+            found = parser.match(instruction)
+            if found is not None and found.rule in by_name:
+                return Match(by_name[found.rule], None, found.slots, instruction, texts[0], how)
     return None

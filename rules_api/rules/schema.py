@@ -33,7 +33,7 @@ def rule_schema(limits: RuleLimits = DEFAULT_LIMITS) -> dict[str, Any]:
             "triggers": {
                 "type": "object",
                 "additionalProperties": False,
-                "required": ["phrases"],
+                "minProperties": 1,
                 "properties": {
                     "phrases": {
                         "type": "array",
@@ -46,7 +46,14 @@ def rule_schema(limits: RuleLimits = DEFAULT_LIMITS) -> dict[str, Any]:
                         },
                         "description": "Instruction phrases in any language; {slot} or "
                         "{slot:int|word|text} marks a typed slot.",
-                    }
+                    },
+                    "grammar": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": limits.max_grammar_chars,
+                        "description": "A restricted Lark grammar fragment with a rule named "
+                        "trigger; each other rule's matched text is a slot.",
+                    },
                 },
             },
             "input": {

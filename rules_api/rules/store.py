@@ -1,10 +1,12 @@
 """Storage of rules, versions, activations, audit records and API keys (SQLAlchemy Core).
 
 SQLite by default, PostgreSQL for several workers: the same statements run on both. Every
-change is one transaction that checks the rule's revision (``UPDATE … WHERE revision = ?``),
-so two writers never silently overwrite each other, and a change and its audit record are
-committed together or not at all. Versions are never updated except for their review and
-test fields; audit records and activations are only ever inserted.
+change is one transaction (``tx``); a change of an existing rule (``change``) first advances
+the rule's revision (``UPDATE … WHERE revision = ?``), so two writers never silently
+overwrite each other, and a change and its audit record are committed together or not at
+all. Versions are never updated except for their review and test fields; audit records and
+activations are only ever inserted. Reads go through ``read`` (a connection of their own, or
+the transaction they are part of).
 """
 
 from __future__ import annotations
@@ -33,12 +35,14 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from zerolayer.rules_api.rules.errors import Conflict, NotFound, PreconditionFailed
+from zerolayer.rules_api.rules.propagation import CHANNEL
 
 metadata = MetaData()
 
@@ -182,11 +186,43 @@ class RuleStore:
         self.engine = make_engine(self.url)
         metadata.create_all(self.engine)
 
+    @property
+    def notifies(self) -> bool:
+        """True on PostgreSQL: changes are announced with NOTIFY (``propagation.py``)."""
+        return self.engine.dialect.name == "postgresql"
+
+    def announce(self, conn: Connection, **payload: Any) -> None:
+        """NOTIFY listeners of ``payload`` when ``conn``'s transaction commits (PostgreSQL)."""
+        if self.notifies:
+            conn.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": json.dumps(payload)},
+            )
+
     @contextmanager
     def tx(self) -> Iterator[Connection]:
         """One transaction: committed when the block ends, rolled back when it raises."""
         with self.engine.begin() as conn:
             yield conn
+
+    @contextmanager
+    def read(self, conn: Connection | None = None) -> Iterator[Connection]:
+        """A connection to read with: ``conn`` (inside its transaction) or a new one."""
+        if conn is not None:
+            yield conn
+            return
+        with self.engine.connect() as new:
+            yield new
+
+    @contextmanager
+    def change(
+        self, tenant: str, name: str, expected: int, actor: str
+    ) -> Iterator[tuple[Connection, dict[str, Any]]]:
+        """One change of an existing rule: a transaction that first advances the rule's
+        revision from ``expected`` (412 when it is stale, 404 when there is no such rule)
+        and yields the connection and the rule as it is now."""
+        with self.tx() as conn:
+            yield conn, self._bump(conn, tenant, name, expected, updated_by=actor, updated_at=now())
 
     def close(self) -> None:
         self.engine.dispose()
@@ -231,7 +267,7 @@ class RuleStore:
         query = select(audit).where(audit.c.tenant == tenant)
         if rule is not None:
             query = query.where(audit.c.rule == rule)
-        with self.engine.connect() as conn:
+        with self.read() as conn:
             rows = conn.execute(query.order_by(audit.c.id.desc()).limit(limit)).fetchall()
         return [_dict(r) for r in rows]
 
@@ -293,11 +329,11 @@ class RuleStore:
             raise Conflict(f"a rule named {name!r} exists; replace its draft instead") from None
 
     def get_rule(self, tenant: str, name: str) -> dict[str, Any]:
-        with self.engine.connect() as conn:
+        with self.read() as conn:
             return self._rule(conn, tenant, name)
 
     def list_rules(self, tenant: str) -> list[dict[str, Any]]:
-        with self.engine.connect() as conn:
+        with self.read() as conn:
             rows = conn.execute(
                 select(rules).where(rules.c.tenant == tenant).order_by(rules.c.name)
             ).fetchall()
@@ -315,7 +351,7 @@ class RuleStore:
         actor: str,
     ) -> dict[str, Any]:
         with self.tx() as conn:
-            if self._rule(conn, tenant, name)["retired"]:
+            if self._rule(conn, tenant, name)["retired"]:  # 409 before 412 for a draft
                 raise Conflict(f"rule {name!r} is retired")
             rule = self._bump(
                 conn,
@@ -336,8 +372,7 @@ class RuleStore:
 
     def freeze(self, tenant: str, name: str, expected: int, actor: str) -> dict[str, Any]:
         """Copy the draft into a new immutable version (numbered 1, 2, …)."""
-        with self.tx() as conn:
-            rule = self._bump(conn, tenant, name, expected, updated_by=actor, updated_at=now())
+        with self.change(tenant, name, expected, actor) as (conn, rule):
             if rule["retired"]:
                 raise Conflict(f"rule {name!r} is retired")
             same = conn.execute(
@@ -384,12 +419,12 @@ class RuleStore:
         return _dict(row)
 
     def get_version(self, tenant: str, name: str, number: int) -> dict[str, Any]:
-        with self.engine.connect() as conn:
+        with self.read() as conn:
             rule = self._rule(conn, tenant, name)
             return self._version(conn, rule["id"], number)
 
     def list_versions(self, tenant: str, name: str) -> list[dict[str, Any]]:
-        with self.engine.connect() as conn:
+        with self.read() as conn:
             rule = self._rule(conn, tenant, name)
             rows = conn.execute(
                 select(versions).where(versions.c.rule_id == rule["id"]).order_by(versions.c.number)
@@ -442,8 +477,7 @@ class RuleStore:
         note: str | None = None,
     ) -> dict[str, Any]:
         """Move a version from one of ``allowed_from`` to ``to`` (submit, approve, reject)."""
-        with self.tx() as conn:
-            rule = self._bump(conn, tenant, name, expected, updated_by=actor, updated_at=now())
+        with self.change(tenant, name, expected, actor) as (conn, rule):
             version = self._version(conn, rule["id"], number)
             if version["status"] not in allowed_from:
                 raise Conflict(
@@ -488,8 +522,7 @@ class RuleStore:
         ``check(conn, rule, version)`` runs inside the transaction; when it raises, nothing
         changes and the previous version stays active.
         """
-        with self.tx() as conn:
-            rule = self._bump(conn, tenant, name, expected, updated_by=actor, updated_at=now())
+        with self.change(tenant, name, expected, actor) as (conn, rule):
             version = self._version(conn, rule["id"], number) if number is not None else None
             if rule["retired"]:
                 raise Conflict(f"rule {name!r} is retired")
@@ -501,6 +534,7 @@ class RuleStore:
             conn.execute(
                 insert(activations).values(tenant=tenant, rule=name, version=number, at=now())
             )
+            self.announce(conn, kind="rules", tenant=tenant)
             self.log(
                 conn,
                 tenant,
@@ -514,8 +548,7 @@ class RuleStore:
             return self._rule(conn, tenant, name)
 
     def retire(self, tenant: str, name: str, expected: int, actor: str) -> dict[str, Any]:
-        with self.tx() as conn:
-            rule = self._bump(conn, tenant, name, expected, updated_by=actor, updated_at=now())
+        with self.change(tenant, name, expected, actor) as (conn, rule):
             if rule["active_version"] is not None:
                 raise Conflict(
                     f"rule {name!r} is active (version {rule['active_version']}); "
@@ -543,22 +576,26 @@ class RuleStore:
             )
             .order_by(rules.c.name)
         )
-        if conn is not None:
-            return [_dict(r) for r in conn.execute(query).fetchall()]
-        with self.engine.connect() as c:
+        with self.read(conn) as c:
             return [_dict(r) for r in c.execute(query).fetchall()]
 
     def ruleset_version(self, tenant: str, conn: Connection | None = None) -> int:
         """A number that grows with every activation change of the tenant (0: none yet)."""
         query = select(func.max(activations.c.id)).where(activations.c.tenant == tenant)
-        if conn is not None:
-            return int(conn.execute(query).scalar() or 0)
-        with self.engine.connect() as c:
+        with self.read(conn) as c:
             return int(c.execute(query).scalar() or 0)
 
     # ---- keys -------------------------------------------------------------------------
 
-    def add_key(self, key_id: str, secret_hash: str, tenant: str, roles: str, name: str) -> None:
+    def add_key(
+        self,
+        key_id: str,
+        secret_hash: str,
+        tenant: str,
+        roles: str,
+        name: str,
+        actor: str = "keys",
+    ) -> None:
         with self.tx() as conn:
             conn.execute(
                 insert(api_keys).values(
@@ -571,9 +608,39 @@ class RuleStore:
                     revoked=False,
                 )
             )
-            self.log(conn, tenant, "keys", "key.create", detail=f"{key_id} roles={roles}")
+            self.log(conn, tenant, actor, "key.create", detail=f"{key_id} roles={roles}")
 
     def get_key(self, key_id: str) -> dict[str, Any] | None:
-        with self.engine.connect() as conn:
+        with self.read() as conn:
             row = conn.execute(select(api_keys).where(api_keys.c.key_id == key_id)).first()
         return _dict(row) if row is not None else None
+
+    def list_keys(self, tenant: str | None) -> list[dict[str, Any]]:
+        """The keys of ``tenant`` (None: of every tenant), without their secret hashes."""
+        query = select(*(c for c in api_keys.c if c.name != "secret_hash"))
+        if tenant is not None:
+            query = query.where(api_keys.c.tenant == tenant)
+        with self.read() as conn:
+            rows = conn.execute(query.order_by(api_keys.c.created_at, api_keys.c.key_id))
+            return [_dict(r) for r in rows.fetchall()]
+
+    def revoke_key(self, key_id: str, actor: str, tenant: str | None = None) -> dict[str, Any]:
+        """Revoke a key (of ``tenant`` only, unless None) and audit it; 404, or 409 if revoked.
+
+        Every lookup reads the key's row, so the key is refused by every worker from the
+        moment this commits.
+        """
+        with self.tx() as conn:
+            row = conn.execute(select(api_keys).where(api_keys.c.key_id == key_id)).first()
+            key = _dict(row) if row is not None else None
+            if key is None or (tenant is not None and key["tenant"] != tenant):
+                raise NotFound(f"no key {key_id!r}")
+            result = conn.execute(
+                update(api_keys)
+                .where(api_keys.c.key_id == key_id, api_keys.c.revoked.is_(False))
+                .values(revoked=True)
+            )
+            if result.rowcount != 1:
+                raise Conflict(f"key {key_id!r} is already revoked", code="already_revoked")
+            self.log(conn, key["tenant"], actor, "key.revoke", detail=key_id)
+            return {k: v for k, v in {**key, "revoked": True}.items() if k != "secret_hash"}

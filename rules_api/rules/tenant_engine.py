@@ -3,6 +3,9 @@
 The middleware reads the client key of a ``/v1/messages`` or ``/v1/chat/completions``
 request (``x-api-key`` or ``Authorization: Bearer``); when it is a zerolayer key, the tenant
 it belongs to is set for the request (a context variable, so the API modules need not know).
+A zerolayer key that is unknown or revoked is answered 401 at once (keys are looked up on
+every request, so a revocation holds on every worker from the moment it commits); other keys
+(an upstream provider's) are left alone, and a request without a key gets no tenant rules.
 ``TenantRulesEngine`` wraps the engine: the built-in grammar answers first, and only a request
 the engine would hand to the fallback for not understanding it (never one refused by the
 sampling gate) is offered to the tenant's active rules. A tenant rule therefore never shadows
@@ -18,16 +21,17 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import logging
-import time
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from zerolayer.core.messages import EngineRequest, EngineResult, Route
+from zerolayer.rules_api.api_errors import error_body, flavour_of, rejection_headers
 from zerolayer.rules_api.contracts import EngineLike
 from zerolayer.rules_api.rules.keys import KEY_PATTERN, key_from_headers, resolve
 from zerolayer.rules_api.rules.rule_router import RuleRouter
@@ -36,7 +40,7 @@ from zerolayer.rules_api.rules.workflow import RulesHub
 log = logging.getLogger("zerolayer.rules")
 current_tenant: ContextVar[str | None] = ContextVar("zerolayer_tenant", default=None)
 ANSWER_PATHS = ("/v1/messages", "/v1/chat/completions")
-KEY_CACHE_S = 5.0
+_INVALID = object()  # a zerolayer key that is unknown or revoked
 
 
 class TenantRulesEngine:
@@ -119,87 +123,65 @@ class TenantRulesEngine:
         return self.inner.plugin_info()
 
 
-class KeyTenants:
-    """The tenant of each client key, read from the store and kept ``KEY_CACHE_S`` seconds."""
-
-    def __init__(self, hub: Callable[[], RulesHub | None]) -> None:
-        self._hub = hub
-        self._keys: dict[str, tuple[float, str | None]] = {}
-
-    def lookup(self, key: str) -> str | None:
-        """The tenant of a zerolayer client key (None: unknown, revoked or every tenant's);
-        may read the store, so it runs in the thread pool."""
-        cached = self._keys.get(key)
-        if cached is not None and time.monotonic() - cached[0] < KEY_CACHE_S:
-            return cached[1]
-        hub = self._hub()
-        tenant = None
-        if hub is not None:
-            try:
-                principal = resolve(hub.store, key)
-            except Exception:
-                log.exception("key lookup failed")
-                principal = None
-            tenant = principal.tenant if principal and principal.tenant != "*" else None
-        if len(self._keys) > 10_000:
-            self._keys.clear()
-        self._keys[key] = (time.monotonic(), tenant)
-        return tenant
-
-    def cached(self, key: str) -> tuple[bool, str | None]:
-        """``(True, tenant)`` when ``lookup`` would answer from its cache, else ``(False, None)``;
-        never reads the store."""
-        cached = self._keys.get(key)
-        if cached is not None and time.monotonic() - cached[0] < KEY_CACHE_S:
-            return True, cached[1]
-        return False, None
-
-
 class TenantMiddleware:
     """Sets ``current_tenant`` from a zerolayer client key on the answer routes."""
 
-    def __init__(
-        self,
-        app: ASGIApp,
-        *,
-        hub: Callable[[], RulesHub | None],
-        keys: KeyTenants | None = None,
-    ) -> None:
+    def __init__(self, app: ASGIApp, *, hub: Callable[[], RulesHub | None]) -> None:
         self.app = app
-        self.keys = keys if keys is not None else KeyTenants(hub)
+        self._hub = hub
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("path", "").rstrip("/") not in ANSWER_PATHS:
+        path = scope.get("path", "").rstrip("/") if scope["type"] == "http" else ""
+        if path not in ANSWER_PATHS:
             await self.app(scope, receive, send)
             return
-        key = key_from_headers(Headers(scope=scope))
+        headers = Headers(scope=scope)
+        key = key_from_headers(headers)
         tenant = await run_in_threadpool(self._tenant_of, key) if KEY_PATTERN.match(key) else None
-        token = current_tenant.set(tenant)
+        if tenant is _INVALID:
+            body = error_body(
+                flavour_of(path, headers),
+                "authentication_error",
+                "the zerolayer API key is not valid (unknown or revoked)",
+            )
+            extra = rejection_headers(path, "request.invalid_key")
+            await JSONResponse(body, status_code=401, headers=extra)(scope, receive, send)
+            return
+        token = current_tenant.set(tenant if isinstance(tenant, str) else None)
         try:
             await self.app(scope, receive, send)
         finally:
             current_tenant.reset(token)
 
-    def _tenant_of(self, key: str) -> str | None:
-        return self.keys.lookup(key)
+    def _tenant_of(self, key: str) -> str | object | None:
+        """The key's tenant; ``_INVALID`` when it is unknown or revoked; None when the store
+        cannot say (logged: the request goes on without tenant rules)."""
+        hub = self._hub()
+        if hub is None:
+            return None
+        try:
+            principal = resolve(hub.store, key)
+        except Exception:
+            log.exception("key lookup failed")
+            return None
+        if principal is None:
+            return _INVALID
+        return principal.tenant if principal.tenant != "*" else None
 
 
 class RulesTenancy:
     """What the fast path of cached answers (``rules_api/fast_path.py``) needs to know about
-    tenants, without ever reading the store: the tenant of a request's key and the tenant's
-    rule-set version, both only as fresh as the slow path would use them."""
+    tenants, without ever reading the store. A request with a zerolayer key is never served
+    there: its key is looked up on every request (a revoked key is refused at once), so it
+    takes the full path; only the tenant's rule-set version is read from the hub's memory."""
 
-    def __init__(self, keys: KeyTenants, hub: Callable[[], RulesHub | None]) -> None:
-        self.keys = keys
+    def __init__(self, hub: Callable[[], RulesHub | None]) -> None:
         self._hub = hub  # the hub if it is open, else None (never opens it)
 
     def tenant(self, headers: Mapping[str, str]) -> tuple[bool, str | None]:
-        """``(known, tenant)`` of a request's headers; not known when the key's tenant would
-        have to be read from the store."""
-        key = key_from_headers(headers)
-        if not KEY_PATTERN.match(key):
-            return True, None
-        return self.keys.cached(key)
+        """``(True, None)`` for a request without a zerolayer key; ``(False, None)`` when its
+        key would have to be looked up in the store."""
+        return (not KEY_PATTERN.match(key_from_headers(headers))), None
 
     def version(self, tenant: str) -> int | None:
         """The tenant's rule-set version when the hub holds it fresh (within its poll

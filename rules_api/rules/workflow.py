@@ -13,7 +13,9 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -25,15 +27,17 @@ from zerolayer.rules_api.rules.document import Issue, RuleInvalid, load_document
 from zerolayer.rules_api.rules.errors import Conflict, Invalid, RulesError
 from zerolayer.rules_api.rules.isolation import Job
 from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
+from zerolayer.rules_api.rules.propagation import LISTENING_POLL_S, ChangeListener
 from zerolayer.rules_api.rules.runner import match_message
 from zerolayer.rules_api.rules.store import RuleStore, etag_of
+from zerolayer.rules_api.rules.tenant_grammar import GrammarConflict, TenantGrammar
 
 log = logging.getLogger("zerolayer.rules")
 RESERVED_NAMES = frozenset({"schema", "validate"})
 
 
 class Runner(Protocol):
-    def submit(self, job: Job) -> dict[str, Any]: ...
+    def submit(self, job: Job, timeout: float | None = None) -> dict[str, Any]: ...
 
     def close(self) -> None: ...
 
@@ -43,6 +47,7 @@ class _TenantRules:
     checked: float = 0.0
     version: int = -1
     rules: list[tuple[CompiledRule, int]] = field(default_factory=list)
+    grammar: TenantGrammar | None = None  # the active rules' trigger grammars, composed
 
 
 class RulesHub:
@@ -57,6 +62,7 @@ class RulesHub:
         builtin_parser: BuiltinParser | None = None,
         limits: RuleLimits = DEFAULT_LIMITS,
         poll_s: float = 1.0,
+        listen: bool = False,
     ) -> None:
         self.store = store
         self.runner = runner
@@ -66,8 +72,17 @@ class RulesHub:
         self.poll_s = poll_s
         self._served: dict[str, _TenantRules] = {}
         self._lock = threading.Lock()
+        self._cache: OrderedDict[tuple[str, str], CompiledRule] = OrderedDict()
+        self._epoch = 0  # grows with each drop of every served tenant
+        self._drops: dict[str, int] = {}  # grows with each drop of one tenant
+        self.listener: ChangeListener | None = None
+        if listen and store.notifies:
+            self.listener = ChangeListener(store.url, self._on_change, self._drop_all)
+            self.listener.start()
 
     def close(self) -> None:
+        if self.listener is not None:
+            self.listener.stop()
         self.runner.close()
         self.store.close()
 
@@ -87,6 +102,7 @@ class RulesHub:
                 builtin_parser=self.builtin_parser,
                 others=others,
                 limits=self.limits,
+                tenant=tenant,
             )
         except RuleInvalid as exc:
             raise Invalid(exc.message, errors=exc.issues) from None
@@ -96,13 +112,43 @@ class RulesHub:
             )
         return rule
 
+    def check_cost(self, text: str, fmt: str) -> None:
+        """Compile an uploaded document in a worker process first: one that takes longer than
+        ``compile_timeout_s`` there (or is killed at the hard limit, or runs out of memory) is
+        refused before the server compiles it (422)."""
+        limit = self.limits.compile_timeout_s
+        hard = limit * 2 + 1.0
+        problem = None
+        try:
+            answer = self.runner.submit(Job("compile", text, fmt), timeout=hard)
+        except ZeroLayerError:  # the worker was killed: the hard limit, or its memory
+            problem = f"compiling it ran past the hard limit of {hard:g} s, or out of memory"
+        else:
+            if not answer.get("ok"):
+                problem = str(answer.get("message", "compiling it failed"))
+            elif answer["seconds"] > limit:
+                problem = f"compiling it took {answer['seconds']:.1f} s; the limit is {limit:g} s"
+        if problem is not None:
+            raise Invalid(
+                "the rule is too costly to compile",
+                errors=[
+                    Issue(
+                        "",
+                        f"{problem}: simplify its patterns (nested repetition such as "
+                        "(?:a{1000}){1000}), templates or trigger grammar",
+                    )
+                ],
+            )
+
     def validate(self, tenant: str, text: str, fmt: str) -> dict[str, Any]:
+        self.check_cost(text, fmt)
         rule = self.compile(tenant, text, fmt)
         return {"valid": True, **describe(rule)}
 
     # ---- drafts and versions ----------------------------------------------------------
 
     def create(self, tenant: str, actor: str, text: str, fmt: str) -> dict[str, Any]:
+        self.check_cost(text, fmt)
         rule = self.compile(tenant, text, fmt)
         row = self.store.create_rule(
             tenant, rule.name, text, fmt, rule.content_hash, rule.description, actor
@@ -113,6 +159,7 @@ class RulesHub:
         self, tenant: str, actor: str, name: str, expected: int, text: str, fmt: str
     ) -> dict[str, Any]:
         self.store.get_rule(tenant, name)  # 404 before 422
+        self.check_cost(text, fmt)
         rule = self.compile(tenant, text, fmt)
         if rule.name != name:
             raise Invalid(
@@ -170,16 +217,18 @@ class RulesHub:
         out: dict[str, Any] = {"rule": name, "of": label, "content_hash": rule.content_hash}
         if match is None:
             phrases = [t.phrase for t in rule.triggers]
+            grammar = " and its trigger grammar" if rule.grammar else ""
             out.update(
                 matched=False,
                 route="fallback",
                 explanation="no trigger matches the instruction with exactly one payload; "
-                f"phrases: {phrases}",
+                f"phrases: {phrases}{grammar}",
             )
             return out
         out.update(
             matched=True,
             trigger={
+                "kind": "phrase" if match.phrase is not None else "grammar",
                 "phrase": match.phrase,
                 "slots": match.slots,
                 "instruction": match.instruction,
@@ -231,12 +280,8 @@ class RulesHub:
                     code="tests_not_passed",
                 )
 
-        version = self._review(
-            tenant,
-            name,
-            "approve",
-            actor,
-            lambda: self.store.review(
+        with self._audit_refusal(tenant, actor, "approve", name):
+            version = self.store.review(
                 tenant,
                 name,
                 expected,
@@ -246,19 +291,14 @@ class RulesHub:
                 allowed_from=("submitted",),
                 to="approved",
                 check=check,
-            ),
-        )
+            )
         return {**version_view(version), "etag": self.etag(tenant, name)}
 
     def reject(
         self, tenant: str, actor: str, name: str, expected: int, number: int, note: str
     ) -> Any:
-        version = self._review(
-            tenant,
-            name,
-            "reject",
-            actor,
-            lambda: self.store.review(
+        with self._audit_refusal(tenant, actor, "reject", name):
+            version = self.store.review(
                 tenant,
                 name,
                 expected,
@@ -268,17 +308,24 @@ class RulesHub:
                 allowed_from=("submitted",),
                 to="rejected",
                 note=note,
-            ),
-        )
+            )
         return {**version_view(version), "etag": self.etag(tenant, name)}
 
-    def _review(
-        self, tenant: str, name: str, action: str, actor: str, do: Callable[[], Any]
-    ) -> Any:
+    @contextmanager
+    def _audit_refusal(
+        self,
+        tenant: str,
+        actor: str,
+        action: str,
+        name: str,
+        statuses: tuple[int, ...] = (409, 422),
+    ) -> Iterator[None]:
+        """Record a refused action (a workflow conflict, an invalid version) in the audit log,
+        in its own transaction, since the refused one rolled back; then re-raise it."""
         try:
-            return do()
+            yield
         except RulesError as exc:
-            if exc.status in (409, 422):
+            if exc.status in statuses:
                 self.store.log_refusal(tenant, actor, action, name, exc.message)
             raise
 
@@ -302,14 +349,10 @@ class RulesHub:
                     others.append(self._compiled(row["text"], row["format"]))
             self.compile(tenant, version["text"], version["format"], others=others)
 
-        try:
+        with self._audit_refusal(tenant, actor, action, name):
             self.store.activate(
                 tenant, name, expected, number, action=action, actor=actor, check=check
             )
-        except RulesError as exc:
-            if exc.status in (409, 422):
-                self.store.log_refusal(tenant, actor, action, name, exc.message)
-            raise
         self.invalidate(tenant)
         return self.view(tenant, name)
 
@@ -319,11 +362,8 @@ class RulesHub:
         return self.view(tenant, name)
 
     def retire(self, tenant: str, actor: str, name: str, expected: int) -> dict[str, Any]:
-        try:
+        with self._audit_refusal(tenant, actor, "retire", name, statuses=(409,)):
             self.store.retire(tenant, name, expected, actor)
-        except Conflict as exc:
-            self.store.log_refusal(tenant, actor, "retire", name, exc.message)
-            raise
         return self.view(tenant, name)
 
     # ---- reading ----------------------------------------------------------------------
@@ -380,11 +420,42 @@ class RulesHub:
     # ---- serving ----------------------------------------------------------------------
 
     def _compiled(self, text: str, fmt: str) -> CompiledRule:
-        return compile_rule(text, fmt, builtin_ops=self.builtin_ops, limits=self.limits)
+        """An active version, compiled once (versions are immutable: the text is the key)."""
+        key = (fmt, text)
+        with self._lock:
+            rule = self._cache.get(key)
+            if rule is not None:
+                self._cache.move_to_end(key)
+                return rule
+        rule = compile_rule(text, fmt, builtin_ops=self.builtin_ops, limits=self.limits)
+        with self._lock:
+            self._cache[key] = rule
+            if len(self._cache) > 512:
+                self._cache.popitem(last=False)
+        return rule
 
     def invalidate(self, tenant: str) -> None:
+        """Forget the tenant's served rules: its next request re-reads them."""
         with self._lock:
             self._served.pop(tenant, None)
+            self._drops[tenant] = self._drops.get(tenant, 0) + 1
+
+    def _drop_all(self) -> None:
+        with self._lock:
+            self._served.clear()
+            self._epoch += 1
+
+    def _on_change(self, message: dict[str, Any]) -> None:
+        tenant = message.get("tenant")
+        if message.get("kind") == "rules" and isinstance(tenant, str):
+            self.invalidate(tenant)
+
+    @property
+    def poll_interval(self) -> float:
+        """How long a tenant's served rules are trusted without re-reading its version."""
+        if self.listener is not None and self.listener.connected.is_set():
+            return max(self.poll_s, LISTENING_POLL_S)
+        return self.poll_s
 
     def fresh_version(self, tenant: str) -> int | None:
         """The tenant's rule-set version as ``active`` would give it without reading the
@@ -397,34 +468,60 @@ class RulesHub:
 
     def active(self, tenant: str) -> tuple[int, list[tuple[CompiledRule, int]]]:
         """The tenant's rule-set version and active rules (re-read at most every poll_s)."""
+        entry = self._entry(tenant)
+        return entry.version, entry.rules
+
+    def _entry(self, tenant: str) -> _TenantRules:
+        poll = self.poll_interval
         with self._lock:
             entry = self._served.get(tenant)
-            if entry is not None and time.monotonic() - entry.checked < self.poll_s:
-                return entry.version, entry.rules
+            if entry is not None and time.monotonic() - entry.checked < poll:
+                return entry
+            generation = (self._epoch, self._drops.get(tenant, 0))
         version = self.store.ruleset_version(tenant)
         if entry is not None and entry.version == version:
             entry.checked = time.monotonic()
-            return version, entry.rules
+            return entry
         loaded: list[tuple[CompiledRule, int]] = []
         for row in self.store.active_rules(tenant):
             try:
                 loaded.append((self._compiled(row["text"], row["format"]), row["number"]))
             except RuleInvalid:
                 log.error("active rule %s/%s no longer compiles", tenant, row["name"])
+        grammar = self._tenant_grammar(tenant, [rule for rule, _ in loaded])
+        fresh = _TenantRules(time.monotonic(), version, loaded, grammar)
         with self._lock:
-            self._served[tenant] = _TenantRules(time.monotonic(), version, loaded)
-        return version, loaded
+            # a change announced while this was read makes it possibly stale: serve it once
+            # but do not keep it
+            if generation == (self._epoch, self._drops.get(tenant, 0)):
+                self._served[tenant] = fresh
+        return fresh
+
+    def _tenant_grammar(self, tenant: str, rules: list[CompiledRule]) -> TenantGrammar | None:
+        """The tenant's trigger grammars composed; None (logged) when none or they collide."""
+        members = [(rule.name, rule.grammar.fragment) for rule in rules if rule.grammar]
+        if not members:
+            return None
+        try:
+            return TenantGrammar(tenant, members, self.limits)
+        except GrammarConflict as exc:  # activation refuses this: the store was changed by hand
+            log.error("trigger grammars of tenant %s collide: %s", tenant, exc.message)
+            return None
 
     def answer(self, tenant: str, request: EngineRequest) -> EngineResult | None:
         """The tenant's rules' answer to a request, or None when no trigger matches."""
         if not request.messages or request.messages[-1].role != "user":
             return None
-        _, active = self.active(tenant)
+        entry = self._entry(tenant)
+        active = entry.rules
         if not active:
             return None
         numbers = {rule.name: n for rule, n in active}
         match = match_message(
-            [r for r, _ in active], request.messages[-1].content, request.payloads
+            [r for r, _ in active],
+            request.messages[-1].content,
+            request.payloads,
+            grammars=[entry.grammar] if entry.grammar is not None else [],
         )
         if match is None:
             return None
@@ -453,6 +550,14 @@ def describe(rule: CompiledRule) -> dict[str, Any]:
         "name": rule.name,
         "content_hash": rule.content_hash,
         "triggers": [{"phrase": t.phrase, "pattern": t.pattern} for t in rule.triggers],
+        "grammar": (
+            {
+                "slots": list(rule.grammar.fragment.slots),
+                "samples": list(rule.grammar.samples),
+            }
+            if rule.grammar
+            else None
+        ),
         "steps": [
             {
                 "op": s.op,

@@ -11,6 +11,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -156,3 +157,36 @@ def rig(db_url: str, engine: Engine, pool: WorkerPool) -> Iterator[Rig]:
     with TestClient(app) as client:
         yield Rig(app, client, hub, keys)
     hub.store.close()
+
+
+@pytest.fixture
+def make_worker(db_url: str, engine: Engine, pool: WorkerPool) -> Iterator[Any]:
+    """Another app instance on the rig's database, as a second server process would be:
+    ``make_worker(poll_s=…, listen=…, cache=…)`` → (client, hub)."""
+    made: list[tuple[TestClient, RulesHub]] = []
+
+    def make(
+        *, poll_s: float = 0.0, listen: bool = False, cache: Any = None
+    ) -> tuple[TestClient, RulesHub]:
+        hub = RulesHub(
+            RuleStore(db_url),
+            pool,
+            builtin_ops=engine.registry.ops,
+            builtin_parser=builtin_parser_of(engine),
+            limits=LIMITS,
+            poll_s=poll_s,
+            listen=listen,
+        )
+        app = create_app(engine, fallback=FakeFallback(), cache=cache)
+        app.state.rules.factory = lambda: hub
+        client = TestClient(app)
+        client.__enter__()
+        made.append((client, hub))
+        return client, hub
+
+    yield make
+    for client, hub in made:
+        client.__exit__(None, None, None)
+        if hub.listener is not None:
+            hub.listener.stop()
+        hub.store.close()

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
 
 from zerolayer.rules_api.rules.limits import RuleLimits
@@ -72,11 +77,12 @@ def publish(
     return dict(r.json())
 
 
-def ask(rig: Rig, who: str | None, text: str) -> Any:
+def ask(rig: Rig, who: str | None, text: str, client: Any = None) -> Any:
+    """POST /v1/messages with the key ``who`` (None: no key), to ``client`` or the rig's."""
     headers = {"anthropic-version": "2023-06-01"}
     if who is not None:
         headers["x-api-key"] = rig.keys[who]
-    return rig.client.post(
+    return (client or rig.client).post(
         "/v1/messages",
         json={
             "model": "m",
@@ -95,3 +101,45 @@ def wait_until(check: Any, timeout: float = 5.0) -> None:
             return
         time.sleep(0.05)
     raise AssertionError("condition not met in time")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db_url: str, port: int, **env: str) -> subprocess.Popen[bytes]:
+    """``zerolayer serve`` on ``db_url`` in a process of its own, once it answers /health."""
+    environment = {
+        **os.environ,
+        "ZEROLAYER_DB_URL": db_url,
+        "ZEROLAYER_RULE_WORKERS": "1",
+        **env,
+    }
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "zerolayer.core.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    end = time.monotonic() + 90
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise AssertionError(f"the server exited with {proc.returncode}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("the server did not start")

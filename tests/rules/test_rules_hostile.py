@@ -157,3 +157,78 @@ def test_injection_strings_are_stored_and_shown_as_text(rig: Rig) -> None:
     r = rig.client.get("/v1/zero-rules/x'; DROP TABLE zl_rules;--", headers=rig.h("author"))
     assert r.status_code == 404
     assert len(rig.client.get("/v1/zero-rules", headers=rig.h("author")).json()["rules"]) == 1
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["((((a{100}){100}){100}){100})", "(?:(?:x{1000}){1000}){1000}"],
+    ids=["nested-bounds", "huge-bounds"],
+)
+def test_a_pattern_too_costly_to_compile_is_refused_without_stalling(
+    rig: Rig, pattern: str
+) -> None:
+    """Compiling such a pattern takes minutes: the worker compiling it first is killed at the
+    hard limit and the upload refused; the server never compiles it."""
+    killed = rig.hub.runner.killed  # type: ignore[attr-defined]
+    started = time.monotonic()
+    r = _create(rig, _doc(name="costly", patterns={"clause": pattern}))
+    assert r.status_code == 422, r.text
+    assert "too costly to compile" in r.json()["message"]
+    assert "hard limit" in r.json()["errors"][0]["message"]
+    assert time.monotonic() - started < 10.0
+    assert rig.hub.runner.killed == killed + 1  # type: ignore[attr-defined]
+    _still_answers(rig)
+    assert rig.client.get("/v1/zero-rules", headers=rig.h("author")).json()["rules"] == []
+
+
+INJECTION = (
+    "'; DROP TABLE zl_rules; -- \" OR 1=1 -- <script>alert(1)</script> {{ 7*7 }} {% raw %}"
+    " ${jndi:ldap://x/a} ../../etc/passwd %import os \u202e\U0001f600 \\ \r\n*a &b"
+)
+FIELDS = [
+    ("name", lambda d, s: d.update(name=s)),
+    ("description", lambda d, s: d.update(description=s)),
+    ("phrase", lambda d, s: d["triggers"]["phrases"].append(s)),
+    ("grammar", lambda d, s: d["triggers"].update(grammar=s)),
+    ("grammar-literal", lambda d, s: d["triggers"].update(grammar=f"trigger: {json.dumps(s)}")),
+    ("pattern", lambda d, s: d["patterns"].update(clause=s)),
+    ("template", lambda d, s: d["templates"].update(faq=s)),
+    ("pipeline", lambda d, s: d.update(pipeline=s)),
+    ("example-input", lambda d, s: d["examples"][0].update(input=s)),
+    ("example-expected", lambda d, s: d["examples"][0].update(expected=s)),
+    ("example-instruction", lambda d, s: d["examples"][0].update(instruction=s)),
+    ("output-type", lambda d, s: d.update(output={"type": s})),
+    ("pattern-name", lambda d, s: d["patterns"].update({s: "x"})),
+]
+
+
+@pytest.mark.parametrize("field,put", FIELDS, ids=[f for f, _ in FIELDS])
+def test_injection_strings_in_every_field(rig: Rig, field: str, put: Any) -> None:
+    doc = copy.deepcopy(BASE)
+    put(doc, INJECTION)
+    text = json.dumps(doc)
+    r = _create(rig, text)
+    assert r.status_code in (201, 422), r.text  # never a 500, never a guess
+    if r.status_code == 422:
+        assert r.json()["code"] == "invalid_rule" and r.json()["errors"]
+        assert all("location" in e and e["message"] for e in r.json()["errors"])
+    else:
+        view = rig.client.get(f"/v1/zero-rules/{doc['name']}", headers=rig.h("author")).json()
+        assert view["draft"]["text"] == text  # stored as text, shown as text
+        r = rig.client.post(
+            f"/v1/zero-rules/{doc['name']}/evaluate",
+            json={"instruction": INJECTION, "input": INJECTION},
+            headers=rig.h("author"),
+        )
+        assert r.status_code == 200, r.text
+    # the store is intact and the other headers and paths refuse the string cleanly
+    assert rig.client.get("/v1/zero-rules", headers=rig.h("author")).status_code == 200
+    bad_path = "/v1/zero-rules/" + "x'%3B%20DROP%20TABLE%20zl_rules%3B--"
+    assert rig.client.get(bad_path, headers=rig.h("author")).status_code == 404
+    headers = {**rig.h("publisher"), "If-Match": INJECTION.encode("ascii", "replace").decode()}
+    r = rig.client.post(
+        "/v1/zero-rules/contract-faq/activate", json={"version": 1}, headers=headers
+    )
+    assert r.status_code in (404, 412)
+    r = rig.client.get("/v1/zero-rules", headers={"x-api-key": "zlk_" + "a" * 12 + "_'; DROP--"})
+    assert r.status_code == 401

@@ -1,0 +1,129 @@
+"""API keys: listed without secrets, revoked by an admin (HTTP) or on the database (CLI);
+a revoked key is refused at once by every worker, on the rules API and the answer routes, and
+every creation and revocation is in the audit log."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from rules_helpers import Rig, ask, contrib, publish
+
+from zerolayer.core.cli import EXIT_BAD_INPUT, main
+
+ADMIN = "bootstrap-secret-for-keys"
+FAQ = "Turn the contract clauses into a FAQ:\n\n1. Term. One year."
+
+
+@pytest.fixture
+def admin(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    monkeypatch.setenv("ZEROLAYER_ADMIN_KEY", ADMIN)
+    r = rig.client.post(
+        "/v1/keys", json={"tenant": "acme", "roles": ["admin"]}, headers={"x-api-key": ADMIN}
+    )
+    assert r.status_code == 201, r.text
+    return {"x-api-key": r.json()["key"]}
+
+
+def test_keys_are_listed_without_secrets(rig: Rig, admin: dict[str, str]) -> None:
+    c = rig.client
+    r = c.get("/v1/keys", headers=admin)
+    assert r.status_code == 200, r.text
+    keys = r.json()["keys"]
+    assert {k["tenant"] for k in keys} == {"acme"}  # a tenant admin sees its own tenant
+    assert {tuple(k["roles"]) for k in keys} >= {("author",), ("reviewer",), ("admin",)}
+    text = r.text
+    for key in rig.keys.values():
+        secret = key.split("_", 2)[2]
+        assert secret not in text
+    assert "secret" not in text and "hash" not in text
+    assert set(keys[0]) == {"key_id", "tenant", "roles", "name", "created_at", "revoked"}
+    everyone = c.get("/v1/keys", headers={"x-api-key": ADMIN}).json()["keys"]
+    assert {k["tenant"] for k in everyone} == {"acme", "globex"}
+    one = c.get("/v1/keys", headers={"x-api-key": ADMIN, "x-zerolayer-tenant": "globex"})
+    assert {k["tenant"] for k in one.json()["keys"]} == {"globex"}
+    assert c.get("/v1/keys", headers=rig.h("author")).status_code == 403
+    assert c.get("/v1/keys").status_code == 401
+
+
+def test_a_revoked_key_is_refused_at_once_by_every_worker(
+    rig: Rig, admin: dict[str, str], make_worker: Any
+) -> None:
+    other, _ = make_worker(poll_s=3600)
+    publish(rig, contrib("contract-faq.yaml"))
+    author_id = rig.keys["author"].split("_")[1]
+    client_id = rig.keys["client"].split("_")[1]
+    for c in (rig.client, other):  # both workers have used both keys
+        assert c.get("/v1/zero-rules", headers=rig.h("author")).status_code == 200
+        assert ask(rig, "client", FAQ, c).headers["x-zero-layer-status"] == "active"
+
+    r = rig.client.post(f"/v1/keys/{author_id}/revoke", headers=admin)
+    assert r.status_code == 200, r.text
+    assert r.json()["revoked"] is True and r.json()["key_id"] == author_id
+    r = rig.client.post(f"/v1/keys/{rig.keys['client']}/revoke", headers=admin)  # the whole key
+    assert r.status_code == 200 and r.json()["key_id"] == client_id
+
+    for c in (rig.client, other):  # no waiting: the very next request is refused
+        r = c.get("/v1/zero-rules", headers=rig.h("author"))
+        assert r.status_code == 401 and r.json()["code"] == "unauthorized"
+        r = ask(rig, "client", FAQ, c)
+        assert r.status_code == 401, r.text
+        assert r.json()["error"]["type"] == "authentication_error"
+        body = {"model": "m", "temperature": 0, "messages": [{"role": "user", "content": FAQ}]}
+        r = c.post(
+            "/v1/chat/completions",
+            json=body,
+            headers={"authorization": f"Bearer {rig.keys['client']}"},
+        )
+        assert r.status_code == 401 and r.json()["error"]["code"] == "invalid_api_key"
+        # other keys, and requests without a zerolayer key, are unaffected
+        assert c.get("/v1/zero-rules", headers=rig.h("author2")).status_code == 200
+        assert ask(rig, None, FAQ, c).status_code == 200
+
+    listed = {k["key_id"]: k for k in rig.client.get("/v1/keys", headers=admin).json()["keys"]}
+    assert listed[author_id]["revoked"] is True and listed[client_id]["revoked"] is True
+    r = rig.client.post(f"/v1/keys/{author_id}/revoke", headers=admin)
+    assert r.status_code == 409 and r.json()["code"] == "already_revoked"
+    audit = rig.client.get("/v1/audit", headers=rig.h("auditor")).json()["audit"]
+    revokes = [a for a in audit if a["action"] == "key.revoke"]
+    admin_id = admin["x-api-key"].split("_")[1]
+    assert {(a["detail"], a["actor"]) for a in revokes} == {
+        (author_id, admin_id),
+        (client_id, admin_id),
+    }
+    creates = [a for a in audit if a["action"] == "key.create"]
+    assert any(a["detail"].startswith(admin_id) and a["actor"] == "env-admin" for a in creates)
+
+
+def test_revocation_is_admin_only_and_stays_in_the_tenant(rig: Rig, admin: dict[str, str]) -> None:
+    c = rig.client
+    b_id = rig.keys["b_author"].split("_")[1]
+    assert c.post(f"/v1/keys/{b_id}/revoke", headers=admin).status_code == 404
+    assert c.post(f"/v1/keys/{b_id}/revoke", headers=rig.h("author")).status_code == 403
+    assert c.post("/v1/keys/nope'--/revoke", headers=admin).status_code == 404
+    assert c.post("/v1/keys/000000000000/revoke", headers=admin).status_code == 404
+    assert c.get("/v1/zero-rules", headers=rig.h("b_author")).status_code == 200
+    # the environment admin may revoke any tenant's key
+    r = c.post(f"/v1/keys/{b_id}/revoke", headers={"x-api-key": ADMIN})
+    assert r.status_code == 200
+    assert c.get("/v1/zero-rules", headers=rig.h("b_author")).status_code == 401
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_keys_list_and_revoke_on_the_command_line(
+    rig: Rig, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = str(rig.hub.store.url)
+    assert main(["keys", "list", "--tenant", "globex", "--db", url]) == 0
+    listed = json.loads(capsys.readouterr().out)["keys"]
+    assert {k["tenant"] for k in listed} == {"globex"} and len(listed) == 3
+    assert rig.keys["b_client"].split("_", 2)[2] not in json.dumps(listed)
+    assert main(["keys", "revoke", rig.keys["b_client"], "--db", url]) == 0
+    assert json.loads(capsys.readouterr().out)["revoked"] is True
+    assert ask(rig, "b_client", FAQ).status_code == 401
+    assert main(["keys", "revoke", rig.keys["b_client"], "--db", url]) == EXIT_BAD_INPUT
+    assert "already revoked" in capsys.readouterr().err
+    assert main(["keys", "revoke", "not-a-key", "--db", url]) == EXIT_BAD_INPUT
+    audit = rig.hub.store.audit_log("globex")
+    assert audit[0]["action"] == "key.revoke" and audit[0]["actor"] == "cli"
