@@ -6,7 +6,7 @@ remembered here as prebuilt response bytes, under an exact key made of
 - the route and the query string,
 - the request body, byte for byte,
 - the request headers that can change an answer: ``content-type`` (how the body is read) and
-  ``x-zero-layer`` (``disable``),
+  ``x-zero-layer`` (``disable``) and ``x-zero-layer-syntax`` (the block syntax version),
 - the caller's tenant (from its client key) and that tenant's rule-set version,
 - the engine's rule-set version.
 
@@ -52,6 +52,7 @@ _WANTED = frozenset(
         b"content-length",
         b"transfer-encoding",
         b"x-zero-layer",
+        b"x-zero-layer-syntax",
         b"x-api-key",
         b"authorization",
     )
@@ -271,6 +272,7 @@ class FastPath:
             scope.get("query_string", b""),
             headers.get(b"content-type"),
             headers.get(b"x-zero-layer"),
+            headers.get(b"x-zero-layer-syntax"),  # the block syntax version
             tenant,
             version,
             self.service.engine.rule_set_version,
@@ -293,7 +295,7 @@ class FastPath:
         key = scope.get(SCOPE_KEY)
         if key is None:
             return
-        tenant, version, engine_version = key[4], key[5], key[6]
+        tenant, version, engine_version = key[5], key[6], key[7]
         tenancy = self.service.tenancy
         if tenancy is not None:
             if tenancy.current() != tenant:
