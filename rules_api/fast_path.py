@@ -5,19 +5,19 @@ remembered here as prebuilt response bytes, under an exact key made of
 
 - the route and the query string,
 - the request body, byte for byte,
-- the request headers that can change an answer: ``content-type`` (how the body is read) and
+- the request headers that can change an answer: ``content-type`` (how the body is read),
   ``x-zero-layer`` (``disable``) and ``x-zero-layer-syntax`` (the block syntax version),
-- the caller's tenant (from its client key) and that tenant's rule-set version,
+- the tenant and its rule-set version, as the ``Tenancy`` gives them (today: none, since a
+  request with a zerolayer key always takes the full path),
 - the engine's rule-set version.
 
 The next request with the same key is answered at the ASGI level: no routing, no validation,
 no JSON encoding, only fresh ids. Everything else goes on to the application unchanged, its
 body replayed: streaming requests (their body says ``"stream": true``, and only whole answers
 are remembered), bodies without ``Content-Length`` or over ``ZEROLAYER_FAST_PATH_MAX_BYTES``,
-and any request whose tenant or tenant rule-set version would have to be read from the
-rules store. The fast path never reads the store: it uses the tenant of a key and the
-rule-set version only while the full path would use them unchanged, so an answer never
-crosses tenants and never outlives a rule activation (the key changes with the version).
+and any request with a zerolayer client key (its key is looked up in the rules store on
+every request, on the full path, so a revoked key is refused at once). The fast path never
+reads the store, so an answer never crosses tenants and never outlives a rule activation.
 """
 
 from __future__ import annotations
