@@ -37,6 +37,8 @@ from zerolayer.core.pipeline import format_plan, parse_plan
 from zerolayer.core.plan import Directive, Plan
 from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
+from zerolayer.core.protocol.model import PROTOCOL_REASON
+from zerolayer.core.protocol.recogniser import recognise_request
 from zerolayer.core.segment import Payload, Segmented, segment
 from zerolayer.core.types import CONVERSATION, TEXT
 
@@ -110,6 +112,8 @@ class Engine:
         if isinstance(request, str):
             request = EngineRequest.from_instruction(request, *payloads)
         trace = _Trace()
+        if protocol := self._protocol(request, trace):
+            return protocol
         try:
             return self._run(request, trace)
         except (PayloadError, OpError, LimitExceeded) as exc:
@@ -122,6 +126,8 @@ class Engine:
         if isinstance(request, str):
             request = EngineRequest.from_instruction(request, *payloads)
         trace = _Trace()
+        if protocol := self._protocol(request, trace):
+            return protocol
         try:
             failure = self._gate(request)
             if failure:
@@ -168,6 +174,19 @@ class Engine:
         return [p.to_dict() for p in self.registry.plugins.values()]
 
     # ---- stages -----------------------------------------------------------------------
+
+    def _protocol(self, request: EngineRequest, trace: _Trace) -> EngineResult | None:
+        """A meta-instruction ("answer in 5 bullet points") is never answered here: its result
+        carries the protocol whose slots the model fills (core/protocol, docs/protocols.md)."""
+        protocol = recognise_request(request)
+        trace.mark("protocol")
+        if protocol is None:
+            return None
+        detail = f"the answer must have this structure: {protocol.describe()}"
+        return EngineResult(
+            Route.FALLBACK, reason=PROTOCOL_REASON, detail=detail, protocol=protocol,
+            timings=trace.timings,
+        )  # fmt: skip
 
     def _gate_sampling(self, request: EngineRequest) -> GateFailure | None:
         return check_sampling(

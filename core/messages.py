@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from zerolayer.core.errors import ZeroLayerError
+
+if TYPE_CHECKING:
+    from zerolayer.core.protocol.model import Protocol
 
 Role = Literal["user", "assistant"]
 
@@ -65,7 +68,9 @@ class EngineResult:
 
     - ``DETERMINISTIC``: ``output`` is the raw result and ``plan`` its pipeline text.
     - ``FALLBACK``: ``reason`` names why (``gate.temperature``, ``parse.no_match`` …) and
-      ``detail`` says it in words; ``output`` is ``None`` (the caller asks its model).
+      ``detail`` says it in words; ``output`` is ``None`` (the caller asks its model). With
+      ``protocol`` set (reason ``protocol.recognised``) the request asked for a structure:
+      the caller has the model fill it (``zerolayer.core.protocol.answer_protocol``).
     - ``ERROR``: ``error`` is the typed exception whose message names line and column.
     """
 
@@ -76,6 +81,7 @@ class EngineResult:
     detail: str | None = None
     error: ZeroLayerError | None = None
     timings: dict[str, float] = field(default_factory=dict)  # stage name → seconds
+    protocol: Protocol | None = None  # FALLBACK only: the structure the answer must have
 
     @property
     def active(self) -> bool:

@@ -8,6 +8,7 @@ STATUS = "x-zero-layer-status"
 CACHE_HIT = "x-zero-layer-cache-hit"
 PLAN = "x-zero-layer-plan"
 REASON = "x-zero-layer-reason"
+PROTOCOL = "x-zero-layer-protocol"  # the structure a model answer follows (docs/protocols.md)
 CONTROL = "x-zero-layer"  # request header; the value "disable" forces the neural fallback
 
 # Printable ASCII stays as it is, except "%" (the escape character itself).
@@ -41,12 +42,16 @@ def answer_headers(
     cache_hit: bool = False,
     plan: str | None = None,
     reason: str | None = None,
+    protocol: str | None = None,
     limit: int = 2048,
 ) -> dict[str, str]:
-    """The zerolayer headers of one answer: status, cache hit, and the plan or the reason."""
+    """The zerolayer headers of one answer: status, cache hit, the plan or the reason, and the
+    protocol the answer follows."""
     headers = {STATUS: "active" if active else "inactive", CACHE_HIT: str(cache_hit).lower()}
     if plan:
         headers[PLAN] = header_safe(plan, limit)
     if reason:
         headers[REASON] = header_safe(reason, limit)
+    if protocol:
+        headers[PROTOCOL] = header_safe(protocol, limit)
     return headers

@@ -18,6 +18,8 @@ from starlette.concurrency import run_in_threadpool
 from zerolayer.core.errors import LimitExceeded, OpError, PayloadError, Unsupported, ZeroLayerError
 from zerolayer.core.fallback import Completion, FallbackBackend, FallbackUnavailable
 from zerolayer.core.messages import EngineRequest, EngineResult, Route
+from zerolayer.core.protocol.fill import answer_protocol, stream_protocol
+from zerolayer.core.protocol.model import Protocol
 from zerolayer.rules_api.api_errors import ApiError, describe_validation
 from zerolayer.rules_api.cache import CachedAnswer, ResponseCache
 from zerolayer.rules_api.contracts import EngineLike
@@ -43,6 +45,7 @@ class Decision:
     reason: str | None = None
     error: ZeroLayerError | None = None
     cache_hit: bool = False
+    protocol: Protocol | None = None  # FALLBACK: the model fills this skeleton (protocols.md)
 
     @property
     def status(self) -> str:
@@ -92,7 +95,12 @@ def result_to_decision(result: EngineResult) -> Decision:
         if result.error is None:
             return Decision(Route.FALLBACK, reason="engine.error_without_exception")
         return Decision(Route.ERROR, plan=result.plan, reason=result.error.code, error=result.error)
-    return Decision(Route.FALLBACK, reason=result.reason or "engine.no_reason")
+    protocol = getattr(result, "protocol", None)
+    return Decision(
+        Route.FALLBACK,
+        reason=result.reason or "engine.no_reason",
+        protocol=protocol if isinstance(protocol, Protocol) else None,
+    )
 
 
 class AnswerService:
@@ -136,7 +144,9 @@ class AnswerService:
         except Exception:
             log.exception("engine.run failed")
             decision = Decision(Route.FALLBACK, reason="engine.exception")
-        if prepared.request.disabled and decision.route is not Route.FALLBACK:
+        if prepared.request.disabled and (
+            decision.route is not Route.FALLBACK or decision.protocol is not None
+        ):
             decision = Decision(Route.FALLBACK, reason="gate.disabled")
         return decision
 
@@ -201,6 +211,7 @@ class AnswerService:
             reason=None
             if decision.plan and decision.route is not Route.FALLBACK
             else decision.reason,
+            protocol=decision.protocol.describe() if decision.protocol else None,
             limit=self.settings.plan_header_max,
         )
 
@@ -238,9 +249,18 @@ class AnswerService:
         )
 
     def complete(self, prepared: Prepared, decision: Decision) -> Completion:
-        """The fallback's whole answer; ApiError 503/502 when there is none."""
+        """The fallback's whole answer (a protocol's slots filled by it when the request asked
+        for a structure); ApiError 503/502 when there is none."""
         backend = self._backend(decision)
         try:
+            if decision.protocol is not None:
+                return answer_protocol(
+                    decision.protocol,
+                    prepared.request,
+                    backend,
+                    max_tokens=prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS,
+                    stop=prepared.stop,
+                )
             return backend.generate(
                 prepared.request,
                 max_tokens=prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS,
@@ -252,14 +272,20 @@ class AnswerService:
     def open_stream(self, prepared: Prepared, decision: Decision) -> StreamStart:
         """Start the fallback's stream and read its first item; ApiError 503/502 if it fails."""
         backend = self._backend(decision)
+        max_tokens = prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS
         try:
-            items = iter(
-                backend.stream(
+            if decision.protocol is not None:
+                items = stream_protocol(
+                    decision.protocol,
                     prepared.request,
-                    max_tokens=prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS,
+                    backend,
+                    max_tokens=max_tokens,
                     stop=prepared.stop,
                 )
-            )
+            else:
+                items = iter(
+                    backend.stream(prepared.request, max_tokens=max_tokens, stop=prepared.stop)
+                )
             first = [next(items)]
         except StopIteration:
             first, items = [], iter(())
