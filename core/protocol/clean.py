@@ -5,7 +5,8 @@ paragraphs. ``SlotText`` keeps exactly one paragraph and makes it a single line 
 change the structure around it:
 
 1. leading lines that are blank, headings (``# …``), fences (`````…``) or rules (``---``)
-   are dropped;
+   are dropped, and so is a short first paragraph that ends with a colon ("Sure, here is the
+   question:"), twice at most;
 2. the first paragraph is kept (it ends at a blank line, or at a line that starts a list
    item, a heading, a quote, a fence or a rule); its lines are joined and every run of white
    space becomes one space;
@@ -28,7 +29,7 @@ import re
 
 PLACEHOLDER = "—"
 ELLIPSIS = "…"
-HEAD = 64  # characters held back to decide steps 3 and 4 (three markers ≤ 15, then ≥ 19)
+HEAD = 96  # characters held back to decide steps 1 (a colon) , 3 and 4 (three markers ≤ 15)
 
 _SKIP_LINE = re.compile(r"#{1,6}(?:\s.*)?|`{1,2}|~{1,2}|`{3,}.*|~{3,}.*|[-=*_][-=*_\s]*", re.S)
 _MARKER = re.compile(
@@ -104,6 +105,7 @@ class SlotText:
         self._started = False
         self._head: list[str] | None = []  # the first characters, until steps 3 and 4
         self._held = 0
+        self._dropped = 0  # preambles dropped
         self._emitted = 0
         self._overflow = False
         self._ended = False  # the paragraph ended (a blank line, or a line starting a block)
@@ -123,7 +125,7 @@ class SlotText:
             if _line_start("".join(held), True) is False:
                 for c in held:
                     self._kept(c)
-            else:
+            elif not self._preamble(held, False):
                 self._ended = True
         if self._head is not None:
             self._flush_head()
@@ -147,18 +149,39 @@ class SlotText:
             return
         self._after_cr = ch == "\r"
         newline = ch in "\r\n"
-        if not self._in_body:
-            if newline:
-                self._line.clear()  # a blank, heading, fence or rule line: dropped
-                return
-            self._line.append(ch)
-            line = "".join(self._line).lstrip()
-            if not _SKIP_LINE.fullmatch(line):
-                self._in_body = True
-                for held in self._line:
-                    self._body(held, False)
+        self._route(ch, newline)
+
+    def _route(self, ch: str, newline: bool) -> None:
+        if self._in_body:
+            self._body(ch, newline)
+        else:
+            self._first_line(ch, newline)
+
+    def _first_line(self, ch: str, newline: bool) -> None:
+        if newline:
+            self._line.clear()  # a blank, heading, fence or rule line: dropped
             return
-        self._body(ch, newline)
+        self._line.append(ch)
+        line = "".join(self._line).lstrip()
+        if not _SKIP_LINE.fullmatch(line):
+            self._in_body = True
+            for held in self._line:
+                self._body(held, False)
+
+    def _preamble(self, held: list[str], newline: bool) -> bool:
+        """Drop a short first paragraph ending with a colon and start again with ``held``,
+        the line that followed it; False when the paragraph is the content."""
+        text = "".join(self._head or ()).rstrip()
+        if self._head is None or self._dropped >= 2 or not text.endswith((":", "：")):
+            return False
+        self._dropped += 1
+        self._head, self._held, self._started, self._space = [], 0, False, False
+        self._in_body, self._line = False, []
+        for ch in held:
+            self._route(ch, False)
+        if newline:
+            self._route("\n", True)
+        return True
 
     def _body(self, ch: str, newline: bool) -> None:
         if self._next is not None:  # a line after a line break: does it start a block?
@@ -171,7 +194,8 @@ class SlotText:
                 return
             held, self._next = self._next, None
             if starts:
-                self._ended = self.done = True
+                if not self._preamble(held, newline):
+                    self._ended = self.done = True
                 return
             for c in held:
                 self._kept(c)

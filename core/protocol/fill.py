@@ -19,6 +19,7 @@ from zerolayer.core.messages import EngineRequest, Message
 from zerolayer.core.protocol.clean import SlotText
 from zerolayer.core.protocol.markdown import Fill, check_structure, skeleton
 from zerolayer.core.protocol.model import Kind, Protocol, Slot
+from zerolayer.core.protocol.vocabulary import english_singular
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,19 +61,26 @@ def outline(protocol: Protocol) -> str:
     for slot in protocol.slots:
         if slot.kind.listed:
             shape = f"{slot.count} {slot.noun or _KIND_WORDS[slot.kind] + 's'}"
+            shape += f" {slot.about}" if slot.about else ""
         else:
             shape = "one paragraph" if slot.count == 1 else f"{slot.count} paragraphs"
         parts.append(f'"{slot.title}": {shape}' if slot.title else shape)
     return "; ".join(parts)
 
 
+_GLOSSES = {"pro": "pro, an advantage", "con": "con, a disadvantage"}
+
+
 def _target(slot: Slot, fill: Fill) -> str:
+    """What one call writes: "one challenging question (question 2 of 3)"."""
     section = f' of the section "{slot.title}"' if slot.title else ""
     if not slot.kind.listed:
         which = f"paragraph {fill.index} of {slot.count}" if slot.count > 1 else "the paragraph"
         return which + section
-    noun = f" ({slot.noun})" if slot.noun else ""
-    return f"{_KIND_WORDS[slot.kind]} {fill.index} of {slot.count}{noun}{section}"
+    kind = _KIND_WORDS[slot.kind]
+    noun = english_singular(slot.noun) if slot.noun else kind
+    noun = _GLOSSES.get(noun.lower(), noun) + (f" {slot.about}" if slot.about else "")
+    return f"one {noun} ({kind} {fill.index} of {slot.count}{section})"
 
 
 def slot_request(
@@ -81,12 +89,12 @@ def slot_request(
     """The request that asks the model for the text of one fill."""
     slot = protocol.slots[fill.slot]
     task = protocol.task or "see the conversation above"
-    parts = [f"Request: {task}", f"The answer has a fixed outline: {outline(protocol)}."]
+    parts = [f"Request: {task}", f"Outline of the answer: {outline(protocol)}."]
     if written.strip():
         parts.append("Written so far:\n" + written.strip())
     parts.append(
-        f"Write only {_target(slot, fill)}. {_FORMS[slot.kind]} No heading, no number, no list "
-        "marker" + (", and do not repeat what is written so far." if written.strip() else ".")
+        f"Write {_target(slot, fill)} now. {_FORMS[slot.kind]} Reply with it only: no heading, "
+        "no number, no list marker" + (", and nothing already written." if written.strip() else ".")
     )
     if protocol.language == "zh":
         parts.append("用中文回答。")

@@ -45,13 +45,15 @@ class Slot:
     """``count`` items of one ``kind``, under a heading when ``title`` is set.
 
     ``noun`` is the request's own words for the items ("challenging questions", "pros",
-    "要点"); it tells the model what to write.
+    "要点") and ``about`` the words that follow them ("about learning to code"); they tell
+    the model what to write.
     """
 
     kind: Kind
     count: int = 1
     title: str | None = None
     noun: str = ""
+    about: str = ""
 
     def describe(self) -> str:
         """``question*3``, ``"Pros": bullet*3``, ``"问题": paragraph``."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from zerolayer.core.gate import VAGUE
@@ -124,6 +124,11 @@ _EN_LIST = re.compile(
     re.I,
 )
 _EN_PAIR = re.compile(rf"(?<![A-Za-z0-9])(?P<cps>{_CP}(?:{_JOIN}{_CP})+)", re.I)
+# "3 questions about X": what the items are about (it also stays in the task).
+_EN_ABOUT = re.compile(
+    r"\s+((?:about|on|of|for|regarding|concerning|to)\s+[^\n.,;:!?()]{1,80}?)\s*(?=$|[\n.,;:!?()])",
+    re.I,
+)
 # "3 pros and cons": 3 of each, or 3 in all? Not exact.
 _EN_DANGLING = re.compile(rf"\s*(?:and|&|or|,)\s+{_ADJ}{_NOUN}", re.I)
 _EN_VAGUE = re.compile(
@@ -295,7 +300,9 @@ def _words(text: str) -> str:
     return " ".join(text.split())
 
 
-def _en_slots(cps: str, style: str | None = None, titled: bool | None = None) -> list[Slot]:
+def _en_slots(
+    cps: str, style: str | None = None, titled: bool | None = None, about: str = ""
+) -> list[Slot]:
     """The slots of counted lists joined by "and": one untitled, several titled."""
     found = list(_CP_ONE.finditer(cps))
     titled = len(found) > 1 if titled is None else titled
@@ -307,8 +314,14 @@ def _en_slots(cps: str, style: str | None = None, titled: bool | None = None) ->
         elif style and kind is Kind.BULLET:
             kind = Kind.ITEM
         noun = _words(m["adj"] + m["noun"])
-        slots.append(Slot(kind, _count(int(m["n"])), _capital(noun) if titled else None, noun))
+        title = _capital(noun) if titled else None
+        slots.append(Slot(kind, _count(int(m["n"])), title, noun, _words(about)))
     return slots
+
+
+def _about(text: str, end: int) -> str:
+    m = _EN_ABOUT.match(text, end)
+    return m.group(1) if m else ""
 
 
 def _zh_slots(cps: str, titled: bool | None = None) -> list[Slot]:
@@ -392,7 +405,8 @@ def _rule_en_list(text: str, sig: _Signals) -> Iterator[_Found]:
     for m in _EN_LIST.finditer(text):
         if _EN_DANGLING.match(text, m.end()):
             raise _Refused("a count shared by two nouns")
-        yield _Found(m.start(), m.end(), tuple(_en_slots(m["cps"], m["style"])))
+        slots = _en_slots(m["cps"], m["style"], about=_about(text, m.end()))
+        yield _Found(m.start(), m.end(), tuple(slots))
 
 
 def _rule_en_pair(text: str, sig: _Signals) -> Iterator[_Found]:
@@ -401,7 +415,8 @@ def _rule_en_pair(text: str, sig: _Signals) -> Iterator[_Found]:
     for m in _EN_PAIR.finditer(text):
         if _EN_DANGLING.match(text, m.end()):
             raise _Refused("a count shared by two nouns")
-        yield _Found(m.start(), m.end(), tuple(_en_slots(m["cps"])))
+        slots = _en_slots(m["cps"], about=_about(text, m.end()))
+        yield _Found(m.start(), m.end(), tuple(slots))
 
 
 def _rule_en_each(text: str, sig: _Signals) -> Iterator[_Found]:
@@ -568,8 +583,7 @@ def _chain(text: str, sig: _Signals, words: _ChainWords) -> Iterator[_Found]:
             if len(found) > 1 or len(found[0].slots) > 1:
                 raise _Refused("a step with two lists")
             counted = True
-            slot = found[0].slots[0]
-            slots.append(Slot(slot.kind, slot.count, title, slot.noun))
+            slots.append(replace(found[0].slots[0], title=title))
         lead = words.lead_before.search(text, 0, start)
         if not (counted or lead or words.step_by_step.search(text)):
             continue  # an ordinary chain of operations

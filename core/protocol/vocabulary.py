@@ -56,6 +56,18 @@ def english_plural(noun: str) -> str:
     return _EN_PLURALS.get(noun, noun + "s")
 
 
+def english_singular(phrase: str) -> str:
+    """ "challenging questions" → "challenging question"; other words are left as they are."""
+    words = " ".join(phrase.split())
+    for singular in sorted(EN_NOUNS, key=len, reverse=True):
+        plural = english_plural(singular)
+        if words.lower().endswith(plural):
+            cut = len(words) - len(plural)
+            if cut == 0 or words[cut - 1] == " ":
+                return words[:cut] + singular
+    return words
+
+
 def english_kind(noun: str) -> Kind:
     """The kind of a noun as written ("Bullet Points" → BULLET)."""
     words = " ".join(noun.lower().split())

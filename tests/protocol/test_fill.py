@@ -53,11 +53,19 @@ def test_prompts_name_the_task_the_outline_the_target_and_what_is_written() -> N
     assert first.temperature == 0.3
     prompt = first.messages[-1].content
     assert prompt.startswith("Request: remote work")
-    assert 'The answer has a fixed outline: "Pros": 2 pros; "Con": 1 con.' in prompt
-    assert 'Write only bullet point 1 of 2 (pros) of the section "Pros".' in prompt
+    assert (
+        'Outline of the answer: "Pros": 2 pros of remote work; "Con": 1 con of remote work.'
+        in prompt
+    )
+    assert (
+        'Write one pro, an advantage of remote work (bullet point 1 of 2 of the section "Pros")'
+        " now." in prompt
+    )
+    assert prompt.endswith("no heading, no number, no list marker.")
     assert "Written so far" not in prompt
     assert "Written so far:\n## Pros\n\n- No commute." in second.messages[-1].content
-    assert 'bullet point 1 of 1 (con) of the section "Con"' in third.messages[-1].content
+    assert second.messages[-1].content.endswith("and nothing already written.")
+    assert '(bullet point 1 of 1 of the section "Con")' in third.messages[-1].content
 
 
 def test_chinese_protocols_ask_for_chinese() -> None:
@@ -66,7 +74,7 @@ def test_chinese_protocols_ask_for_chinese() -> None:
     answer_protocol(protocol, EngineRequest.from_instruction("x"), backend)
     prompt = backend.calls[0].request.messages[-1].content
     assert prompt.endswith("用中文回答。")
-    assert 'Write only the paragraph of the section "问题"' in prompt
+    assert 'Write the paragraph of the section "问题" now.' in prompt
 
 
 def test_token_budgets_share_max_tokens_and_stop_sequences_pass_through() -> None:

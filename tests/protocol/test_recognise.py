@@ -131,3 +131,15 @@ def test_a_protocol_phrase_is_found_after_free_text(phrase: str, before: str) ->
     assert alone is not None
     with_context = recognise(f"{before}\n\n{phrase}" if before.strip() else phrase)
     assert with_context is not None and with_context.slots == alone.slots
+
+
+def test_words_after_the_count_say_what_the_items_are_about() -> None:
+    protocol = recognise("Socratic: ask me three challenging questions about learning to code")
+    assert protocol is not None
+    (slot,) = protocol.slots
+    assert (slot.noun, slot.about) == ("challenging questions", "about learning to code")
+    assert protocol.task == "Socratic: about learning to code"
+    pair = recognise("give me 3 pros and 3 cons of remote work")
+    assert pair is not None and {s.about for s in pair.slots} == {"of remote work"}
+    chain = recognise("list 3 options for hosting a static site, then recommend one")
+    assert chain is not None and chain.slots[0].about == "for hosting a static site"
