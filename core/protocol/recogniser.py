@@ -17,7 +17,7 @@ from the word tables of ``vocabulary.py``):
 
 Only the first and the last paragraph outside code fences are searched (where people write
 instructions), never a payload. The recogniser is strict: a vague count ("about 3", "3-5",
-"3点左右"), two structure phrases that do not form one protocol, a section count that
+"at least 3", "3点左右"), two structure phrases that do not form one protocol, a section count that
 differs from the titles given, or "3 pros and cons" (3 each, or 3 in all?) make the whole
 message not a protocol, and it goes down the ordinary path.
 """
@@ -29,7 +29,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from zerolayer.core.gate import VAGUE
 from zerolayer.core.normalise import chinese_to_int, normalise
 from zerolayer.core.protocol.model import MAX_FILLS, MAX_ITEMS_PER_SLOT, Kind, Protocol, Slot
 from zerolayer.core.protocol.vocabulary import (
@@ -133,8 +132,9 @@ _EN_ABOUT = re.compile(
 _EN_DANGLING = re.compile(rf"\s*(?:and|&|or|,)\s+{_ADJ}{_NOUN}", re.I)
 _EN_VAGUE = re.compile(
     r"(?<![A-Za-z])(?:at\s+(?:least|most)|up\s+to|no\s+(?:more|less|fewer)\s+than|more\s+than"
-    r"|less\s+than|fewer\s+than|over|under|between|(?:a\s+)?(?:maximum|minimum)\s+of|max|min)"
-    rf"\s+{_CP}"
+    r"|less\s+than|fewer\s+than|over|under|between|(?:a\s+)?(?:maximum|minimum)\s+of|max|min"
+    r"|about|around|roughly|approx(?:\.|imately)?|nearly|almost|circa|some|~)"
+    rf"\s*{_CP}|\d+\s*-?ish(?![A-Za-z])"
     rf"|\d+\s*(?:-|–|~|to|or)\s*{_CP}|\d+\s*\+\s*{_ADJ}{_NOUN}|{_CP}\s+or\s+(?:more|fewer|less|so)",
     re.I,
 )
@@ -242,8 +242,9 @@ _ZH_EACH = re.compile(
     rf"(?P<n>{_ZH_NUM})\s*(?:个|条|点|项)"
 )
 _ZH_VAGUE = re.compile(
-    rf"(?:至少|最多|不超过|不少于|最少|起码|顶多|超过|少于|不到|不低于|不高于)\s*{_ZH_NUM}"
-    rf"|{_ZH_NUM}\s*(?:{ZH_CLASSIFIERS})?\s*(?:以上|以内|以下|之内|上下)"
+    r"(?:至少|最多|不超过|不少于|最少|起码|顶多|超过|少于|不到|不低于|不高于|大概|大约|约|差不多"
+    rf"|将近|接近|~)\s*{_ZH_NUM}"
+    rf"|{_ZH_NUM}\s*(?:{ZH_CLASSIFIERS})?\s*(?:以上|以内|以下|之内|上下|左右)"
     rf"|{_ZH_NUM}\s*(?:多|来|余)\s*(?:{ZH_CLASSIFIERS})"
     rf"|{_ZH_NUM}\s*(?:到|至|-|~|或)\s*{_ZH_NUM}\s*(?:{ZH_CLASSIFIERS})"
 )
@@ -633,7 +634,7 @@ def _recognise_text(text: str) -> _Found | None:
     found = [f for rules in (_EN_RULES, _ZH_RULES) for rule in rules for f in rule(text, sig)]
     if not found:
         return None
-    if VAGUE.search(text) or _EN_VAGUE.search(text) or _ZH_VAGUE.search(text):
+    if _EN_VAGUE.search(text) or _ZH_VAGUE.search(text):
         raise _Refused("a vague count")
     # A phrase inside a longer one is part of it ("list 3 options" inside a chain).
     outer = [
@@ -695,7 +696,8 @@ def _tidy(before: str, after: str) -> str:
     text = re.sub(r" +([,.;:!?])", r"\1", text)
     text = re.sub(r"[,;:]\s*(?=[.!?])", "", text)
     text = re.sub(r"([,;:])(?:\s*[,;:])+", r"\1", text)
-    text = text.strip(" \t\n,;:-")
+    text = re.sub(r"(?<=[\u3400-\u9fff]) (?=[\u3400-\u9fff])", "", text)
+    text = text.lstrip(" \t\n.,;:-").rstrip(" \t\n,;:-")
     return "" if not re.search(r"\w", text) else text
 
 
