@@ -134,12 +134,15 @@ def _pieces(
         stream = iter(
             backend.stream(ask, max_tokens=item_tokens if listed else paragraph_tokens, stop=stop)
         )
-        cut = False
+        cut, seen = False, False
         try:
             for item in stream:
                 if isinstance(item, Completion):
                     cut = item.stop_reason == "max_tokens"
-                    break
+                    if seen or not item.text:
+                        break
+                    item = item.text  # a backend that sent its text only in the completion
+                seen = True
                 text = cleaner.feed(item)
                 if text:
                     written.append(text)

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from protocol_texts import raw_texts
 from scripted_backend import ScriptedBackend
 
+from zerolayer.core.fallback import Completion
 from zerolayer.core.messages import EngineRequest, Message
 from zerolayer.core.protocol import (
     FillLimits,
@@ -108,6 +109,21 @@ def test_an_item_cut_at_the_token_limit_ends_with_an_ellipsis() -> None:
     backend = ScriptedBackend(["What is the best way to"], stop_reason="max_tokens")
     answer = answer_protocol(protocol, EngineRequest.from_instruction("q"), backend)
     assert answer.text == "1. What is the best way to…"
+
+
+def test_text_sent_only_in_the_final_completion_is_used() -> None:
+    class CompletionOnly:
+        name = "completion-only"
+
+        def generate(self, request, *, max_tokens, stop=()):  # type: ignore[no-untyped-def]
+            raise AssertionError("stream is used")
+
+        def stream(self, request, *, max_tokens, stop=()):  # type: ignore[no-untyped-def]
+            yield Completion("Why?")
+
+    protocol = _protocol("ask me 2 questions")
+    answer = answer_protocol(protocol, EngineRequest.from_instruction("q"), CompletionOnly())
+    assert answer.text == "1. Why?\n2. Why?"
 
 
 def test_streaming_sends_the_skeleton_and_texts_in_order() -> None:
