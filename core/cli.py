@@ -86,6 +86,7 @@ def _print_result(result: EngineResult, as_json: bool) -> int:
             ],
             "warnings": list(result.warnings),
             "routed": result.routed,
+            "protocol": result.protocol.describe() if result.protocol else None,
             "timings_ms": {k: round(v * 1000, 3) for k, v in result.timings.items()},
         }
         print(json.dumps(out, ensure_ascii=False, indent=2))

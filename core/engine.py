@@ -41,6 +41,8 @@ from zerolayer.core.pipeline import format_plan, parse_plan
 from zerolayer.core.plan import Directive, Plan
 from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
+from zerolayer.core.protocol.model import PROTOCOL_REASON
+from zerolayer.core.protocol.recogniser import recognise_request
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.segment import Payload, Segmented, segment
 from zerolayer.core.syntax import CURRENT, to_current
@@ -145,6 +147,9 @@ class Engine:
             request = EngineRequest.from_instruction(request, *payloads, syntax=syntax)
         trace = _Trace()
         request, warnings = _current_syntax(request)
+        if protocol := self._protocol(request, trace):
+            protocol.warnings = warnings
+            return protocol
         try:
             result = self._run(request, trace)
         except (PayloadError, OpError, LimitExceeded) as exc:
@@ -162,6 +167,9 @@ class Engine:
             request = EngineRequest.from_instruction(request, *payloads, syntax=syntax)
         trace = _Trace()
         request, warnings = _current_syntax(request)
+        if protocol := self._protocol(request, trace):
+            protocol.warnings = warnings
+            return protocol
         try:
             failure = self._gate(request)
             if failure:
@@ -290,6 +298,19 @@ class Engine:
         )
 
     # ---- stages -----------------------------------------------------------------------
+
+    def _protocol(self, request: EngineRequest, trace: _Trace) -> EngineResult | None:
+        """A meta-instruction ("answer in 5 bullet points") is never answered here: its result
+        carries the protocol whose slots the model fills (core/protocol, docs/protocols.md)."""
+        protocol = recognise_request(request)
+        trace.mark("protocol")
+        if protocol is None:
+            return None
+        detail = f"the answer must have this structure: {protocol.describe()}"
+        return EngineResult(
+            Route.FALLBACK, reason=PROTOCOL_REASON, detail=detail, protocol=protocol,
+            timings=trace.timings,
+        )  # fmt: skip
 
     def _gate_sampling(self, request: EngineRequest) -> GateFailure | None:
         return check_sampling(

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from zerolayer.core.errors import ZeroLayerError
 from zerolayer.core.syntax import check_version
+
+if TYPE_CHECKING:
+    from zerolayer.core.protocol.model import Protocol
 
 Role = Literal["user", "assistant"]
 
@@ -109,7 +112,9 @@ class EngineResult:
 
     - ``DETERMINISTIC``: ``output`` is the raw result and ``plan`` its pipeline text.
     - ``FALLBACK``: ``reason`` names why (``gate.temperature``, ``parse.no_match`` …) and
-      ``detail`` says it in words; ``output`` is ``None`` (the caller asks its model).
+      ``detail`` says it in words; ``output`` is ``None`` (the caller asks its model). With
+      ``protocol`` set (reason ``protocol.recognised``) the request asked for a structure:
+      the caller has the model fill it (``zerolayer.core.protocol.answer_protocol``).
     - ``ERROR``: ``error`` is the typed exception whose message names line and column.
 
     A message written in blocks has ``parts``, in message order. When every part is the
@@ -134,6 +139,7 @@ class EngineResult:
     # The canonical instruction the intent router proposed for a paraphrase the grammar did
     # not parse (None when the grammar parsed the request itself).
     routed: str | None = None
+    protocol: Protocol | None = None  # FALLBACK only: the structure the answer must have
 
     @property
     def active(self) -> bool:

@@ -75,6 +75,7 @@ def record(
         failed=failed,
         saved_tokens=saved_tokens,
         model_tokens=model_tokens,
+        protocol=decision.protocol is not None,
     )
     return recorder
 

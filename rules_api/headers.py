@@ -11,6 +11,7 @@ PLAN = "x-zero-layer-plan"
 REASON = "x-zero-layer-reason"
 PARTS = "x-zero-layer-parts"  # zero,model,zero: who answered each part of a mixed answer
 SYNTAX_WARNING = "x-zero-layer-syntax-warning"  # deprecated block syntax, markers read as text
+PROTOCOL = "x-zero-layer-protocol"  # the structure a model answer follows (docs/protocols.md)
 CONTROL = "x-zero-layer"  # request header; the value "disable" forces the neural fallback
 SYNTAX = "x-zero-layer-syntax"  # request header: the block syntax version (v1, v2)
 
@@ -47,10 +48,12 @@ def answer_headers(
     reason: str | None = None,
     parts: Sequence[str] = (),
     warnings: Sequence[str] = (),
+    protocol: str | None = None,
     limit: int = 2048,
 ) -> dict[str, str]:
     """The zerolayer headers of one answer: status, cache hit, the plan or the reason, the
-    kinds of the parts of a message written in blocks, and block syntax warnings."""
+    kinds of the parts of a message written in blocks, block syntax warnings, and the
+    protocol the answer follows."""
     headers = {STATUS: "active" if active else "inactive", CACHE_HIT: str(cache_hit).lower()}
     if plan:
         headers[PLAN] = header_safe(plan, limit)
@@ -60,4 +63,6 @@ def answer_headers(
         headers[PARTS] = ",".join(parts)
     if warnings:
         headers[SYNTAX_WARNING] = header_safe(" | ".join(warnings), limit)
+    if protocol:
+        headers[PROTOCOL] = header_safe(protocol, limit)
     return headers

@@ -19,6 +19,8 @@ from zerolayer.core.errors import LimitExceeded, OpError, PayloadError, Unsuppor
 from zerolayer.core.fallback import Completion, FallbackBackend, FallbackUnavailable
 from zerolayer.core.messages import EngineRequest, EngineResult, Part, Route
 from zerolayer.core.parts import MergedAnswer
+from zerolayer.core.protocol.fill import answer_protocol, stream_protocol
+from zerolayer.core.protocol.model import Protocol
 from zerolayer.core.syntax import to_current
 from zerolayer.rules_api.api_errors import ApiError, describe_validation
 from zerolayer.rules_api.cache import CachedAnswer, ResponseCache
@@ -49,6 +51,7 @@ class Decision:
     parts: tuple[Part, ...] = ()  # a message written in blocks: its parts, in order
     part_kinds: tuple[str, ...] = ()  # zero/model of each part (also for cached answers)
     warnings: tuple[str, ...] = ()  # block syntax warnings
+    protocol: Protocol | None = None  # FALLBACK: the model fills this skeleton (protocols.md)
 
     @property
     def mixed(self) -> bool:
@@ -114,7 +117,12 @@ def result_to_decision(result: EngineResult) -> Decision:
             parts=result.parts,
             part_kinds=kinds,
         )
-    return Decision(Route.FALLBACK, reason=result.reason or "engine.no_reason")
+    protocol = getattr(result, "protocol", None)
+    return Decision(
+        Route.FALLBACK,
+        reason=result.reason or "engine.no_reason",
+        protocol=protocol if isinstance(protocol, Protocol) else None,
+    )
 
 
 class AnswerService:
@@ -160,7 +168,9 @@ class AnswerService:
         except Exception:
             log.exception("engine.run failed")
             decision = Decision(Route.FALLBACK, reason="engine.exception")
-        if prepared.request.disabled and decision.route is not Route.FALLBACK:
+        if prepared.request.disabled and (
+            decision.route is not Route.FALLBACK or decision.protocol is not None
+        ):
             decision = Decision(Route.FALLBACK, reason="gate.disabled")
         return decision
 
@@ -236,6 +246,7 @@ class AnswerService:
             else decision.reason,
             parts=decision.part_kinds,
             warnings=decision.warnings,
+            protocol=decision.protocol.describe() if decision.protocol else None,
             limit=self.settings.plan_header_max,
         )
 
@@ -283,9 +294,18 @@ class AnswerService:
         )
 
     def complete(self, prepared: Prepared, decision: Decision) -> Completion:
-        """The fallback's whole answer; ApiError 503/502 when there is none."""
+        """The fallback's whole answer (a protocol's slots filled by it when the request asked
+        for a structure); ApiError 503/502 when there is none."""
         backend = self._backend(decision)
         try:
+            if decision.protocol is not None:
+                return answer_protocol(
+                    decision.protocol,
+                    prepared.request,
+                    backend,
+                    max_tokens=prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS,
+                    stop=prepared.stop,
+                )
             return backend.generate(
                 prepared.request,
                 max_tokens=prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS,
@@ -297,14 +317,20 @@ class AnswerService:
     def open_stream(self, prepared: Prepared, decision: Decision) -> StreamStart:
         """Start the fallback's stream and read its first item; ApiError 503/502 if it fails."""
         backend = self._backend(decision)
+        max_tokens = prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS
         try:
-            items = iter(
-                backend.stream(
+            if decision.protocol is not None:
+                items = stream_protocol(
+                    decision.protocol,
                     prepared.request,
-                    max_tokens=prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS,
+                    backend,
+                    max_tokens=max_tokens,
                     stop=prepared.stop,
                 )
-            )
+            else:
+                items = iter(
+                    backend.stream(prepared.request, max_tokens=max_tokens, stop=prepared.stop)
+                )
             first = [next(items)]
         except StopIteration:
             first, items = [], iter(())
