@@ -37,9 +37,9 @@ def test_the_local_model_fills_the_protocol(smollm2) -> None:  # type: ignore[no
     protocol = recognise(ask)
     assert protocol is not None
     request = EngineRequest.from_instruction(ask)
-    answer = answer_protocol(protocol, request, smollm2, max_tokens=60)
+    answer = answer_protocol(protocol, request, smollm2, max_tokens=24)
     assert read_structure(answer.text) == expected_structure(protocol)
-    streamed = list(stream_protocol(protocol, request, smollm2, max_tokens=60))
+    streamed = list(stream_protocol(protocol, request, smollm2, max_tokens=24))
     text = "".join(p for p in streamed if isinstance(p, str))
     assert text == answer.text  # greedy decoding: the same answer streamed or not
 
@@ -48,6 +48,6 @@ def test_the_local_model_fills_titled_sections(smollm2) -> None:  # type: ignore
     ask = "Explain what a database index is in two sections: Summary and Risks"
     protocol = recognise(ask)
     assert protocol is not None
-    answer = answer_protocol(protocol, EngineRequest.from_instruction(ask), smollm2, max_tokens=48)
+    answer = answer_protocol(protocol, EngineRequest.from_instruction(ask), smollm2, max_tokens=24)
     assert read_structure(answer.text) == expected_structure(protocol)
     assert answer.text.startswith("## Summary\n\n")
