@@ -7,7 +7,7 @@ configuration; the HTTP service calls ``generate`` or ``stream`` when the engine
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
@@ -25,6 +25,18 @@ class Completion:
     stop_sequence: str | None = None
     input_tokens: int = 0
     output_tokens: int = 0
+
+
+def final_completion(items: Iterable[str | Completion]) -> Completion:
+    """Run a backend's stream (text pieces, then one ``Completion``) to its end; its
+    ``Completion``. A stream that ends without one is a defect of the backend."""
+    final: Completion | None = None
+    for item in items:
+        if isinstance(item, Completion):
+            final = item
+    if final is None:
+        raise RuntimeError("the stream ended without its completion")
+    return final
 
 
 @runtime_checkable

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from zerolayer.core.fallback import Completion, FallbackBackend
+from zerolayer.core.fallback import Completion, FallbackBackend, final_completion
 from zerolayer.core.messages import EngineRequest, Message, Part
 from zerolayer.core.neural.stops import StopScanner
 
@@ -104,12 +104,7 @@ class MergedAnswer:
         self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()
     ) -> Completion:
         """The whole merged answer."""
-        final: Completion | None = None
-        for item in self.stream(request, max_tokens=max_tokens, stop=stop):
-            if isinstance(item, Completion):
-                final = item
-        assert final is not None
-        return final
+        return final_completion(self.stream(request, max_tokens=max_tokens, stop=stop))
 
     def stream(
         self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from zerolayer.core.errors import StartupError
-from zerolayer.core.fallback import Completion, FallbackUnavailable, StopReason
+from zerolayer.core.fallback import Completion, FallbackUnavailable, StopReason, final_completion
 from zerolayer.core.messages import EngineRequest
 from zerolayer.core.neural.decode import Detokenizer, tokens
 from zerolayer.core.neural.prompt import prompt_ids
@@ -96,12 +96,7 @@ class LocalBackend:
         self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()
     ) -> Completion:
         """The whole answer (the stream, collected)."""
-        final: Completion | None = None
-        for item in self.stream(request, max_tokens=max_tokens, stop=stop):
-            if isinstance(item, Completion):
-                final = item
-        assert final is not None
-        return final
+        return final_completion(self.stream(request, max_tokens=max_tokens, stop=stop))
 
     def stream(
         self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()

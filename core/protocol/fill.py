@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from zerolayer.core.fallback import Completion, FallbackBackend
+from zerolayer.core.fallback import Completion, FallbackBackend, final_completion
 from zerolayer.core.messages import EngineRequest, Message
 from zerolayer.core.protocol.clean import SlotText
 from zerolayer.core.protocol.markdown import Fill, check_structure, skeleton
@@ -195,12 +195,6 @@ def answer_protocol(
     limits: FillLimits | None = None,
 ) -> Completion:
     """The whole answer of a protocol (see ``stream_protocol``)."""
-    final: Completion | None = None
-    for item in stream_protocol(
-        protocol, request, backend, max_tokens=max_tokens, stop=stop, limits=limits
-    ):
-        if isinstance(item, Completion):
-            final = item
-    if final is None:  # stream_protocol always ends with one
-        raise RuntimeError("the protocol stream ended without its completion")
-    return final
+    return final_completion(
+        stream_protocol(protocol, request, backend, max_tokens=max_tokens, stop=stop, limits=limits)
+    )
