@@ -167,16 +167,20 @@ def test_injection_strings_are_stored_and_shown_as_text(rig: Rig) -> None:
 def test_a_pattern_too_costly_to_compile_is_refused_without_stalling(
     rig: Rig, pattern: str
 ) -> None:
-    """Compiling such a pattern takes minutes: the worker compiling it first is killed at the
-    hard limit and the upload refused; the server never compiles it."""
+    """Compiling such a pattern takes minutes and much memory: the worker compiling it first
+    is stopped at its hard time limit or its memory limit and the upload refused; the server
+    never compiles it."""
     killed = rig.hub.runner.killed  # type: ignore[attr-defined]
     started = time.monotonic()
     r = _create(rig, _doc(name="costly", patterns={"clause": pattern}))
     assert r.status_code == 422, r.text
     assert "too costly to compile" in r.json()["message"]
-    assert "hard limit" in r.json()["errors"][0]["message"]
+    problem = r.json()["errors"][0]["message"]
+    # whichever limit the worker reaches first on this machine: its time or its memory
+    assert "hard limit" in problem or "out of memory" in problem, problem
     assert time.monotonic() - started < 10.0
-    assert rig.hub.runner.killed == killed + 1  # type: ignore[attr-defined]
+    if "hard limit" in problem:  # killed at its time limit (out of memory, it ends itself)
+        assert rig.hub.runner.killed == killed + 1  # type: ignore[attr-defined]
     _still_answers(rig)
     assert rig.client.get("/v1/zero-rules", headers=rig.h("author")).json()["rules"] == []
 
