@@ -7,8 +7,6 @@ remembered here as prebuilt response bytes, under an exact key made of
 - the request body, byte for byte,
 - the request headers that can change an answer: ``content-type`` (how the body is read),
   ``x-zero-layer`` (``disable``) and ``x-zero-layer-syntax`` (the block syntax version),
-- the tenant and its rule-set version, as the ``Tenancy`` gives them (today: none, since a
-  request with a zerolayer key always takes the full path),
 - the engine's rule-set version.
 
 The next request with the same key is answered at the ASGI level: no routing, no validation,
@@ -91,16 +89,9 @@ def slot_values() -> dict[str, bytes]:
 class Tenancy(Protocol):
     """Tenants as the fast path sees them (``rules/tenant_engine.py``: ``RulesTenancy``)."""
 
-    def tenant(self, headers: Mapping[str, str]) -> tuple[bool, str | None]:
-        """``(known, tenant)``: not known when finding it would read the store."""
-        ...
-
-    def version(self, tenant: str) -> int | None:
-        """The tenant's rule-set version if known without reading the store, else None."""
-        ...
-
-    def current(self) -> str | None:
-        """The tenant the request being answered was decided for."""
+    def has_tenant(self, headers: Mapping[str, str]) -> bool:
+        """True when the request's key names a tenant: its key is looked up in the rules store
+        on every request, so the request takes the full path."""
         ...
 
 
@@ -251,30 +242,20 @@ class FastPath:
     def key(
         self, scope: Scope, headers: Mapping[bytes, bytes], body: bytes
     ) -> tuple[Any, ...] | None:
-        """The exact key of a request, or None when its tenant or tenant version would have to
-        be read from the rules store."""
+        """The exact key of a request, or None when it names a tenant (the full path looks its
+        key up in the rules store)."""
         tenancy = self.service.tenancy
-        tenant: str | None = None
-        version: int | None = None
         if tenancy is not None:
             names = (b"authorization", b"x-api-key")
             given = {n.decode(): headers[n].decode("latin-1") for n in names if n in headers}
-            if given:  # without a key there is no tenant
-                known, tenant = tenancy.tenant(given)
-                if not known:
-                    return None
-            if tenant is not None:
-                version = tenancy.version(tenant)
-                if version is None:
-                    return None
+            if given and tenancy.has_tenant(given):
+                return None
         return (
             scope["path"],
             scope.get("query_string", b""),
             headers.get(b"content-type"),
             headers.get(b"x-zero-layer"),
             headers.get(b"x-zero-layer-syntax"),  # the block syntax version
-            tenant,
-            version,
             self.service.engine.rule_set_version,
             body,
         )
@@ -290,21 +271,10 @@ class FastPath:
         saved_tokens: int,
     ) -> None:
         """Remember the answer the full path just gave to a cache hit (``headers``: its
-        x-zero-layer headers), if the request had a key and it still holds: same tenant, same
-        rule-set versions as when the key was made."""
+        x-zero-layer headers), if the request had a key and the engine's rule-set version is
+        still the one it was made with."""
         key = scope.get(SCOPE_KEY)
-        if key is None:
-            return
-        tenant, version, engine_version = key[5], key[6], key[7]
-        tenancy = self.service.tenancy
-        if tenancy is not None:
-            if tenancy.current() != tenant:
-                return
-            if tenant is not None and tenancy.version(tenant) != version:
-                return
-        elif tenant is not None:
-            return
-        if self.service.engine.rule_set_version != engine_version:
+        if key is None or self.service.engine.rule_set_version != key[-2]:
             return
         raw = tuple((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items())
         size = (

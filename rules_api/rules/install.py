@@ -77,10 +77,6 @@ class RulesState:
                     self._hub = self.factory()
         return self._hub
 
-    def hub_if_opened(self) -> RulesHub | None:
-        """The hub when it has been opened already, else None (never opens it)."""
-        return self._hub
-
     def hub_if_open(self) -> RulesHub | None:
         """The hub (opened if needed); None when it cannot be opened (logged)."""
         try:
@@ -102,7 +98,7 @@ def install_rules(app: FastAPI, service: Any) -> RulesState | None:
     inner = service.engine
     state = RulesState(lambda: hub_from_env(inner))
     service.engine = TenantRulesEngine(inner, state.hub_if_open)
-    service.tenancy = RulesTenancy(state.hub_if_opened)  # tenants in the fast path's keys
+    service.tenancy = RulesTenancy()  # tenant requests bypass the fast path
     app.state.rules = state
     install_rules_errors(app)
     app.include_router(rules_router(state.hub))

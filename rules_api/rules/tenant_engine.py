@@ -171,24 +171,10 @@ class TenantMiddleware:
 
 class RulesTenancy:
     """What the fast path of cached answers (``rules_api/fast_path.py``) needs to know about
-    tenants, without ever reading the store. A request with a zerolayer key is never served
-    there: its key is looked up on every request (a revoked key is refused at once), so it
-    takes the full path; only the tenant's rule-set version is read from the hub's memory."""
+    tenants, without ever reading the store: a request with a zerolayer key names a tenant and
+    takes the full path, where its key is looked up on every request (a revoked key is refused
+    at once)."""
 
-    def __init__(self, hub: Callable[[], RulesHub | None]) -> None:
-        self._hub = hub  # the hub if it is open, else None (never opens it)
-
-    def tenant(self, headers: Mapping[str, str]) -> tuple[bool, str | None]:
-        """``(True, None)`` for a request without a zerolayer key; ``(False, None)`` when its
-        key would have to be looked up in the store."""
-        return (not KEY_PATTERN.match(key_from_headers(headers))), None
-
-    def version(self, tenant: str) -> int | None:
-        """The tenant's rule-set version when the hub holds it fresh (within its poll
-        interval), else None."""
-        hub = self._hub()
-        return hub.fresh_version(tenant) if hub is not None else None
-
-    def current(self) -> str | None:
-        """The tenant the tenant middleware set for the request being answered."""
-        return current_tenant.get()
+    def has_tenant(self, headers: Mapping[str, str]) -> bool:
+        """True when the request carries a zerolayer client key."""
+        return bool(KEY_PATTERN.match(key_from_headers(headers)))

@@ -457,15 +457,6 @@ class RulesHub:
             return max(self.poll_s, LISTENING_POLL_S)
         return self.poll_s
 
-    def fresh_version(self, tenant: str) -> int | None:
-        """The tenant's rule-set version as ``active`` would give it without reading the
-        store, or None when it would read it (never read, invalidated or older than poll_s)."""
-        with self._lock:
-            entry = self._served.get(tenant)
-            if entry is not None and time.monotonic() - entry.checked < self.poll_s:
-                return entry.version
-        return None
-
     def active(self, tenant: str) -> tuple[int, list[tuple[CompiledRule, int]]]:
         """The tenant's rule-set version and active rules (re-read at most every poll_s)."""
         entry = self._entry(tenant)
