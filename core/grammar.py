@@ -18,11 +18,12 @@ from collections.abc import Callable, Sequence
 from importlib.resources import files
 from typing import Any
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import GrammarError, LarkError, UnexpectedInput, VisitError
+from lark import Lark, Transformer
+from lark.exceptions import GrammarError, LarkError, UnexpectedInput
 
 from zerolayer.core.errors import StartupError, Unsupported
 from zerolayer.core.fields import FieldRef
+from zerolayer.core.lexer import LEXER_PLUGINS
 from zerolayer.core.plan import Directive
 from zerolayer.core.registry import GrammarFragment
 
@@ -132,7 +133,12 @@ class InstructionParser:
         self.text = compose(fragments)
         try:
             self._lark = Lark(
-                self.text, parser="lalr", lexer="contextual", propagate_positions=False
+                self.text,
+                parser="lalr",
+                lexer="contextual",
+                propagate_positions=False,
+                transformer=_build_transformer(fragments, _rule_names(self.text)),
+                _plugins=LEXER_PLUGINS,
             )
         except (GrammarError, LarkError) as exc:
             owners = ", ".join(f"{f.namespace} ({f.plugin})" for f in fragments) or "none"
@@ -142,7 +148,6 @@ class InstructionParser:
                 "find the plugin whose fragment breaks it",
             ) from exc
         _check_keyword_overlap(self._lark, fragments)
-        self._transformer = _build_transformer(fragments)
         self._finishers = [f.finish for f in fragments if f.finish is not None]
 
     def keywords(self) -> set[str]:
@@ -161,18 +166,12 @@ class InstructionParser:
         """Directives for ``instruction``; ``NoMatch`` when any part of it is not understood."""
         if not instruction.strip():
             raise NoMatch("there is no instruction")
-        try:
-            tree = self._lark.parse(instruction)
+        try:  # the transforms run as the parser reduces (no parse tree is built)
+            directives: list[Directive] = self._lark.parse(instruction)  # type: ignore[assignment]
         except UnexpectedInput as exc:
             col = getattr(exc, "column", None)
             near = _near(instruction, getattr(exc, "pos_in_stream", None))
             raise NoMatch(f"the instruction is not understood near {near!r}", column=col) from None
-        try:
-            directives: list[Directive] = self._transformer.transform(tree)
-        except VisitError as exc:
-            if isinstance(exc.orig_exc, Unsupported):
-                raise exc.orig_exc from None
-            raise
         for finish in self._finishers:
             directives = finish(directives)
         return directives
@@ -217,24 +216,32 @@ def _near(text: str, pos: int | None) -> str:
     return text[pos : pos + 30] or text[-30:]
 
 
-def _token_value(token: Token) -> Any:
-    return token
+def _rule_names(text: str) -> set[str]:
+    """The rules a grammar text defines (lower case; ``_rules`` are inlined by Lark)."""
+    return {n for n in _DEFINITION.findall(text) if n.islower() and not n.startswith("_")}
 
 
-def _build_transformer(fragments: Sequence[GrammarFragment]) -> Transformer[Any, Any]:
-    methods: dict[str, Callable[..., Any]] = {
-        "start": lambda self, children: [d for c in children for d in c],
-        "clause": lambda self, children: [d for c in children for d in c],
-        "number": lambda self, children: _to_number(str(children[0])),
-        "string": lambda self, children: _unquote(str(children[0])),
-        "name": lambda self, children: FieldRef(_unquote(str(children[0]))),
-    }
+def _keep_or_list(self: Any, children: list[Any]) -> Any:
+    """A rule without a transform: its only child, or the list of its children."""
+    return children[0] if len(children) == 1 else children
+
+
+def _build_transformer(
+    fragments: Sequence[GrammarFragment], rules: set[str]
+) -> Transformer[Any, Any]:
+    """The callbacks Lark calls as it reduces each rule (an inline LALR transformer): every
+    rule of the grammar has one, so no parse tree is ever built."""
+    methods: dict[str, Callable[..., Any]] = dict.fromkeys(rules, _keep_or_list)
+    methods.update(
+        start=lambda self, children: [d for c in children for d in c],
+        clause=lambda self, children: [d for c in children for d in c],
+        number=lambda self, children: _to_number(str(children[0])),
+        string=lambda self, children: _unquote(str(children[0])),
+        name=lambda self, children: FieldRef(_unquote(str(children[0]))),
+    )
     for fragment in fragments:
         for rule, func in fragment.transforms.items():
             methods[rule] = (lambda f: lambda self, children: f(children))(func)
-    methods["__default__"] = lambda self, data, children, meta: (
-        children[0] if len(children) == 1 else children
-    )
     cls = type("InstructionTransformer", (Transformer,), methods)
     return cls()  # type: ignore[no-any-return]
 
