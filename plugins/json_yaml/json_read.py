@@ -35,9 +35,17 @@ _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _STRING_RUN = re.compile(r'[^"\\\x00-\x1f]*')
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
-# Text that might hide a lone surrogate or a number that overflows a double: only then is
-# the parsed value walked (an exact check); ordinary payloads never pay for it.
-SUSPECT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]|[0-9]{300}|[eE][-+]?[0-9]{3}")
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_RAW_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_INFINITY = float("inf")
+
+
+def may_hold_surrogate(text: str) -> bool:
+    """Whether ``text`` might hold a lone surrogate (an escape or a raw one): only then is
+    the parsed value walked for one. Ordinary payloads cost two substring tests."""
+    return ("\\u" in text and _ESCAPED_SURROGATE.search(text) is not None) or (
+        not text.isascii() and _RAW_SURROGATE.search(text) is not None
+    )
 
 
 class _NonFinite(ValueError):
@@ -46,6 +54,18 @@ class _NonFinite(ValueError):
 
 def reject_constant(name: str) -> Any:
     raise _NonFinite(name)
+
+
+class NumberOverflow(ValueError):
+    """Raised by the ``parse_float`` hook for a number too large for a double."""
+
+
+def read_float(text: str) -> float:
+    """The ``parse_float`` hook: a JSON number as a double, refusing one that overflows."""
+    value = float(text)
+    if value == _INFINITY or value == -_INFINITY:
+        raise NumberOverflow(text)
+    return value
 
 
 def parse_json(text: str) -> Any:
@@ -58,7 +78,7 @@ def parse_json(text: str) -> Any:
     start = 1 if text.startswith(_BOM) else 0
     src = text[start:] if start else text
     try:
-        value = json.loads(src, parse_constant=reject_constant)
+        value = json.loads(src, parse_constant=reject_constant, parse_float=read_float)
     except (json.JSONDecodeError, _NonFinite):
         raise _payload_error(text, locate_json_error(text, start), start) from None
     except RecursionError:
@@ -66,9 +86,17 @@ def parse_json(text: str) -> Any:
         if found is not None:
             raise _payload_error(text, found, start) from None
         raise LimitExceeded("JSON nesting is too deep to convert") from None
-    except ValueError as exc:  # int() digit limit of CPython
+    except ValueError as exc:  # a double overflowed, or the int() digit limit of CPython
+        found = locate_json_error(text, start)  # a syntax error anywhere is reported first
+        if found is not None:
+            raise _payload_error(text, found, start) from None
+        if isinstance(exc, NumberOverflow):
+            raise Unsupported(
+                "json_number_out_of_range",
+                "a JSON number is too large for a double-precision float",
+            ) from None
         raise LimitExceeded(f"JSON number too long to convert exactly: {exc}") from None
-    if SUSPECT.search(src):
+    if may_hold_surrogate(src):
         _check_exact(value, text)
     return value
 
@@ -80,18 +108,12 @@ def _payload_error(text: str, found: tuple[int, str] | None, start: int) -> Payl
 
 
 def _check_exact(value: Any, text: str) -> None:
-    """Reject lone surrogates (PayloadError) and floats that overflowed (Unsupported)."""
+    """Reject lone surrogates (PayloadError)."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             _check_string(item, text)
-        elif isinstance(item, float):
-            if item in (float("inf"), float("-inf")):
-                raise Unsupported(
-                    "json_number_out_of_range",
-                    "a JSON number is too large for a double-precision float",
-                )
         elif isinstance(item, dict):
             for key, val in item.items():
                 _check_string(key, text)

@@ -23,7 +23,7 @@ same entries in the same order. Keys are checked to be distinct across batches h
 
 Anything else takes the whole-value path (:func:`parse_json`, :func:`emit_yaml`,
 :func:`verify_yaml`): a scalar or empty top level, a byte order mark, text that may hold a
-lone surrogate or an overflowing number, ``seq_style="flow"`` (whether a list fits on one
+lone surrogate, a number that overflows a double, ``seq_style="flow"`` (whether a list fits on one
 line depends on all its items), ``sort_keys`` at a level that would stream a mapping, and
 duplicate keys at a streamed level. Whenever reading, writing or checking a batch fails,
 the whole-value path runs from the start, so malformed payloads get exactly its
@@ -36,7 +36,12 @@ import json
 import re
 from typing import Any
 
-from zerolayer.plugins.json_yaml.json_read import SUSPECT, parse_json, reject_constant
+from zerolayer.plugins.json_yaml.json_read import (
+    may_hold_surrogate,
+    parse_json,
+    read_float,
+    reject_constant,
+)
 from zerolayer.plugins.json_yaml.verify import verify_yaml
 from zerolayer.plugins.json_yaml.yaml_write import emit_yaml
 
@@ -54,7 +59,7 @@ _NEXT = {
 }
 _COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
 # The C scanner json.loads uses: (value, end) for the JSON value at an offset.
-_SCAN = json.JSONDecoder(parse_constant=reject_constant).scan_once
+_SCAN = json.JSONDecoder(parse_constant=reject_constant, parse_float=read_float).scan_once
 
 
 class _GiveUp(Exception):
@@ -81,7 +86,7 @@ def json_to_yaml(
         len(text) > BATCH_CHARS
         and seq_style == "block"
         and not text.startswith("\ufeff")
-        and not SUSPECT.search(text)
+        and not may_hold_surrogate(text)
     ):
         try:
             return _Stream(text, options, explicit_start).run()

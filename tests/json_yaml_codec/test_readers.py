@@ -74,6 +74,19 @@ def test_json_overflowing_number_is_unsupported() -> None:
     assert info.value.reason == "json_number_out_of_range"
 
 
+@pytest.mark.parametrize(
+    "text", ["[1e400, }", '{"a": -1e999, "b": tru}', "[" + "9" * 400 + ".0, 1,]"]
+)
+def test_json_syntax_error_after_an_overflowing_number_is_reported(text: str) -> None:
+    with pytest.raises(PayloadError):
+        parse_json(text)
+
+
+@pytest.mark.parametrize("text", ["[1.5e308, 1e308]", "[" + "9" * 300 + "]", "[1e-400]"])
+def test_json_numbers_near_the_limits_are_read(text: str) -> None:
+    assert parse_json(text) == json.loads(text)
+
+
 def test_json_valid_surrogate_pair_is_kept() -> None:
     assert parse_json('"\\ud83d\\ude00"') == "\U0001f600"
 
