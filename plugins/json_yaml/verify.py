@@ -19,7 +19,6 @@ the ruamel.yaml (YAML 1.2) read as well.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import yaml
@@ -85,12 +84,32 @@ class _Unequal:
         return f"<{self.tag}>"
 
 
-def _scalar(event: Any, cache: dict[str, Any]) -> Any:
+_SCALAR = ev.ScalarEvent
+_MAPPING = ev.MappingStartEvent
+_MAPPING_END = ev.MappingEndEvent
+_SEQUENCE = ev.SequenceStartEvent
+_SEQUENCE_END = ev.SequenceEndEvent
+
+
+def _where(event: Any) -> str:
+    mark = getattr(event, "start_mark", None)
+    return f" at line {mark.line + 1}" if mark is not None else ""
+
+
+def _untagged(event: Any) -> None:
     if event.tag is not None or event.anchor is not None:
-        raise _Mismatch(f"unexpected tag or anchor on {event.value!r}")
-    if event.implicit[0]:
-        return _plain_value(event.value, cache)
-    return event.value
+        raise _Mismatch(f"unexpected tag or anchor{_where(event)}")
+
+
+def _scalar(event: Any, cache: dict[str, Any]) -> Any:
+    """The value of a scalar event, typed as PyYAML's safe loader types it."""
+    _untagged(event)
+    text = event.value
+    if not event.implicit[0]:  # quoted: a string
+        return text
+    if _FIRST_DECIDES and text[:1] not in _TYPED_FIRST:
+        return text
+    return _plain_value(text, cache)
 
 
 def _same_scalar(got: Any, want: Any) -> bool:
@@ -101,74 +120,81 @@ def _same_scalar(got: Any, want: Any) -> bool:
     return bool(got == want)
 
 
-def _where(event: Any) -> str:
-    mark = getattr(event, "start_mark", None)
-    return f" at line {mark.line + 1}" if mark is not None else ""
+class _Reader:
+    """Reads the events of one document against the value they must spell."""
 
+    def __init__(self, get: Any, ordered: bool) -> None:
+        self.get = get
+        self.ordered = ordered
+        self.cache: dict[str, Any] = {}
 
-def _compare_events(events: Iterator[Any], value: Any, ordered: bool) -> None:
-    """Walk ``events`` (after DocumentStart) and ``value`` together; raise _Mismatch."""
-    cache: dict[str, Any] = {}
-    # frames: [is_map, expected, index, pending_key, seen, keys]
-    stack: list[list[Any]] = []
-    for event in events:
+    def node(self, event: Any, want: Any) -> None:
+        """Consume the node that starts with ``event``; raise _Mismatch unless it is ``want``."""
         kind = type(event)
-        frame = stack[-1] if stack else None
-        if frame is not None and frame[0]:  # inside a mapping
-            if kind is ev.MappingEndEvent:
-                if len(frame[4]) != len(frame[1]):
-                    raise _Mismatch(f"mapping ends with keys missing{_where(event)}")
-                stack.pop()
-                if not stack:
-                    return
-                continue
-            if frame[3] is None:  # a key
-                if kind is not ev.ScalarEvent:
-                    raise _Mismatch(f"a collection used as a key{_where(event)}")
-                key = _scalar(event, cache)
-                if type(key) is not str or key not in frame[1] or key in frame[4]:
-                    raise _Mismatch(f"unexpected or repeated key {key!r}{_where(event)}")
-                if ordered and frame[5][frame[2]] != key:
-                    raise _Mismatch(f"key {key!r} out of order{_where(event)}")
-                frame[2] += 1
-                frame[4].add(key)
-                frame[3] = key
-                continue
-            want = frame[1][frame[3]]
-            frame[3] = None
-        elif frame is not None:  # inside a sequence
-            if kind is ev.SequenceEndEvent:
-                if frame[2] != len(frame[1]):
-                    raise _Mismatch(f"sequence ends after {frame[2]} items{_where(event)}")
-                stack.pop()
-                if not stack:
-                    return
-                continue
-            if frame[2] >= len(frame[1]):
-                raise _Mismatch(f"sequence has extra items{_where(event)}")
-            want = frame[1][frame[2]]
-            frame[2] += 1
-        else:
-            want = value
-        if kind is ev.ScalarEvent:
-            got = _scalar(event, cache)
+        if kind is _SCALAR:
+            got = _scalar(event, self.cache)
             if not _same_scalar(got, want):
                 raise _Mismatch(f"read {got!r} where {want!r} was written{_where(event)}")
-            if not stack:
-                return
-        elif kind is ev.MappingStartEvent:
-            if type(want) is not dict or event.tag is not None or event.anchor is not None:
+        elif kind is _MAPPING:
+            _untagged(event)
+            if type(want) is not dict:
                 raise _Mismatch(f"a mapping where {type(want).__name__} was written{_where(event)}")
-            stack.append([True, want, 0, None, set(), list(want) if ordered else None])
-        elif kind is ev.SequenceStartEvent:
-            if type(want) is not list or event.tag is not None or event.anchor is not None:
+            self.mapping(want)
+        elif kind is _SEQUENCE:
+            _untagged(event)
+            if type(want) is not list:
                 raise _Mismatch(
                     f"a sequence where {type(want).__name__} was written{_where(event)}"
                 )
-            stack.append([False, want, 0, None, None, None])
+            self.sequence(want)
         else:
             raise _Mismatch(f"unexpected {kind.__name__}{_where(event)}")
-    raise _Mismatch("the document ends early")
+
+    def mapping(self, want: dict[str, Any]) -> None:
+        get, cache = self.get, self.cache
+        order = list(want) if self.ordered else None
+        seen: set[str] = set()
+        event = get()
+        while type(event) is not _MAPPING_END:
+            if type(event) is not _SCALAR:
+                raise _Mismatch(f"a collection used as a key{_where(event)}")
+            key = _scalar(event, cache)
+            if type(key) is not str or key not in want or key in seen:
+                raise _Mismatch(f"unexpected or repeated key {key!r}{_where(event)}")
+            if order is not None and order[len(seen)] != key:
+                raise _Mismatch(f"key {key!r} out of order{_where(event)}")
+            seen.add(key)
+            item = want[key]
+            event = get()
+            if (  # the common case inline: a plain word that must be this string
+                type(item) is str
+                and type(event) is _SCALAR
+                and event.implicit[0]
+                and event.tag is None
+                and event.anchor is None
+                and _FIRST_DECIDES
+                and event.value[:1] not in _TYPED_FIRST
+            ):
+                if event.value != item:
+                    raise _Mismatch(
+                        f"read {event.value!r} where {item!r} was written{_where(event)}"
+                    )
+            else:
+                self.node(event, item)
+            event = get()
+        if len(seen) != len(want):
+            raise _Mismatch(f"mapping ends with keys missing{_where(event)}")
+
+    def sequence(self, want: list[Any]) -> None:
+        get = self.get
+        for count, item in enumerate(want):
+            event = get()
+            if type(event) is _SEQUENCE_END:
+                raise _Mismatch(f"sequence ends after {count} items{_where(event)}")
+            self.node(event, item)
+        event = get()
+        if type(event) is not _SEQUENCE_END:
+            raise _Mismatch(f"sequence has extra items{_where(event)}")
 
 
 def verify_yaml(text: str, value: Any, *, ordered: bool = False, thorough: bool = False) -> None:
@@ -183,7 +209,7 @@ def verify_yaml(text: str, value: Any, *, ordered: bool = False, thorough: bool 
         head = [type(get()), type(get())]
         if head != [ev.StreamStartEvent, ev.DocumentStartEvent]:
             raise _Mismatch("no document")
-        _compare_events(iter(get, None), value, ordered)
+        _Reader(get, ordered).node(get(), value)
         tail = [type(get()), type(get())]
         if tail != [ev.DocumentEndEvent, ev.StreamEndEvent]:
             raise _Mismatch("more than one document")
