@@ -28,7 +28,9 @@ from zerolayer.core.errors import OpError
 
 __all__ = ["canonical_json", "verify_json", "verify_yaml"]
 
-_LOADER = yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
+# libyaml's event parser alone (the loader classes add a constructor and a resolver the
+# check does not use); PyYAML's pure-Python loader where libyaml is missing.
+_LOADER = yaml.cyaml.CParser if yaml.__with_libyaml__ else yaml.SafeLoader
 _STR = "tag:yaml.org,2002:str"
 _RESOLVER = yaml.resolver.Resolver()
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
