@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from zerolayer.core.messages import EngineRequest
 
@@ -189,19 +190,37 @@ def check_text(instruction: str, payloads: tuple[str, ...] = ()) -> GateFailure 
     Quoted literals ("summary", `name`) are names and values, not words of the ask, and so
     are words that are keys of the payload.
     """
-    quoted = {q.strip("\"'`").lower() for q in _QUOTED.findall(instruction)}
-    instruction = _QUOTED.sub(" ", instruction)
-    if m := VAGUE.search(instruction):
+    scan = _scan if len(instruction) <= _CACHED_CHARS else _scan.__wrapped__
+    vague, open_words = scan(instruction)
+    if vague is not None:
         return GateFailure(
             "gate.vague_quantifier",
-            f"the instruction is not exact ({m.group(0).strip()!r}); state an exact amount",
+            f"the instruction is not exact ({vague!r}); state an exact amount",
         )
-    for m in OPEN_ENDED.finditer(instruction):
-        if m.group(0).lower() in quoted or _is_key(m.group(0), payloads):
+    for word in open_words:
+        if _is_key(word, payloads):
             continue
         return GateFailure(
             "gate.open_ended",
-            f"the instruction asks for something open-ended ({m.group(0).strip()!r}); "
+            f"the instruction asks for something open-ended ({word.strip()!r}); "
             "a model must answer it",
         )
     return None
+
+
+_CACHED_CHARS = 512  # instructions up to this length are remembered (they recur)
+
+
+@lru_cache(maxsize=4096)
+def _scan(instruction: str) -> tuple[str | None, tuple[str, ...]]:
+    """(the first vague quantifier, the open-ended words not quoted) of an instruction; the
+    payload-dependent part of the check is left to the caller. Remembered: instructions
+    recur."""
+    quoted = {q.strip("\"'`").lower() for q in _QUOTED.findall(instruction)}
+    instruction = _QUOTED.sub(" ", instruction)
+    if m := VAGUE.search(instruction):
+        return m.group(0).strip(), ()
+    words = tuple(
+        m.group(0) for m in OPEN_ENDED.finditer(instruction) if m.group(0).lower() not in quoted
+    )
+    return None, words

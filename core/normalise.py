@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _PUNCT = str.maketrans(
     {
@@ -111,8 +112,22 @@ def _replace_numeral(match: re.Match[str]) -> str:
     return str(chinese_to_int(numeral))
 
 
+_CACHED_CHARS = 512  # instructions up to this length are remembered (they recur)
+
+
 def normalise(text: str) -> str:
     """Normalise instruction text for parsing and cache keys."""
+    if len(text) <= _CACHED_CHARS:
+        return _normalise_cached(text)
+    return _normalise(text)
+
+
+@lru_cache(maxsize=4096)
+def _normalise_cached(text: str) -> str:
+    return _normalise(text)
+
+
+def _normalise(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).translate(_PUNCT)
     text = _CN_NUMBER.sub(_replace_numeral, text)
     text = _EN_NUMBER.sub(lambda m: _EN_NUMBERS[m.group(1).lower()], text)

@@ -65,7 +65,9 @@ class OpSpec:
         if self.params.get("type") != "object":
             raise ValueError(f"op {self.name!r}: the parameter schema must be of type object")
         closed = {"additionalProperties": False, **self.params}
-        object.__setattr__(self, "_validator", jsonschema.Draft202012Validator(closed))
+        validator = jsonschema.Draft202012Validator(closed)
+        object.__setattr__(self, "_validator", validator)
+        object.__setattr__(self, "_takes_none", validator.is_valid({}))
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -74,6 +76,8 @@ class OpSpec:
 
     def validate_params(self, params: Mapping[str, Any]) -> None:
         """Raise ``PlanError`` naming the parameter when ``params`` break the schema."""
+        if not params and self._takes_none:  # type: ignore[attr-defined]
+            return  # most steps: no parameters, and the schema requires none
         validator: jsonschema.Draft202012Validator = self._validator  # type: ignore[attr-defined]
         errors = sorted(validator.iter_errors(dict(params)), key=lambda e: list(e.path))
         if errors:
