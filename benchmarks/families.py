@@ -99,7 +99,7 @@ def main() -> None:
             engine.run(i, p)
 
         def cold(i: str = instruction, p: str = payload) -> None:
-            engine._parse_cached.cache_clear()
+            engine.forget_instructions()
             engine.run(i, p)
 
         def lib(p: str = payload, f: Callable[[str], Any] = bare) -> None:

@@ -25,7 +25,7 @@ from zerolayer.core.errors import (
     ZeroLayerError,
 )
 from zerolayer.core.execute import execute
-from zerolayer.core.gate import GateFailure, check_sampling, check_text
+from zerolayer.core.gate import GateFailure, check_sampling, check_text, forget_gate_readings
 from zerolayer.core.grammar import InstructionParser, NoMatch
 from zerolayer.core.messages import (
     Conversation,
@@ -35,7 +35,7 @@ from zerolayer.core.messages import (
     Part,
     Route,
 )
-from zerolayer.core.normalise import normalise
+from zerolayer.core.normalise import forget_normalised, normalise
 from zerolayer.core.parts import merge_texts
 from zerolayer.core.pipeline import format_plan, parse_plan
 from zerolayer.core.plan import Directive, Plan
@@ -205,6 +205,14 @@ class Engine:
 
     def format(self, plan: Plan) -> str:
         return format_plan(plan, self._param_orders)
+
+    def forget_instructions(self) -> None:
+        """Drop what is remembered of instructions seen before (their normalised text, the
+        gate's reading and the parse), so that the next run reads its instruction afresh:
+        for benchmarks of a first-time instruction."""
+        self._parse_cached.cache_clear()
+        forget_normalised()
+        forget_gate_readings()
 
     def fingerprint(self, request: EngineRequest) -> str | None:
         """The exact cache key of a request the engine may answer, else None."""

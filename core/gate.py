@@ -211,6 +211,11 @@ def check_text(instruction: str, payloads: tuple[str, ...] = ()) -> GateFailure 
 _CACHED_CHARS = 512  # instructions up to this length are remembered (they recur)
 
 
+def forget_gate_readings() -> None:
+    """Empty the cache of instructions' gate readings."""
+    _scan.cache_clear()
+
+
 @lru_cache(maxsize=4096)
 def _scan(instruction: str) -> tuple[str | None, tuple[str, ...]]:
     """(the first vague quantifier, the open-ended words not quoted) of an instruction; the

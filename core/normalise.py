@@ -127,6 +127,11 @@ def _normalise_cached(text: str) -> str:
     return _normalise(text)
 
 
+def forget_normalised() -> None:
+    """Empty the cache of normalised instructions."""
+    _normalise_cached.cache_clear()
+
+
 def _normalise(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).translate(_PUNCT)
     text = _CN_NUMBER.sub(_replace_numeral, text)

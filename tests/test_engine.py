@@ -162,3 +162,12 @@ def test_a_fence_tag_no_reader_knows_falls_back(engine: Engine) -> None:
     result = engine.run(EngineRequest(messages=(Message("user", message),), temperature=0))
     assert result.route is Route.FALLBACK
     assert result.reason == "plan.payload_format"
+
+
+def test_forget_instructions_reads_the_next_instruction_afresh(engine: Engine) -> None:
+    first = engine.run("Convert this JSON to YAML", '{"a": 1}')
+    assert engine._parse_cached.cache_info().currsize > 0
+    engine.forget_instructions()
+    assert engine._parse_cached.cache_info().currsize == 0
+    again = engine.run("Convert this JSON to YAML", '{"a": 1}')
+    assert (again.output, again.plan) == (first.output, first.plan)
