@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 import pytest
 import yaml
+from case_files import case_params
 from sql_pandas.harness import compare, is_ordered, sqlite_result
 
 from zerolayer.core.engine import Engine, EngineConfig
@@ -32,18 +33,7 @@ FIXTURES = yaml.safe_load(
 )["tables"]
 
 
-def _load() -> list[Any]:
-    params = []
-    seen: set[str] = set()
-    for path in sorted(CASES.glob("*.yaml")):
-        for case in yaml.safe_load(path.read_text("utf-8")):
-            assert case["id"] not in seen, f"duplicate case id {case['id']}"
-            seen.add(case["id"])
-            params.append(pytest.param(case, id=f"{path.stem}/{case['id']}"))
-    return params
-
-
-ALL = _load()
+ALL = case_params(CASES)
 
 
 @pytest.fixture(scope="module")
