@@ -1,4 +1,5 @@
-"""Case files: YAML lists of test cases, each with an ``id`` unique across the files read."""
+"""Case files: YAML lists of test cases, each with an ``id`` unique across the files read, and
+the expectation engine cases share (a fallback reason or an error class)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import Any
 
 import pytest
 import yaml
+
+from zerolayer.core.messages import EngineResult, Route
 
 
 def read_cases(paths: Iterable[Path], key: str | None = None) -> list[tuple[Path, dict[str, Any]]]:
@@ -34,3 +37,14 @@ def case_params(folder: Path) -> list[Any]:
         pytest.param(case, id=f"{path.stem}/{case['id']}")
         for path, case in read_cases(sorted(folder.glob("*.yaml")))
     ]
+
+
+def assert_fallback_or_error(result: EngineResult, case: dict[str, Any]) -> None:
+    """The case's ``fallback`` (the reason the request goes to the model), else its ``error``
+    (the error class of an HTTP 400 answer)."""
+    if "fallback" in case:
+        assert result.route is Route.FALLBACK, (result.output, result.plan)
+        assert result.reason == case["fallback"], result.detail
+    else:
+        assert result.route is Route.ERROR, (result.route, result.reason, result.output)
+        assert type(result.error).__name__ == case["error"], str(result.error)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from case_files import case_params
+from case_files import assert_fallback_or_error, case_params
 
 from zerolayer.core.engine import Engine, EngineConfig
 from zerolayer.core.messages import EngineRequest, Message, Route
@@ -38,12 +38,8 @@ def test_case(engine: Engine, case: dict[str, Any]) -> None:
         assert result.output == case["output"]
         if "plan" in case:
             assert result.plan == case["plan"]
-    elif "fallback" in case:
-        assert result.route is Route.FALLBACK, (result.output, result.plan)
-        assert result.reason == case["fallback"], result.detail
     else:
-        assert result.route is Route.ERROR, (result.route, result.reason, result.output)
-        assert type(result.error).__name__ == case["error"], str(result.error)
+        assert_fallback_or_error(result, case)
 
 
 def test_there_are_enough_cases() -> None:
