@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from rules_helpers import LIMITS, Rig, new_hub, open_rig
+from rules_helpers import KEYS, LIMITS, Rig, new_hub, open_rig
 from serve_process import free_port
 
 from zerolayer.core.engine import Engine
@@ -120,19 +120,6 @@ def _reset_postgres(url: str) -> None:
     eng = create_engine(url)
     metadata.drop_all(eng)
     eng.dispose()
-
-
-KEYS = {
-    "author": ("acme", ["author"]),
-    "author2": ("acme", ["author"]),
-    "reviewer": ("acme", ["reviewer"]),
-    "publisher": ("acme", ["publisher"]),
-    "auditor": ("acme", ["auditor"]),
-    "client": ("acme", ["client"]),
-    "b_author": ("globex", ["author", "reviewer", "publisher"]),
-    "b_reviewer": ("globex", ["reviewer"]),
-    "b_client": ("globex", ["client"]),
-}
 
 
 @pytest.fixture

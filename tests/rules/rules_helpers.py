@@ -26,6 +26,18 @@ from zerolayer.rules_api.testing import FakeFallback
 
 CONTRIB = Path(__file__).resolve().parents[2] / "contrib" / "rules"
 LIMITS = RuleLimits(run_timeout_s=1.0, regex_timeout_s=0.3)
+# the keys of a rig: who → (tenant, roles)
+KEYS = {
+    "author": ("acme", ["author"]),
+    "author2": ("acme", ["author"]),
+    "reviewer": ("acme", ["reviewer"]),
+    "publisher": ("acme", ["publisher"]),
+    "auditor": ("acme", ["auditor"]),
+    "client": ("acme", ["client"]),
+    "b_author": ("globex", ["author", "reviewer", "publisher"]),
+    "b_reviewer": ("globex", ["reviewer"]),
+    "b_client": ("globex", ["client"]),
+}
 
 
 @dataclass

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from rules_helpers import (
+    KEYS,
     Rig,
     approve_revision,
     ask,
@@ -39,15 +40,7 @@ BUILTIN = 'Convert this JSON to YAML: {"a": 1}'
 @pytest.fixture
 def fast_rig(tmp_path: Path, engine: Engine, pool: WorkerPool) -> Iterator[Rig]:
     hub = new_hub(f"sqlite:///{tmp_path / 'rules.db'}", engine, pool, poll_s=3600.0)
-    keys = {
-        "author": ("acme", ["author"]),
-        "reviewer": ("acme", ["reviewer"]),
-        "publisher": ("acme", ["publisher"]),
-        "client": ("acme", ["client"]),
-        "client2": ("acme", ["client"]),
-        "b_client": ("globex", ["client"]),
-    }
-    with open_rig(hub, engine, keys) as rig:
+    with open_rig(hub, engine, {**KEYS, "client2": ("acme", ["client"])}) as rig:
         yield rig
 
 
