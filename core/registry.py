@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from importlib.resources import files
 from typing import Any
 
 import pluggy
@@ -56,6 +57,21 @@ class Example:
     expected: str
     lang: str = "en"
     plugin: str = ""
+
+
+def grammar_text(filename: str, package: str = "zerolayer.grammars") -> str:
+    """The text of the grammar file ``filename`` shipped in ``package``.
+
+    The default package holds the built-in families' fragments; a plugin passes its own package
+    name (``grammar_text("csv.lark", "zerolayer_csv")``).
+    """
+    return files(package).joinpath(filename).read_text(encoding="utf-8")
+
+
+def register_each(register: Callable[[Any], None], items: Iterable[Any]) -> None:
+    """Hand every item (``OpSpec``, ``Example`` …) to a register hook's callback, in order."""
+    for item in items:
+        register(item)
 
 
 @dataclass

@@ -3,6 +3,8 @@
 Both API modules shape the same sequence: ``answer_deltas`` yields text pieces of a
 deterministic answer (cut into chunks by the token counter) or of the fallback's stream, then
 one ``Finish``; it records the request's metrics when the sequence ends (or is abandoned).
+``fallback_completion`` and ``open_fallback_stream`` call the neural fallback for either API
+and record a failure before its ``ApiError`` reaches the client.
 """
 
 from __future__ import annotations
@@ -10,13 +12,15 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
-from starlette.concurrency import iterate_in_threadpool
+from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 
 from zerolayer.core.fallback import Completion
 from zerolayer.core.messages import Route
+from zerolayer.rules_api.api_errors import ApiError
 from zerolayer.rules_api.metrics import AnswerRecorder
 from zerolayer.rules_api.service import (
     AnswerService,
@@ -30,6 +34,7 @@ from zerolayer.rules_api.translate import Prepared
 from zerolayer.rules_api.usage import chunk_text, count_tokens
 
 log = logging.getLogger("zerolayer.rules_api")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +105,40 @@ def completion_finish(prepared: Prepared, completion: Completion) -> Finish:
         completion.input_tokens or input_tokens(prepared.request),
         completion.output_tokens or count_tokens(completion.text),
     )
+
+
+async def fallback_completion(
+    service: AnswerService, api: str, prepared: Prepared, decision: Decision, started: float
+) -> tuple[str, Finish]:
+    """The fallback's whole answer to a request that does not stream: its text and finish,
+    with the request's metrics recorded (a failure too, before its ``ApiError`` goes on)."""
+    completion = await _call_fallback(service.complete, service, api, prepared, decision, started)
+    finish = completion_finish(prepared, completion)
+    record(service, api, decision, started, failed=False, model_tokens=finish.output_tokens)
+    return completion.text, finish
+
+
+async def open_fallback_stream(
+    service: AnswerService, api: str, prepared: Prepared, decision: Decision, started: float
+) -> StreamStart:
+    """The fallback's stream for a streaming request (``answer_deltas`` reads it); a failure to
+    open it is recorded before its ``ApiError`` goes on."""
+    return await _call_fallback(service.open_stream, service, api, prepared, decision, started)
+
+
+async def _call_fallback(
+    call: Callable[[Prepared, Decision], T],
+    service: AnswerService,
+    api: str,
+    prepared: Prepared,
+    decision: Decision,
+    started: float,
+) -> T:
+    try:
+        return await run_in_threadpool(call, prepared, decision)
+    except ApiError:
+        record(service, api, decision, started, failed=True)
+        raise
 
 
 async def answer_deltas(

@@ -19,7 +19,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response, StreamingResponse
-from starlette.concurrency import run_in_threadpool
 
 from zerolayer.core.messages import Route
 from zerolayer.core.neural.anthropic import caller_api_key
@@ -27,7 +26,8 @@ from zerolayer.core.syntax import SyntaxVersionError, check_version, supported
 from zerolayer.rules_api.answers import (
     Finish,
     answer_deltas,
-    completion_finish,
+    fallback_completion,
+    open_fallback_stream,
     record,
     shape_deterministic,
 )
@@ -202,23 +202,10 @@ def anthropic_router(service: AnswerService) -> APIRouter:
         start: StreamStart | None = None
         if decision.route is Route.FALLBACK:
             if prepared.stream:
-                try:
-                    start = await run_in_threadpool(service.open_stream, prepared, decision)
-                except ApiError:
-                    record(service, API, decision, started, failed=True)
-                    raise
+                start = await open_fallback_stream(service, API, prepared, decision, started)
             else:
-                try:
-                    completion = await run_in_threadpool(service.complete, prepared, decision)
-                except ApiError:
-                    record(service, API, decision, started, failed=True)
-                    raise
-                finish = completion_finish(prepared, completion)
-                record(service, API, decision, started, failed=False,
-                       model_tokens=finish.output_tokens)  # fmt: skip
-                return JSONResponse(
-                    message_body(prepared, msg_id, completion.text, finish), headers=headers
-                )
+                text, finish = await fallback_completion(service, API, prepared, decision, started)
+                return JSONResponse(message_body(prepared, msg_id, text, finish), headers=headers)
         if prepared.stream:
             deltas = answer_deltas(service, API, prepared, decision, start, started)
             return StreamingResponse(

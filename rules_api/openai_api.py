@@ -12,14 +12,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response, StreamingResponse
-from starlette.concurrency import run_in_threadpool
 
 from zerolayer.core.messages import Route
 from zerolayer.rules_api.answers import (
     OPENAI_FINISH,
     Finish,
     answer_deltas,
-    completion_finish,
+    fallback_completion,
+    open_fallback_stream,
     record,
     shape_deterministic,
 )
@@ -30,7 +30,6 @@ from zerolayer.rules_api.anthropic_api import (
     disabled,
     syntax_version,
 )
-from zerolayer.rules_api.api_errors import ApiError
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.encoding import dump_json
 from zerolayer.rules_api.fast_path import CREATED, ID, Template, slot_values
@@ -168,21 +167,11 @@ def openai_router(service: AnswerService) -> APIRouter:
         created = int(ids[CREATED])
         start: StreamStart | None = None
         if decision.route is Route.FALLBACK:
-            try:
-                if prepared.stream:
-                    start = await run_in_threadpool(service.open_stream, prepared, decision)
-                else:
-                    completion = await run_in_threadpool(service.complete, prepared, decision)
-            except ApiError:
-                record(service, API, decision, started, failed=True)
-                raise
-            if not prepared.stream:
-                finish = completion_finish(prepared, completion)
-                record(service, API, decision, started, failed=False,
-                       model_tokens=finish.output_tokens)  # fmt: skip
-                payload = completion_body(
-                    prepared, cid, created, completion.text, finish, body.n or 1
-                )
+            if prepared.stream:
+                start = await open_fallback_stream(service, API, prepared, decision, started)
+            else:
+                text, finish = await fallback_completion(service, API, prepared, decision, started)
+                payload = completion_body(prepared, cid, created, text, finish, body.n or 1)
                 return JSONResponse(payload, headers=headers)
         if prepared.stream:
             include = bool(body.stream_options and body.stream_options.include_usage)

@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 import yaml
+from case_files import read_cases
 from ruamel.yaml import YAML
 
 from zerolayer.core.engine import Engine, EngineConfig
@@ -37,19 +38,10 @@ from zerolayer.core.normalise import normalise
 CASES = Path(__file__).parent / "cases" / "json_yaml"
 
 
-def _load_cases() -> list[Any]:
-    params = []
-    seen: set[str] = set()
-    for path in sorted(CASES.glob("*.yaml")):
-        doc = yaml.safe_load(path.read_text("utf-8"))
-        for case in doc["cases"]:
-            assert case["id"] not in seen, f"duplicate case id {case['id']}"
-            seen.add(case["id"])
-            params.append(pytest.param(case, id=case["id"]))
-    return params
-
-
-ALL_CASES = _load_cases()
+ALL_CASES = [
+    pytest.param(case, id=case["id"])
+    for _, case in read_cases(sorted(CASES.glob("*.yaml")), key="cases")
+]
 
 
 @pytest.fixture(scope="module")

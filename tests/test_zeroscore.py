@@ -10,54 +10,24 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from serve_process import free_port, start_server
 
 ZEROSCORE = Path(__file__).parents[2] / "shared" / "zeroscore"
 FLOORS = {"recall": 0.95, "ser": 0.95, "errors_ok": 1.0}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    port = _free_port()
-    env = {**os.environ, "ZEROLAYER_FALLBACK": ""}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "zerolayer.core.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
+    port = free_port()
+    proc = start_server(port, {**os.environ, "ZEROLAYER_FALLBACK": ""}, quiet=False)
     try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"{url}/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("the server did not start")
-        yield url
+        yield f"http://127.0.0.1:{port}"
     finally:
         proc.terminate()
         proc.wait(timeout=10)

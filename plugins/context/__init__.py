@@ -3,24 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.resources import files
 from typing import Any
 
 from zerolayer.core.hookspecs import hookimpl
-from zerolayer.core.registry import GrammarFragment
+from zerolayer.core.registry import GrammarFragment, grammar_text, register_each
 
 
 @hookimpl
 def register_ops(register: Callable[[Any], None]) -> None:
     from zerolayer.plugins.context.ops import OPS
 
-    for spec in OPS:
-        register(spec)
+    register_each(register, OPS)
 
 
 @hookimpl
 def register_grammar(register: Callable[[Any], None]) -> None:
     from zerolayer.plugins.context.clauses import TRANSFORMS, finish
 
-    text = files("zerolayer.grammars").joinpath("context.lark").read_text(encoding="utf-8")
-    register(GrammarFragment("ctx", text, TRANSFORMS, finish=finish))
+    register(GrammarFragment("ctx", grammar_text("context.lark"), TRANSFORMS, finish=finish))

@@ -3,27 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.resources import files
 from typing import Any
 
 from zerolayer.core.hookspecs import hookimpl
-from zerolayer.core.registry import Example, GrammarFragment
+from zerolayer.core.registry import Example, GrammarFragment, grammar_text, register_each
 
 
 @hookimpl
 def register_ops(register: Callable[[Any], None]) -> None:
     from zerolayer.plugins.markdown_html.ops import OPS
 
-    for spec in OPS:
-        register(spec)
+    register_each(register, OPS)
 
 
 @hookimpl
 def register_grammar(register: Callable[[Any], None]) -> None:
     from zerolayer.plugins.markdown_html.clauses import TRANSFORMS
 
-    text = files("zerolayer.grammars").joinpath("markdown_html.lark").read_text(encoding="utf-8")
-    register(GrammarFragment("md", text, TRANSFORMS))
+    register(GrammarFragment("md", grammar_text("markdown_html.lark"), TRANSFORMS))
 
 
 EXAMPLES = (
@@ -49,5 +46,4 @@ EXAMPLES = (
 
 @hookimpl
 def register_examples(register: Callable[[Any], None]) -> None:
-    for example in EXAMPLES:
-        register(example)
+    register_each(register, EXAMPLES)

@@ -4,27 +4,24 @@ prints exactly the same output out (see docs/py_ts.md), optionally with JSDoc co
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.resources import files
 from typing import Any
 
 from zerolayer.core.hookspecs import hookimpl
-from zerolayer.core.registry import Example, GrammarFragment
+from zerolayer.core.registry import Example, GrammarFragment, grammar_text, register_each
 
 
 @hookimpl
 def register_ops(register: Callable[[Any], None]) -> None:
     from zerolayer.plugins.py_ts.ops import OPS
 
-    for spec in OPS:
-        register(spec)
+    register_each(register, OPS)
 
 
 @hookimpl
 def register_grammar(register: Callable[[Any], None]) -> None:
     from zerolayer.plugins.py_ts.clauses import TRANSFORMS, finish
 
-    text = files("zerolayer.grammars").joinpath("py_ts.lark").read_text(encoding="utf-8")
-    register(GrammarFragment("pyts", text, TRANSFORMS, finish=finish))
+    register(GrammarFragment("pyts", grammar_text("py_ts.lark"), TRANSFORMS, finish=finish))
 
 
 EXAMPLES = (
@@ -74,5 +71,4 @@ EXAMPLES = (
 
 @hookimpl
 def register_examples(register: Callable[[Any], None]) -> None:
-    for example in EXAMPLES:
-        register(example)
+    register_each(register, EXAMPLES)

@@ -12,23 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from case_files import assert_fallback_or_error, case_params
 
 from zerolayer.core.engine import Engine, EngineConfig
 from zerolayer.core.messages import EngineRequest, Message, Route
 
 CASES = Path(__file__).parent / "cases"
-
-
-def _load() -> list[Any]:
-    params = []
-    seen: set[str] = set()
-    for path in sorted(CASES.glob("*.yaml")):
-        for case in yaml.safe_load(path.read_text("utf-8")):
-            assert case["id"] not in seen, f"duplicate case id {case['id']}"
-            seen.add(case["id"])
-            params.append(pytest.param(case, id=f"{path.stem}/{case['id']}"))
-    return params
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +30,7 @@ def _request(case: dict[str, Any]) -> EngineRequest:
     return EngineRequest(messages=messages, system=case.get("system"), temperature=0.0)
 
 
-@pytest.mark.parametrize("case", _load())
+@pytest.mark.parametrize("case", case_params(CASES))
 def test_case(engine: Engine, case: dict[str, Any]) -> None:
     result = engine.run(_request(case))
     if "output" in case:
@@ -49,16 +38,12 @@ def test_case(engine: Engine, case: dict[str, Any]) -> None:
         assert result.output == case["output"]
         if "plan" in case:
             assert result.plan == case["plan"]
-    elif "fallback" in case:
-        assert result.route is Route.FALLBACK, (result.output, result.plan)
-        assert result.reason == case["fallback"], result.detail
     else:
-        assert result.route is Route.ERROR, (result.route, result.reason, result.output)
-        assert type(result.error).__name__ == case["error"], str(result.error)
+        assert_fallback_or_error(result, case)
 
 
 def test_there_are_enough_cases() -> None:
-    cases = [p.values[0] for p in _load()]
+    cases = [p.values[0] for p in case_params(CASES)]
     assert len(cases) >= 40
     assert any("fallback" in c for c in cases) and any("error" in c for c in cases)
     assert any(len(c["messages"]) > 2 for c in cases)

@@ -203,6 +203,28 @@ def test_fallback_unavailable_is_503_overloaded(make_live) -> None:
     assert streamed.headers["content-type"] == "application/json"
 
 
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("path", ANSWER_PATHS)
+def test_a_fallback_that_cannot_answer_is_recorded_as_failed(
+    make_live, path: str, stream: bool
+) -> None:
+    server = make_live(fallback=FakeFallback(unavailable=True))
+    response = httpx.post(server.url + path, json=anthropic_body("hello there", stream=stream))
+    assert response.status_code == 503
+    [seen] = server.app.state.service.metrics.window.snapshot()
+    assert (seen.route, seen.failed, seen.model_tokens) == ("inactive", True, 0)
+
+
+@pytest.mark.parametrize("path", ANSWER_PATHS)
+def test_a_fallback_answer_is_recorded_with_the_model_tokens(make_live, path: str) -> None:
+    server = make_live(fallback=FakeFallback())
+    response = httpx.post(server.url + path, json=anthropic_body("hello there"))
+    assert response.status_code == 200
+    [seen] = server.app.state.service.metrics.window.snapshot()
+    assert (seen.route, seen.failed, seen.saved_tokens) == ("inactive", False, 0)
+    assert seen.model_tokens > 0
+
+
 def test_fallback_breaking_mid_stream_ends_with_error_event(make_live) -> None:
     server = make_live(fallback=FakeFallback(break_after=2))
     response = httpx.post(server.url + "/v1/messages",

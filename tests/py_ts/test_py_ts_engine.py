@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from case_files import read_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from py_ts_cases import dev_cases, extract_python, program_files
@@ -32,18 +33,12 @@ UNSUPPORTED = yaml.safe_load(Path(__file__).with_name("unsupported.yaml").read_t
 FENCES = {"fence_python": "```python", "fence_py": "```py", "fence": "```"}
 
 
-def _load() -> list[dict[str, Any]]:
-    cases: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for name in ("en.yaml", "zh.yaml", "fallback.yaml", "errors.yaml"):
-        for case in yaml.safe_load((CASES / name).read_text("utf-8")):
-            assert case["id"] not in seen, f"duplicate case id {case['id']}"
-            seen.add(case["id"])
-            cases.append(case)
-    return cases
-
-
-ALL = _load()
+ALL = [
+    case
+    for _, case in read_cases(
+        CASES / name for name in ("en.yaml", "zh.yaml", "fallback.yaml", "errors.yaml")
+    )
+]
 ANSWERED = [c for c in ALL if "stdout" in c]
 
 

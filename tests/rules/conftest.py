@@ -6,7 +6,6 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -15,14 +14,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from rules_helpers import LIMITS, Rig
+from rules_helpers import KEYS, LIMITS, Rig, new_hub, open_rig
+from serve_process import free_port
 
 from zerolayer.core.engine import Engine
 from zerolayer.rules_api import create_app
-from zerolayer.rules_api.rules.install import builtin_parser_of
 from zerolayer.rules_api.rules.isolation import WorkerPool
-from zerolayer.rules_api.rules.keys import create_key
-from zerolayer.rules_api.rules.store import RuleStore
 from zerolayer.rules_api.rules.workflow import RulesHub
 from zerolayer.rules_api.testing import FakeFallback
 
@@ -37,12 +34,6 @@ def pool() -> Iterator[WorkerPool]:
     workers = WorkerPool(2, LIMITS)
     yield workers
     workers.close()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
@@ -61,7 +52,7 @@ def postgres_url() -> Iterator[str]:
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
     base = Path(tempfile.mkdtemp(prefix="zl-pg-"))
     data = base / "data"
-    port = _free_port()
+    port = free_port()
     prefix: list[str] = []
     if os.geteuid() == 0:  # postgres refuses to run as root: use the postgres user
         runuser = shutil.which("runuser")
@@ -133,30 +124,8 @@ def _reset_postgres(url: str) -> None:
 
 @pytest.fixture
 def rig(db_url: str, engine: Engine, pool: WorkerPool) -> Iterator[Rig]:
-    hub = RulesHub(
-        RuleStore(db_url),
-        pool,
-        builtin_ops=engine.registry.ops,
-        builtin_parser=builtin_parser_of(engine),
-        limits=LIMITS,
-        poll_s=0.0,
-    )
-    app = create_app(engine, fallback=FakeFallback())
-    app.state.rules.factory = lambda: hub
-    keys = {
-        "author": create_key(hub.store, "acme", ["author"]),
-        "author2": create_key(hub.store, "acme", ["author"]),
-        "reviewer": create_key(hub.store, "acme", ["reviewer"]),
-        "publisher": create_key(hub.store, "acme", ["publisher"]),
-        "auditor": create_key(hub.store, "acme", ["auditor"]),
-        "client": create_key(hub.store, "acme", ["client"]),
-        "b_author": create_key(hub.store, "globex", ["author", "reviewer", "publisher"]),
-        "b_reviewer": create_key(hub.store, "globex", ["reviewer"]),
-        "b_client": create_key(hub.store, "globex", ["client"]),
-    }
-    with TestClient(app) as client:
-        yield Rig(app, client, hub, keys)
-    hub.store.close()
+    with open_rig(new_hub(db_url, engine, pool), engine, KEYS) as made:
+        yield made
 
 
 @pytest.fixture
@@ -168,15 +137,7 @@ def make_worker(db_url: str, engine: Engine, pool: WorkerPool) -> Iterator[Any]:
     def make(
         *, poll_s: float = 0.0, listen: bool = False, cache: Any = None
     ) -> tuple[TestClient, RulesHub]:
-        hub = RulesHub(
-            RuleStore(db_url),
-            pool,
-            builtin_ops=engine.registry.ops,
-            builtin_parser=builtin_parser_of(engine),
-            limits=LIMITS,
-            poll_s=poll_s,
-            listen=listen,
-        )
+        hub = new_hub(db_url, engine, pool, poll_s=poll_s, listen=listen)
         app = create_app(engine, fallback=FakeFallback(), cache=cache)
         app.state.rules.factory = lambda: hub
         client = TestClient(app)

@@ -11,7 +11,8 @@ import time
 import httpx
 import pytest
 import yaml
-from rules_helpers import contrib, free_port, start_server
+from rules_helpers import contrib, start_rules_server
+from serve_process import free_port
 
 from zerolayer.rules_api.rules.compiler import content_hash
 
@@ -21,7 +22,7 @@ ADMIN = "crash-test-admin-key"
 
 def test_sigkill_during_uploads_loses_nothing_committed(db_url: str) -> None:
     port = free_port()
-    proc = start_server(db_url, port, ZEROLAYER_ADMIN_KEY=ADMIN)
+    proc = start_rules_server(db_url, port, ZEROLAYER_ADMIN_KEY=ADMIN)
     base = f"http://127.0.0.1:{port}"
     key = httpx.post(
         f"{base}/v1/keys",
@@ -72,7 +73,7 @@ def test_sigkill_during_uploads_loses_nothing_committed(db_url: str) -> None:
     assert created, "no upload completed before the kill"
     assert broken, "the kill did not cut off a request in flight"
 
-    proc = start_server(db_url, port, ZEROLAYER_ADMIN_KEY=ADMIN)
+    proc = start_rules_server(db_url, port, ZEROLAYER_ADMIN_KEY=ADMIN)
     try:
         with httpx.Client(base_url=base, headers={"x-api-key": key}, timeout=10) as c:
             rules = c.get("/v1/zero-rules").json()["rules"]

@@ -13,49 +13,35 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from rules_helpers import LIMITS, Rig, ask, contrib, publish, wait_until
+from rules_helpers import (
+    KEYS,
+    Rig,
+    approve_revision,
+    ask,
+    contrib,
+    email_list_with_commas,
+    new_hub,
+    open_rig,
+    publish,
+    wait_until,
+)
 from sqlalchemy import update
 
 from zerolayer.core.engine import Engine
 from zerolayer.rules_api import create_app
-from zerolayer.rules_api.rules.install import builtin_parser_of
 from zerolayer.rules_api.rules.isolation import WorkerPool
-from zerolayer.rules_api.rules.keys import create_key
-from zerolayer.rules_api.rules.store import RuleStore, api_keys
-from zerolayer.rules_api.rules.workflow import RulesHub
+from zerolayer.rules_api.rules.store import api_keys
 from zerolayer.rules_api.testing import FakeFallback
 
 EMAILS = "Extract the email addresses:\n\nmail a@b.io and c@d.io"
 BUILTIN = 'Convert this JSON to YAML: {"a": 1}'
 
 
-def _hub(url: str, engine: Engine, pool: WorkerPool, poll_s: float) -> RulesHub:
-    return RulesHub(
-        RuleStore(url),
-        pool,
-        builtin_ops=engine.registry.ops,
-        builtin_parser=builtin_parser_of(engine),
-        limits=LIMITS,
-        poll_s=poll_s,
-    )
-
-
 @pytest.fixture
 def fast_rig(tmp_path: Path, engine: Engine, pool: WorkerPool) -> Iterator[Rig]:
-    hub = _hub(f"sqlite:///{tmp_path / 'rules.db'}", engine, pool, poll_s=3600.0)
-    app = create_app(engine, fallback=FakeFallback())
-    app.state.rules.factory = lambda: hub
-    keys = {
-        "author": create_key(hub.store, "acme", ["author"]),
-        "reviewer": create_key(hub.store, "acme", ["reviewer"]),
-        "publisher": create_key(hub.store, "acme", ["publisher"]),
-        "client": create_key(hub.store, "acme", ["client"]),
-        "client2": create_key(hub.store, "acme", ["client"]),
-        "b_client": create_key(hub.store, "globex", ["client"]),
-    }
-    with TestClient(app) as client:
-        yield Rig(app, client, hub, keys)
-    hub.store.close()
+    hub = new_hub(f"sqlite:///{tmp_path / 'rules.db'}", engine, pool, poll_s=3600.0)
+    with open_rig(hub, engine, {**KEYS, "client2": ("acme", ["client"])}) as rig:
+        yield rig
 
 
 def hits(rig: Rig) -> int:
@@ -106,43 +92,11 @@ def test_built_in_answers_are_served_fast_only_without_a_zerolayer_key(fast_rig:
 
 
 def _activate_comma_version(rig: Rig) -> None:
-    c = rig.client
-    etag = c.get("/v1/zero-rules/email-list", headers=rig.h("author")).headers["ETag"]
-    doc = (
-        contrib("email-list.yaml")
-        .replace(
-            'lines: "{% for address in data %}{{ address }}\\n{% endfor %}"',
-            "lines: \"{{ data | join(', ') }}\"",
-        )
-        .replace(
-            "expected: |\n      ana@example.com\n      bills@corp.example.org\n",
-            'expected: "ana@example.com, bills@corp.example.org"\n',
-        )
-        .replace(
-            "expected: |\n      wang.wei@example.cn\n      backup+cn@example.cn\n",
-            'expected: "wang.wei@example.cn, backup+cn@example.cn"\n',
-        )
-    )
-    r = c.put(
-        "/v1/zero-rules/email-list/draft",
-        content=doc,
-        headers={**rig.h("author", etag), "content-type": "application/yaml"},
-    )
-    assert r.status_code == 200, r.text
-    v2 = c.post(
-        "/v1/zero-rules/email-list/versions", headers=rig.h("author", r.headers["ETag"])
-    ).json()
-    c.post("/v1/zero-rules/email-list/versions/2/test", headers=rig.h("reviewer"))
-    r = c.post("/v1/zero-rules/email-list/versions/2/submit", headers=rig.h("author", v2["etag"]))
-    r = c.post(
-        "/v1/zero-rules/email-list/versions/2/approve",
-        json={"content_hash": v2["content_hash"]},
-        headers=rig.h("reviewer", r.json()["etag"]),
-    )
-    r = c.post(
+    number, etag = approve_revision(rig, "email-list", email_list_with_commas())
+    r = rig.client.post(
         "/v1/zero-rules/email-list/activate",
-        json={"version": 2},
-        headers=rig.h("publisher", r.json()["etag"]),
+        json={"version": number},
+        headers=rig.h("publisher", etag),
     )
     assert r.status_code == 200 and r.json()["active_version"] == 2, r.text
 
@@ -168,7 +122,7 @@ def test_an_activation_on_another_server_reaches_its_answers(
 ) -> None:
     rig = fast_rig
     publish(rig, contrib("email-list.yaml"))
-    other_hub = _hub(rig.hub.store.url, engine, pool, poll_s=0.2)
+    other_hub = new_hub(rig.hub.store.url, engine, pool, poll_s=0.2)
     other = create_app(engine, fallback=FakeFallback())
     other.state.rules.factory = lambda: other_hub
     headers = {"x-api-key": rig.keys["client"]}

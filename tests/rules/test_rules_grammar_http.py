@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import yaml
-from rules_helpers import Rig, ask, contrib, publish
+from rules_helpers import Rig, approve_draft, ask, contrib, publish
 
 TICKETS = json.dumps(
     [
@@ -161,16 +161,7 @@ def test_colliding_grammar_activation_fails_atomically(rig: Rig) -> None:
     bugs = _with_grammar('trigger: "show" level ("tickets" | "bugs")\nlevel: "urgent" | "low"')
     r = _create(rig, bugs)
     assert r.status_code == 201, r.text
-    r = c.post("/v1/zero-rules/other/versions", headers=rig.h("author", r.headers["ETag"]))
-    v = r.json()
-    assert c.post("/v1/zero-rules/other/versions/1/test", headers=rig.h("author")).json()["passed"]
-    r = c.post("/v1/zero-rules/other/versions/1/submit", headers=rig.h("author", v["etag"]))
-    r = c.post(
-        "/v1/zero-rules/other/versions/1/approve",
-        json={"content_hash": v["content_hash"]},
-        headers=rig.h("reviewer", r.json()["etag"]),
-    )
-    etag = r.json()["etag"]
+    _, etag = approve_draft(rig, "other", r.headers["ETag"])
     publish(rig, contrib("ticket-checklist.yaml"))
     before = c.get("/v1/status", headers=rig.h("auditor")).json()
     r = c.post(

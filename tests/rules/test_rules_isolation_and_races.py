@@ -5,7 +5,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from rules_helpers import Rig, ask, contrib, publish
+from rules_helpers import Rig, approve_revision, ask, contrib, publish
 
 FAQ = "Turn the contract clauses into a FAQ:\n\n1. Term. One year."
 
@@ -131,24 +131,8 @@ def test_racing_activations_leave_one_consistent_state(rig: Rig) -> None:
     c = rig.client
     publish(rig, contrib("email-list.yaml"))
     # version 2, approved
-    etag = c.get("/v1/zero-rules/email-list", headers=rig.h("author")).headers["ETag"]
     doc = contrib("email-list.yaml").replace("Lists the e-mail", "Lists every e-mail")
-    r = c.put(
-        "/v1/zero-rules/email-list/draft",
-        content=doc,
-        headers={**rig.h("author", etag), "content-type": "application/yaml"},
-    )
-    v = c.post(
-        "/v1/zero-rules/email-list/versions", headers=rig.h("author", r.headers["ETag"])
-    ).json()
-    c.post("/v1/zero-rules/email-list/versions/2/test", headers=rig.h("author"))
-    r = c.post("/v1/zero-rules/email-list/versions/2/submit", headers=rig.h("author", v["etag"]))
-    r = c.post(
-        "/v1/zero-rules/email-list/versions/2/approve",
-        json={"content_hash": v["content_hash"]},
-        headers=rig.h("reviewer", r.json()["etag"]),
-    )
-    etag = r.json()["etag"]
+    _, etag = approve_revision(rig, "email-list", doc)
 
     def activate(i: int) -> int:
         action = "activate" if i % 2 else "rollback"
@@ -183,29 +167,10 @@ def test_failed_activation_leaves_the_previous_version_active(rig: Rig) -> None:
     assert r.status_code == 422
     assert "collides with a trigger of rule 'contract-faq'" in r.json()["errors"][0]["message"]
     # contract-faq v2 claims an email-list phrase while email-list is not active: accepted
-    etag = c.get("/v1/zero-rules/contract-faq", headers=rig.h("author")).headers["ETag"]
     v2 = contrib("contract-faq.yaml").replace(
         "    - 把合同条款转换为FAQ", "    - 把合同条款转换为FAQ\n    - extract the email addresses"
     )
-    r = c.put(
-        "/v1/zero-rules/contract-faq/draft",
-        content=v2,
-        headers={**rig.h("author", etag), **yaml_ct},
-    )
-    assert r.status_code == 200, r.text
-    v = c.post(
-        "/v1/zero-rules/contract-faq/versions", headers=rig.h("author", r.headers["ETag"])
-    ).json()
-    assert c.post("/v1/zero-rules/contract-faq/versions/2/test", headers=rig.h("author")).json()[
-        "passed"
-    ]
-    r = c.post("/v1/zero-rules/contract-faq/versions/2/submit", headers=rig.h("author", v["etag"]))
-    r = c.post(
-        "/v1/zero-rules/contract-faq/versions/2/approve",
-        json={"content_hash": v["content_hash"]},
-        headers=rig.h("reviewer", r.json()["etag"]),
-    )
-    etag = r.json()["etag"]
+    _, etag = approve_revision(rig, "contract-faq", v2)
     # then email-list becomes active, and activating contract-faq v2 must fail atomically
     publish(rig, contrib("email-list.yaml"))
     r = c.post(

@@ -10,7 +10,16 @@ from typing import Any
 
 import httpx
 import pytest
-from rules_helpers import Rig, ask, contrib, free_port, publish, start_server, wait_until
+from rules_helpers import (
+    Rig,
+    approve_revision,
+    ask,
+    contrib,
+    publish,
+    start_rules_server,
+    wait_until,
+)
+from serve_process import free_port
 from sqlalchemy import create_engine, text
 
 FAQ = "Turn the contract clauses into a FAQ:\n\n1. Term. One year."
@@ -28,27 +37,7 @@ def _answer(rig: Rig, client: Any = None) -> tuple[str, str, str]:
 
 def _approve_v2(rig: Rig) -> str:
     """Version 2 of contract-faq, approved; the rule's ETag."""
-    c = rig.client
-    etag = c.get("/v1/zero-rules/contract-faq", headers=rig.h("author")).headers["ETag"]
-    r = c.put(
-        "/v1/zero-rules/contract-faq/draft",
-        content=V2,
-        headers={**rig.h("author", etag), "content-type": "application/yaml"},
-    )
-    v = c.post(
-        "/v1/zero-rules/contract-faq/versions", headers=rig.h("author", r.headers["ETag"])
-    ).json()
-    assert c.post("/v1/zero-rules/contract-faq/versions/2/test", headers=rig.h("author")).json()[
-        "passed"
-    ]
-    r = c.post("/v1/zero-rules/contract-faq/versions/2/submit", headers=rig.h("author", v["etag"]))
-    r = c.post(
-        "/v1/zero-rules/contract-faq/versions/2/approve",
-        json={"content_hash": v["content_hash"]},
-        headers=rig.h("reviewer", r.json()["etag"]),
-    )
-    assert r.status_code == 200, r.text
-    return str(r.json()["etag"])
+    return approve_revision(rig, "contract-faq", V2)[1]
 
 
 def _activate(rig: Rig, etag: str, version: int, action: str = "activate") -> str:
@@ -129,7 +118,7 @@ def test_workers_without_notify_poll_the_rule_set_version(rig: Rig, make_worker:
 def test_a_separate_server_process_gets_activations_without_restart(rig: Rig) -> None:
     """A real ``zerolayer serve`` (the environment's wiring) on the same PostgreSQL."""
     port = free_port()
-    proc = start_server(rig.hub.store.url, port, ZEROLAYER_RULES_POLL_S="3600")
+    proc = start_rules_server(rig.hub.store.url, port, ZEROLAYER_RULES_POLL_S="3600")
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as b:
             assert _answer(rig, b)[0] == "inactive"

@@ -3,7 +3,7 @@ submit → approve → activate → serve → roll back → deactivate → retir
 
 from __future__ import annotations
 
-from rules_helpers import Rig, ask, contrib, publish, wait_until
+from rules_helpers import Rig, ask, contrib, email_list_with_commas, publish, wait_until
 
 FAQ_MESSAGE = (
     "Turn the contract clauses into a FAQ:\n\n"
@@ -55,20 +55,9 @@ def test_new_version_rollback_deactivate_retire(rig: Rig) -> None:
 
     # version 2 joins the addresses with commas
     etag = c.get("/v1/zero-rules/email-list", headers=rig.h("author")).headers["ETag"]
-    doc = contrib("email-list.yaml").replace(
-        'lines: "{% for address in data %}{{ address }}\\n{% endfor %}"',
-        "lines: \"{{ data | join(', ') }}\"",
-    )
-    doc = doc.replace(
-        "expected: |\n      ana@example.com\n      bills@corp.example.org\n",
-        'expected: "ana@example.com, bills@corp.example.org"\n',
-    ).replace(
-        "expected: |\n      wang.wei@example.cn\n      backup+cn@example.cn\n",
-        'expected: "wang.wei@example.cn, backup+cn@example.cn"\n',
-    )
     r = c.put(
         "/v1/zero-rules/email-list/draft",
-        content=doc,
+        content=email_list_with_commas(),
         headers={**rig.h("author", etag), "content-type": "application/yaml"},
     )
     assert r.status_code == 200, r.text

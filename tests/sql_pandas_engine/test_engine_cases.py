@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 import pytest
 import yaml
+from case_files import assert_fallback_or_error, case_params
 from sql_pandas.harness import compare, is_ordered, sqlite_result
 
 from zerolayer.core.engine import Engine, EngineConfig
@@ -32,18 +33,7 @@ FIXTURES = yaml.safe_load(
 )["tables"]
 
 
-def _load() -> list[Any]:
-    params = []
-    seen: set[str] = set()
-    for path in sorted(CASES.glob("*.yaml")):
-        for case in yaml.safe_load(path.read_text("utf-8")):
-            assert case["id"] not in seen, f"duplicate case id {case['id']}"
-            seen.add(case["id"])
-            params.append(pytest.param(case, id=f"{path.stem}/{case['id']}"))
-    return params
-
-
-ALL = _load()
+ALL = case_params(CASES)
 
 
 @pytest.fixture(scope="module")
@@ -86,13 +76,10 @@ def test_case(engine: Engine, case: dict[str, Any]) -> None:
         cols, rows = sqlite_result(FIXTURES, case["sql"])
         diff = compare(_run_code(code, case.get("frames")), cols, rows, is_ordered(case["sql"]))
         assert diff is None, f"{diff}\n--- code ---\n{code}"
-    elif "fallback" in case:
-        assert result.route is Route.FALLBACK, (result.output, result.plan)
-        assert result.reason == case["fallback"], result.detail
     else:
-        assert result.route is Route.ERROR, (result.route, result.reason, result.output)
-        assert type(result.error).__name__ == case["error"], str(result.error)
-        assert (result.error.line, result.error.column) == (case["line"], case["column"])
+        assert_fallback_or_error(result, case)
+        if "fallback" not in case:
+            assert (result.error.line, result.error.column) == (case["line"], case["column"])
 
 
 def test_there_are_enough_cases() -> None:
