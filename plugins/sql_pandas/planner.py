@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sqlglot import exp
+from sqlglot.tokens import Token
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.sql_pandas.dialects import Semantics
@@ -21,7 +22,7 @@ from zerolayer.plugins.sql_pandas.expressions import (
     Scope,
     agg_name,
 )
-from zerolayer.plugins.sql_pandas.naming import SelectList, item_spans
+from zerolayer.plugins.sql_pandas.naming import SelectList, item_spans, select_lists
 from zerolayer.plugins.sql_pandas.pycode import (
     ATOM,
     SERIES,
@@ -107,14 +108,16 @@ class Translator:
         sem: Semantics,
         schema: dict[str, list[str]],
         table_vars: dict[str, str],
-        lists: list[SelectList],
+        tokens: list[Token],
         use_query: bool,
     ) -> None:
         self.sql = sql
         self.sem = sem
         self.schema = {k.lower(): v for k, v in schema.items()}
         self.table_vars = table_vars
-        self.lists = lists
+        self.tokens = tokens  # the query's tokens: the source text of unaliased items
+        self._lists: list[SelectList] | None = None
+        self._resolved: dict[tuple[int, int], tuple[exp.Column, list[Source], Source, str]] = {}
         self.use_query = use_query
         self.lines: list[str] = []
         self.used: set[str] = set(RESERVED_NAMES) | set(table_vars.values())
@@ -141,6 +144,12 @@ class Translator:
             return
         inner = "".join(f"    {a},\n" for a in args)
         self.emit(f"{target} = {head}(\n{inner}){tail}")
+
+    def select_lists(self) -> list[SelectList]:
+        """The query's SELECT lists, read from its tokens when first needed."""
+        if self._lists is None:
+            self._lists = select_lists(self.tokens)
+        return self._lists
 
     def fresh(self, base: str) -> str:
         """A variable name not used yet, derived from ``base``."""
@@ -391,7 +400,7 @@ class Translator:
                 items.append(Item(col, proj, False))
                 continue
             if spans is None:
-                spans = item_spans(node, self.lists, self.sql)
+                spans = item_spans(node, self.select_lists(), self.sql)
             if spans is None:
                 raise Unsupported("sql_column_name", "cannot name an unaliased result column")
             items.append(Item(spans[pos], proj, False))
@@ -400,7 +409,21 @@ class Translator:
     # -------------------------------------------------------------- resolution
 
     def _resolve_source(self, col: exp.Column, sources: list[Source]) -> tuple[Source, str]:
-        """The FROM item a column reference belongs to and its declared SQL name."""
+        """The FROM item a column reference belongs to and its declared SQL name.
+
+        The planner asks for most references several times (filters, join keys, the columns
+        each side brings): answers are kept, by the reference and the list of sources
+        (both held by the entry, so that neither id can be reused meanwhile).
+        """
+        key = (id(col), id(sources))
+        known = self._resolved.get(key)
+        if known is not None and known[0] is col and known[1] is sources:
+            return known[2], known[3]
+        src, name = self._find_source(col, sources)
+        self._resolved[key] = (col, sources, src, name)
+        return src, name
+
+    def _find_source(self, col: exp.Column, sources: list[Source]) -> tuple[Source, str]:
         if col.args.get("db") or col.args.get("catalog"):
             raise Unsupported("sql_qualified_column", "schema-qualified column names")
         name = col.name
