@@ -36,9 +36,9 @@ from zerolayer.plugins.sql_pandas.pycode import (
     wrap,
 )
 from zerolayer.plugins.sql_pandas.sqltree import (
+    Walks,
     aggregates,
     canon,
-    columns,
     conjuncts,
     factor_or,
     has_subquery,
@@ -117,6 +117,7 @@ class Translator:
         self.table_vars = table_vars
         self.tokens = tokens  # the query's tokens: the source text of unaliased items
         self._lists: list[SelectList] | None = None
+        self.walks = Walks()
         self._resolved: dict[tuple[int, int], tuple[exp.Column, list[Source], Source, str]] = {}
         self.use_query = use_query
         self.lines: list[str] = []
@@ -627,7 +628,7 @@ class Translator:
 
     def _cond_sources(self, cond: exp.Expression, sources: list[Source]) -> list[Source]:
         found: list[Source] = []
-        for col in columns(cond):
+        for col in self.walks.columns(cond):
             src = self._resolve_source(col, sources)[0]
             if src not in found:
                 found.append(src)
@@ -647,7 +648,7 @@ class Translator:
             if node.args.get(key) is not None:
                 parts.append(node.args[key])
         for part in parts:
-            for col in columns(part):
+            for col in self.walks.columns(part):
                 if (
                     not col.table
                     and col.name.lower() in aliases
@@ -700,7 +701,7 @@ class Translator:
             parts.append(node.args["having"])
         if node.args.get("order") is not None:
             parts.append(node.args["order"])
-        return any(aggregates(p) for p in parts)
+        return any(self.walks.aggregates(p) for p in parts)
 
     def _aggregate(
         self,
@@ -739,7 +740,7 @@ class Translator:
         scalar_specs: list[tuple[str, str]] = []
         item_alias = {canon(i.node): i.name for i in items}
         for part in parts:
-            for agg in aggregates(part):
+            for agg in self.walks.aggregates(part):
                 key = self._agg_key(agg, pre)
                 if key in aggs:
                     continue
@@ -830,7 +831,7 @@ class Translator:
             raise Unsupported("sql_aggregate_arguments", "DISTINCT over several columns")
         if arg is None:
             raise Unsupported("sql_aggregate_arguments", f"{agg_name(agg)} without argument")
-        if aggregates(arg):
+        if self.walks.aggregates(arg):
             raise Unsupported("sql_nested_aggregate", "aggregates inside aggregates")
         code = pre.value(arg)
         return f"{agg_name(agg)}|{distinct}|{code.text}"
@@ -1134,7 +1135,7 @@ class Translator:
         links: list[tuple[exp.Column, exp.Column]] = []
         local: list[exp.Expression] = []
         for cond in conjuncts(where.this) if where is not None else []:
-            outer_cols = [c for c in columns(cond) if is_outer(c)]
+            outer_cols = [c for c in self.walks.columns(cond) if is_outer(c)]
             if not outer_cols and not has_subquery(cond):
                 local.append(cond)
                 continue
@@ -1168,7 +1169,7 @@ class Translator:
             or query.args.get("limit")
             or query.args.get("offset")
             or len(query.expressions) != 1
-            or not aggregates(query.expressions[0])
+            or not self.walks.aggregates(query.expressions[0])
         ):
             raise Unsupported(
                 "sql_scalar_subquery",

@@ -115,6 +115,51 @@ def aggregates(node: exp.Expression) -> list[exp.Expression]:
     ]
 
 
+class Walks:
+    """:func:`columns` and :func:`aggregates` for one translation, each part of the query
+    walked once however often the planner asks (entries hold their node, so that an id is
+    not reused while it is a key). The lists are shared: callers do not change them."""
+
+    def __init__(self) -> None:
+        self._nodes: dict[int, tuple[exp.Expression, list[exp.Expression]]] = {}
+        self._columns: dict[int, list[exp.Column]] = {}
+        self._aggregates: dict[int, list[exp.Expression]] = {}
+
+    def _outer(self, node: exp.Expression) -> list[exp.Expression]:
+        known = self._nodes.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1]
+        nodes = walk_outer(node)
+        self._nodes[id(node)] = (node, nodes)
+        self._columns.pop(id(node), None)
+        self._aggregates.pop(id(node), None)
+        return nodes
+
+    def columns(self, node: exp.Expression) -> list[exp.Column]:
+        """As :func:`columns`."""
+        nodes = self._outer(node)
+        found = self._columns.get(id(node))
+        if found is None:
+            found = [
+                n for n in nodes if isinstance(n, exp.Column) and not isinstance(n.this, exp.Star)
+            ]
+            self._columns[id(node)] = found
+        return found
+
+    def aggregates(self, node: exp.Expression) -> list[exp.Expression]:
+        """As :func:`aggregates`."""
+        nodes = self._outer(node)
+        found = self._aggregates.get(id(node))
+        if found is None:
+            found = [
+                n
+                for n in nodes
+                if isinstance(n, AGGREGATES) and not isinstance(n.parent, exp.Window)
+            ]
+            self._aggregates[id(node)] = found
+        return found
+
+
 def has_subquery(node: exp.Expression) -> bool:
     """Whether ``node`` is or contains a subquery."""
     stack = [node]
