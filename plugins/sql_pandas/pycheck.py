@@ -27,29 +27,31 @@ _NESTED_BINDINGS = frozenset(dis.opmap[name] for name in ("STORE_GLOBAL", "DELET
 def module_bindings(code: CodeType) -> frozenset[str] | None:
     """The names module-level ``code`` binds, or None when it binds names other than by
     plain assignment and import (then only the source tells what it does)."""
-    names = code.co_names
-    found: set[str] = set()
     raw = code.co_code
-    ext = 0
-    for i in range(0, len(raw), 2):
-        op = raw[i]
-        if op == _EXTENDED_ARG:
-            ext = (ext | raw[i + 1]) << 8
-            continue
-        if op == _STORE_NAME:
-            found.add(names[ext | raw[i + 1]])
-        elif op in _OTHER_BINDINGS:
-            return None
-        ext = 0
+    if any(_at(raw, op) for op in _OTHER_BINDINGS) or _at(raw, _EXTENDED_ARG):
+        return None  # (EXTENDED_ARG: over 256 names; not worth a slower scan here)
+    names = code.co_names
+    found = frozenset(names[raw[i + 1]] for i in _at(raw, _STORE_NAME))
     if any(_binds_globals(c) for c in code.co_consts if isinstance(c, CodeType)):
         return None
-    return frozenset(found)
+    return found
+
+
+def _at(raw: bytes, op: int) -> list[int]:
+    """The offsets of the instructions with opcode ``op`` (even offsets: the odd ones hold
+    arguments)."""
+    found: list[int] = []
+    i = raw.find(op)
+    while i >= 0:
+        if not i % 2:
+            found.append(i)
+        i = raw.find(op, i + 1)
+    return found
 
 
 def _binds_globals(code: CodeType) -> bool:
     """Whether nested ``code`` (a lambda, a function) stores or deletes a module name."""
-    raw = code.co_code
-    if any(raw[i] in _NESTED_BINDINGS for i in range(0, len(raw), 2)):
+    if any(_at(code.co_code, op) for op in _NESTED_BINDINGS):
         return True
     return any(_binds_globals(c) for c in code.co_consts if isinstance(c, CodeType))
 

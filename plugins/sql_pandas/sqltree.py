@@ -68,12 +68,13 @@ def children(node: exp.Expression) -> list[exp.Expression]:
 def walk_all(node: exp.Expression) -> list[exp.Expression]:
     """Every node of ``node``, nested queries included, breadth-first (as ``node.walk()``)."""
     found = [node]
+    append, extend = found.append, found.extend
     for cur in found:  # the list grows while it is read: a queue
         for value in cur.args.values():
             if isinstance(value, NODE):
-                found.append(value)
+                append(value)
             elif type(value) is list:
-                found += [v for v in value if isinstance(v, NODE)]
+                extend([v for v in value if isinstance(v, NODE)])
     return found
 
 
