@@ -2,7 +2,8 @@
 
 Run from the repository root with the package importable, e.g.
 ``PYTHONPATH=.dev python3 benchmarks/sql_pandas.py``. Prints the median time of each over
-many runs and their ratio.
+many runs and their ratio, and of the translation followed by the op's check of its code
+(``verify_pandas``), as the engine runs them.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable
 
 import sqlglot
 
+from zerolayer.plugins.sql_pandas.ops import verify_pandas
 from zerolayer.plugins.sql_pandas.translate import translate_sql
 
 QUERY = """
@@ -54,13 +56,16 @@ def median_seconds(fn: Callable[[], object], runs: int) -> float:
 def main(runs: int = 300) -> None:
     """Time both and print the ratio."""
     engine = median_seconds(lambda: translate_sql(QUERY), runs)
+    checked = median_seconds(lambda: verify_pandas(QUERY, translate_sql(QUERY)), runs)
     bare = median_seconds(
         lambda: sqlglot.parse_one(QUERY, read="sqlite").sql(dialect="sqlite"), runs
     )
     print(f"query size: {len(QUERY.encode())} bytes, runs: {runs}")
     print(f"translate_sql (median):             {engine * 1e3:8.3f} ms")
+    print(f"translate_sql + check (median):     {checked * 1e3:8.3f} ms")
     print(f"sqlglot parse+generate (median):    {bare * 1e3:8.3f} ms")
     print(f"ratio translate_sql / sqlglot:      {engine / bare:8.2f}x")
+    print(f"ratio with the check / sqlglot:     {checked / bare:8.2f}x")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from zerolayer.core.errors import PayloadError, Unsupported
 from zerolayer.core.ops import OpSpec
 from zerolayer.core.types import PANDAS_SOURCE, SQL_TEXT, TEXT
 from zerolayer.plugins.sql_pandas.dialects import semantics_for
+from zerolayer.plugins.sql_pandas.pycheck import recent_bindings
 from zerolayer.plugins.sql_pandas.translate import recent_base_tables, translate_sql
 
 # a query: SELECT or WITH after any comments
@@ -145,20 +146,26 @@ def base_tables(sql: str, dialect: str | None) -> list[str]:
 
 
 def verify_pandas(sql: str, code: str, **params: Any) -> None:
-    """Raise ``Unsupported`` unless ``code`` parses as Python, is a list of assignments and
-    imports, binds ``result`` and leaves its input DataFrames unassigned (an assignment to
-    one would read the wrong data).
+    """Raise ``Unsupported`` unless ``code`` is Python that binds ``result`` and leaves its
+    input DataFrames unassigned (an assignment to one would read the wrong data).
 
-    ``translate_sql`` has compiled the code already; this parses it again to see which names
-    it binds at module level.
+    Which names the code binds at module level: ``translate_sql`` compiled the code it
+    returned and recorded them from its bytecode (exact, see :mod:`.pycheck`). Code without
+    such a record is parsed here, and refused unless it is a list of assignments and imports
+    (the shape whose bindings the syntax tree tells exactly).
     """
-    try:
-        tree = ast.parse(code, "<pandas>", "exec")
-    except SyntaxError as err:
-        raise Unsupported(
-            "sql_output_not_python", f"the pandas code does not compile: {err}"
-        ) from err
-    assigned = _bound_names(tree, code)
+    assigned: set[str] | frozenset[str] | None = recent_bindings(code)
+    if assigned is not None:
+        if ":=" in code:
+            raise Unsupported("sql_output_shape", _SHAPE)
+    else:
+        try:
+            tree = ast.parse(code, "<pandas>", "exec")
+        except SyntaxError as err:
+            raise Unsupported(
+                "sql_output_not_python", f"the pandas code does not compile: {err}"
+            ) from err
+        assigned = _bound_names(tree, code)
     if "result" not in assigned:
         raise Unsupported("sql_output_no_result", "the pandas code does not bind `result`")
     inputs = (
@@ -172,15 +179,16 @@ def verify_pandas(sql: str, code: str, **params: Any) -> None:
         )
 
 
+_SHAPE = "the pandas code is not a list of assignments and imports"
+
+
 def _bound_names(tree: ast.Module, code: str) -> set[str]:
     """The names the code binds at module level. The translator writes assignments and
     imports only, with no ``:=``; code of another shape is refused rather than analysed."""
     if ":=" in code or not all(
         isinstance(stmt, ast.Assign | ast.Import | ast.ImportFrom) for stmt in tree.body
     ):
-        raise Unsupported(
-            "sql_output_shape", "the pandas code is not a list of assignments and imports"
-        )
+        raise Unsupported("sql_output_shape", _SHAPE)
     names: set[str] = set()
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sqlglot import exp
+from sqlglot.tokens import Token
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.sql_pandas.dialects import Semantics
@@ -21,7 +22,7 @@ from zerolayer.plugins.sql_pandas.expressions import (
     Scope,
     agg_name,
 )
-from zerolayer.plugins.sql_pandas.naming import SelectList, item_spans
+from zerolayer.plugins.sql_pandas.naming import SelectList, item_spans, select_lists
 from zerolayer.plugins.sql_pandas.pycode import (
     ATOM,
     SERIES,
@@ -35,9 +36,9 @@ from zerolayer.plugins.sql_pandas.pycode import (
     wrap,
 )
 from zerolayer.plugins.sql_pandas.sqltree import (
+    Walks,
     aggregates,
     canon,
-    columns,
     conjuncts,
     factor_or,
     has_subquery,
@@ -107,14 +108,17 @@ class Translator:
         sem: Semantics,
         schema: dict[str, list[str]],
         table_vars: dict[str, str],
-        lists: list[SelectList],
+        tokens: list[Token],
         use_query: bool,
     ) -> None:
         self.sql = sql
         self.sem = sem
         self.schema = {k.lower(): v for k, v in schema.items()}
         self.table_vars = table_vars
-        self.lists = lists
+        self.tokens = tokens  # the query's tokens: the source text of unaliased items
+        self._lists: list[SelectList] | None = None
+        self.walks = Walks()
+        self._resolved: dict[tuple[int, int], tuple[exp.Column, list[Source], Source, str]] = {}
         self.use_query = use_query
         self.lines: list[str] = []
         self.used: set[str] = set(RESERVED_NAMES) | set(table_vars.values())
@@ -141,6 +145,12 @@ class Translator:
             return
         inner = "".join(f"    {a},\n" for a in args)
         self.emit(f"{target} = {head}(\n{inner}){tail}")
+
+    def select_lists(self) -> list[SelectList]:
+        """The query's SELECT lists, read from its tokens when first needed."""
+        if self._lists is None:
+            self._lists = select_lists(self.tokens)
+        return self._lists
 
     def fresh(self, base: str) -> str:
         """A variable name not used yet, derived from ``base``."""
@@ -391,7 +401,7 @@ class Translator:
                 items.append(Item(col, proj, False))
                 continue
             if spans is None:
-                spans = item_spans(node, self.lists, self.sql)
+                spans = item_spans(node, self.select_lists(), self.sql)
             if spans is None:
                 raise Unsupported("sql_column_name", "cannot name an unaliased result column")
             items.append(Item(spans[pos], proj, False))
@@ -400,7 +410,21 @@ class Translator:
     # -------------------------------------------------------------- resolution
 
     def _resolve_source(self, col: exp.Column, sources: list[Source]) -> tuple[Source, str]:
-        """The FROM item a column reference belongs to and its declared SQL name."""
+        """The FROM item a column reference belongs to and its declared SQL name.
+
+        The planner asks for most references several times (filters, join keys, the columns
+        each side brings): answers are kept, by the reference and the list of sources
+        (both held by the entry, so that neither id can be reused meanwhile).
+        """
+        key = (id(col), id(sources))
+        known = self._resolved.get(key)
+        if known is not None and known[0] is col and known[1] is sources:
+            return known[2], known[3]
+        src, name = self._find_source(col, sources)
+        self._resolved[key] = (col, sources, src, name)
+        return src, name
+
+    def _find_source(self, col: exp.Column, sources: list[Source]) -> tuple[Source, str]:
         if col.args.get("db") or col.args.get("catalog"):
             raise Unsupported("sql_qualified_column", "schema-qualified column names")
         name = col.name
@@ -604,7 +628,7 @@ class Translator:
 
     def _cond_sources(self, cond: exp.Expression, sources: list[Source]) -> list[Source]:
         found: list[Source] = []
-        for col in columns(cond):
+        for col in self.walks.columns(cond):
             src = self._resolve_source(col, sources)[0]
             if src not in found:
                 found.append(src)
@@ -624,7 +648,7 @@ class Translator:
             if node.args.get(key) is not None:
                 parts.append(node.args[key])
         for part in parts:
-            for col in columns(part):
+            for col in self.walks.columns(part):
                 if (
                     not col.table
                     and col.name.lower() in aliases
@@ -677,7 +701,7 @@ class Translator:
             parts.append(node.args["having"])
         if node.args.get("order") is not None:
             parts.append(node.args["order"])
-        return any(aggregates(p) for p in parts)
+        return any(self.walks.aggregates(p) for p in parts)
 
     def _aggregate(
         self,
@@ -716,7 +740,7 @@ class Translator:
         scalar_specs: list[tuple[str, str]] = []
         item_alias = {canon(i.node): i.name for i in items}
         for part in parts:
-            for agg in aggregates(part):
+            for agg in self.walks.aggregates(part):
                 key = self._agg_key(agg, pre)
                 if key in aggs:
                     continue
@@ -807,7 +831,7 @@ class Translator:
             raise Unsupported("sql_aggregate_arguments", "DISTINCT over several columns")
         if arg is None:
             raise Unsupported("sql_aggregate_arguments", f"{agg_name(agg)} without argument")
-        if aggregates(arg):
+        if self.walks.aggregates(arg):
             raise Unsupported("sql_nested_aggregate", "aggregates inside aggregates")
         code = pre.value(arg)
         return f"{agg_name(agg)}|{distinct}|{code.text}"
@@ -1111,7 +1135,7 @@ class Translator:
         links: list[tuple[exp.Column, exp.Column]] = []
         local: list[exp.Expression] = []
         for cond in conjuncts(where.this) if where is not None else []:
-            outer_cols = [c for c in columns(cond) if is_outer(c)]
+            outer_cols = [c for c in self.walks.columns(cond) if is_outer(c)]
             if not outer_cols and not has_subquery(cond):
                 local.append(cond)
                 continue
@@ -1145,7 +1169,7 @@ class Translator:
             or query.args.get("limit")
             or query.args.get("offset")
             or len(query.expressions) != 1
-            or not aggregates(query.expressions[0])
+            or not self.walks.aggregates(query.expressions[0])
         ):
             raise Unsupported(
                 "sql_scalar_subquery",

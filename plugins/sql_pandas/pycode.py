@@ -8,7 +8,7 @@ column Series, a scalar variable or a literal, and the SQL type it is known to h
 from __future__ import annotations
 
 import keyword
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 # Python operator precedence, higher binds tighter.
 OR, AND, NOT, CMP, BOR, BXOR, BAND, ADD, MUL, UNARY, ATOM = 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 13
@@ -17,9 +17,11 @@ SERIES, SCALAR, LITERAL = "series", "scalar", "literal"
 INT, REAL, TEXT, UNKNOWN = "int", "real", "text", "unknown"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Code:
-    """A Python expression plus what is known about its value."""
+    """A Python expression plus what is known about its value. Never changed once made
+    (not frozen only because a frozen dataclass is slower to make, and the translator makes
+    many)."""
 
     text: str
     prec: int = ATOM
@@ -30,7 +32,7 @@ class Code:
 
     def with_text(self, text: str, prec: int) -> Code:
         """The same value description with new text and precedence."""
-        return replace(self, text=text, prec=prec, column=None)
+        return Code(text, prec, self.kind, self.sqltype, None, self.value)
 
 
 def wrap(code: Code, min_prec: int) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from sqlglot import exp
 
 from zerolayer.core.errors import Unsupported
@@ -50,12 +48,54 @@ def disjuncts(node: exp.Expression) -> list[exp.Expression]:
     return [node]
 
 
-def walk_outer(node: exp.Expression) -> Iterator[exp.Expression]:
-    """Nodes of ``node`` outside nested queries."""
-    yield node
-    for child in node.iter_expressions():
-        if not isinstance(child, exp.Query | exp.Subquery):
-            yield from walk_outer(child)
+# The base class of sqlglot's nodes (``Expr`` since sqlglot 28, ``Expression`` before).
+NODE: type = getattr(exp, "Expr", exp.Expression)
+_NESTED = (exp.Query, exp.Subquery)
+
+
+def children(node: exp.Expression) -> list[exp.Expression]:
+    """The child nodes of ``node`` in sqlglot's order (as ``iter_expressions``), without a
+    generator per node: the walks below run on parts of a query several times each."""
+    out: list[exp.Expression] = []
+    for value in node.args.values():
+        if isinstance(value, NODE):
+            out.append(value)
+        elif type(value) is list:
+            out += [v for v in value if isinstance(v, NODE)]
+    return out
+
+
+def walk_all(node: exp.Expression) -> list[exp.Expression]:
+    """Every node of ``node``, nested queries included, breadth-first (as ``node.walk()``)."""
+    found = [node]
+    append, extend = found.append, found.extend
+    for cur in found:  # the list grows while it is read: a queue
+        for value in cur.args.values():
+            if isinstance(value, NODE):
+                append(value)
+            elif type(value) is list:
+                extend([v for v in value if isinstance(v, NODE)])
+    return found
+
+
+def walk_outer(node: exp.Expression) -> list[exp.Expression]:
+    """Nodes of ``node`` outside nested queries, depth-first in pre-order."""
+    found: list[exp.Expression] = []
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        found.append(cur)
+        inner: list[exp.Expression] = []
+        for value in cur.args.values():
+            if isinstance(value, NODE):
+                if not isinstance(value, _NESTED):
+                    inner.append(value)
+            elif type(value) is list:
+                inner += [v for v in value if isinstance(v, NODE) and not isinstance(v, _NESTED)]
+        if inner:
+            inner.reverse()
+            stack += inner
+    return found
 
 
 def columns(node: exp.Expression) -> list[exp.Column]:
@@ -69,17 +109,67 @@ def columns(node: exp.Expression) -> list[exp.Column]:
 
 def aggregates(node: exp.Expression) -> list[exp.Expression]:
     """Aggregate calls in ``node`` outside nested queries and window functions."""
-    found = [
+    return [
         n
         for n in walk_outer(node)
         if isinstance(n, AGGREGATES) and not isinstance(n.parent, exp.Window)
     ]
-    return sorted(found, key=lambda n: n.sql()) if False else found
+
+
+class Walks:
+    """:func:`columns` and :func:`aggregates` for one translation, each part of the query
+    walked once however often the planner asks (entries hold their node, so that an id is
+    not reused while it is a key). The lists are shared: callers do not change them."""
+
+    def __init__(self) -> None:
+        self._nodes: dict[int, tuple[exp.Expression, list[exp.Expression]]] = {}
+        self._columns: dict[int, list[exp.Column]] = {}
+        self._aggregates: dict[int, list[exp.Expression]] = {}
+
+    def _outer(self, node: exp.Expression) -> list[exp.Expression]:
+        known = self._nodes.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1]
+        nodes = walk_outer(node)
+        self._nodes[id(node)] = (node, nodes)
+        self._columns.pop(id(node), None)
+        self._aggregates.pop(id(node), None)
+        return nodes
+
+    def columns(self, node: exp.Expression) -> list[exp.Column]:
+        """As :func:`columns`."""
+        nodes = self._outer(node)
+        found = self._columns.get(id(node))
+        if found is None:
+            found = [
+                n for n in nodes if isinstance(n, exp.Column) and not isinstance(n.this, exp.Star)
+            ]
+            self._columns[id(node)] = found
+        return found
+
+    def aggregates(self, node: exp.Expression) -> list[exp.Expression]:
+        """As :func:`aggregates`."""
+        nodes = self._outer(node)
+        found = self._aggregates.get(id(node))
+        if found is None:
+            found = [
+                n
+                for n in nodes
+                if isinstance(n, AGGREGATES) and not isinstance(n.parent, exp.Window)
+            ]
+            self._aggregates[id(node)] = found
+        return found
 
 
 def has_subquery(node: exp.Expression) -> bool:
-    """Whether ``node`` contains a subquery."""
-    return any(isinstance(n, exp.Query | exp.Subquery) for n in node.walk())
+    """Whether ``node`` is or contains a subquery."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, _NESTED):
+            return True
+        stack.extend(children(cur))
+    return False
 
 
 def int_literal(node: exp.Expression | None, what: str) -> int | None:

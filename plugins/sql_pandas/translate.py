@@ -21,6 +21,7 @@ import itertools
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
+from sqlglot.tokens import TokenType
 
 from zerolayer.core.errors import (
     LimitExceeded,
@@ -30,10 +31,11 @@ from zerolayer.core.errors import (
     line_col,
 )
 from zerolayer.plugins.sql_pandas.dialects import Semantics, semantics_for
-from zerolayer.plugins.sql_pandas.naming import select_lists
 from zerolayer.plugins.sql_pandas.planner import RESERVED_NAMES, Translator
+from zerolayer.plugins.sql_pandas.pycheck import remember_bindings
 from zerolayer.plugins.sql_pandas.pycode import is_identifier
 from zerolayer.plugins.sql_pandas.schema import parse_schema
+from zerolayer.plugins.sql_pandas.sqltree import walk_all
 
 __all__ = ["parse_schema", "translate_sql"]
 
@@ -84,14 +86,15 @@ def _translate(
     table_vars = _table_vars(tables, df_name)
     if df_name is not None and len(tables) == 1 and df_name in RESERVED_NAMES:
         raise Unsupported("sql_df_name", f"{df_name!r} cannot name the DataFrame")
-    translator = Translator(text, sem, schema, table_vars, select_lists(tokens), use_query)
+    translator = Translator(text, sem, schema, table_vars, tokens, use_query)
     translator.query(tree, "result")
     head = ["import pandas as pd", ""]
     if translator.preamble:
         head += ["# SQLite's UPPER/LOWER change the case of ASCII letters only"]
         head += [*translator.preamble.values(), ""]
     code = "\n".join([*head, *translator.lines]) + "\n"
-    compile(code, "<sql_pandas>", "exec")  # verify: the answer is at least valid Python
+    compiled = compile(code, "<sql_pandas>", "exec")  # verify: the answer is valid Python
+    remember_bindings(code, compiled)  # what it binds, for the op's check
     return code
 
 
@@ -134,23 +137,26 @@ def _token_error_position(text: str, msg: str) -> tuple[int, int]:
 
 def _check_tokens(text: str, tokens: list) -> None:
     """Reject token sequences sqlglot tolerates but SQL does not (``a,, b``)."""
-    from sqlglot.tokens import TokenType
-
     for prev, tok in itertools.pairwise(tokens):
-        if prev.token_type == TokenType.COMMA and tok.token_type in (
-            TokenType.COMMA,
-            TokenType.FROM,
-            TokenType.R_PAREN,
-            TokenType.WHERE,
-            TokenType.GROUP_BY,
-            TokenType.ORDER_BY,
-            TokenType.HAVING,
-            TokenType.LIMIT,
-        ):
+        if prev.token_type is TokenType.COMMA and tok.token_type in _NOT_AFTER_COMMA:
             line, col = line_col(text, tok.start)
             raise PayloadError(
                 f"unexpected {tok.text!r}", fmt="SQL", text=text, line=line, column=col
             )
+
+
+_NOT_AFTER_COMMA = frozenset(
+    (
+        TokenType.COMMA,
+        TokenType.FROM,
+        TokenType.R_PAREN,
+        TokenType.WHERE,
+        TokenType.GROUP_BY,
+        TokenType.ORDER_BY,
+        TokenType.HAVING,
+        TokenType.LIMIT,
+    )
+)
 
 
 # The base tables of recently translated queries, by (SQL text, sqlglot dialect): the op's
@@ -179,16 +185,42 @@ def _base_tables(tree: exp.Expression) -> list[str]:
     breadth-first walk; in the same walk, refuse recursive CTEs and query parameters."""
     ctes: set[str] = set()
     tables: list[str] = []
-    for node in tree.walk():
-        if isinstance(node, exp.Table):
+    kinds = _KINDS
+    for node in walk_all(tree):
+        kind = kinds.get(node.__class__)
+        if kind is None:
+            kind = _kind(node.__class__)
+        if not kind:
+            continue
+        if kind == _TABLE:
             tables.append(node.name.lower())
-        elif isinstance(node, exp.CTE):
+        elif kind == _CTE:
             ctes.add(node.alias_or_name.lower())
-        elif isinstance(node, exp.With) and node.args.get("recursive"):
-            raise Unsupported("sql_recursive_cte", "recursive CTEs are not supported")
-        elif isinstance(node, exp.Placeholder | exp.Parameter):
+        elif kind == _WITH:
+            if node.args.get("recursive"):
+                raise Unsupported("sql_recursive_cte", "recursive CTEs are not supported")
+        else:
             raise Unsupported("sql_parameter", "query parameters are not supported")
     return [name for name in dict.fromkeys(tables) if name not in ctes]
+
+
+# What _base_tables looks for, by node class (one subclass test per class, not per node).
+_OTHER, _TABLE, _CTE, _WITH, _PARAMETER = range(5)
+_KINDS: dict[type, int] = {}
+
+
+def _kind(cls: type) -> int:
+    kind = _OTHER
+    if issubclass(cls, exp.Table):
+        kind = _TABLE
+    elif issubclass(cls, exp.CTE):
+        kind = _CTE
+    elif issubclass(cls, exp.With):
+        kind = _WITH
+    elif issubclass(cls, exp.Placeholder | exp.Parameter):
+        kind = _PARAMETER
+    _KINDS[cls] = kind
+    return kind
 
 
 def _table_vars(tables: list[str], df_name: str | None) -> dict[str, str]:
