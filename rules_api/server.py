@@ -9,6 +9,7 @@ their own engine from the environment: ``ZEROLAYER_ENGINE`` (``module:callable``
 
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
 import os
@@ -62,9 +63,18 @@ def fallback_from_env() -> FallbackBackend | None:
 
 def app_from_env() -> FastAPI:
     """The app of one worker, all from environment variables (uvicorn ``--factory``)."""
-    return create_app(
+    app = create_app(
         engine_from_env(), fallback=fallback_from_env(), settings=ServiceSettings.from_env()
     )
+    settle()
+    return app
+
+
+def settle() -> None:
+    """Move what start-up built (grammar tables, registry, models) out of the garbage
+    collector's generations: collections during requests then no longer traverse it."""
+    gc.collect()
+    gc.freeze()
 
 
 def serve(
@@ -91,6 +101,7 @@ def serve(
     options = uvicorn_options(host, port, log_level=log_level, access_log=access_log)
     if workers <= 1 and engine is not None:
         app = create_app(engine, fallback=fallback, settings=settings)
+        settle()
         uvicorn.run(app, **options)
         return
     if engine is not None or fallback is not None or settings is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import socket
 import subprocess
@@ -25,11 +26,16 @@ def test_app_from_env_builds_engine_fallback_and_settings(monkeypatch) -> None:
     monkeypatch.setenv("ZEROLAYER_ENGINE", FAKE)
     monkeypatch.setenv("ZEROLAYER_FALLBACK", "zerolayer.rules_api.testing:FakeFallback")
     monkeypatch.setenv("ZEROLAYER_MODEL_ID", "from-env")
-    app = app_from_env()
+    try:
+        app = app_from_env()
+        frozen = gc.get_freeze_count()
+    finally:
+        gc.unfreeze()
     service = app.state.service
     assert isinstance(service.engine, FakeEngine)
     assert service.fallback.name == "fake-fallback"
     assert service.settings.model_id == "from-env"
+    assert frozen > 0  # what start-up built is out of the collector's way
 
 
 @pytest.mark.parametrize("spec", ["no_colon", "zerolayer.nothing_here:X", "zerolayer:Nope"])
