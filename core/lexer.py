@@ -9,12 +9,16 @@ cannot start with the character at hand.
 This lexer keeps Lark's semantics exactly and narrows each alternation by the next
 character: for every terminal it computes a superset of the characters its pattern can
 start with (from the pattern's parsed form; anything it does not understand counts as
-"any character"), and for a character ``c`` it matches against the alternation of only the
-terminals whose set contains ``c``, in the same order. The first terminal in Lark's order
-that matches is therefore the same terminal as before. Only ASCII and CJK characters are
-dispatched; any other character uses Lark's full alternation (case folding outside ASCII
-has special cases this module does not model). Narrowed alternations are compiled on first
-use and shared between states that select the same terminals.
+"any character"), and for a character ``c`` it tries only the terminals whose set contains
+``c``, in the same order. The first terminal in Lark's order that matches is therefore the
+same terminal as before. For ASCII and CJK characters the sets are exact supersets; for
+any other character every pattern that ignores case is tried as well (case folding outside
+ASCII has special cases this module does not model).
+
+A state's choice for a character starts by matching its terminals one after another, each
+pattern compiled once for the whole grammar, so a first-time instruction compiles nothing
+big; a choice used a few times gets its own compiled alternation. Lark's full alternation of
+a state is never compiled.
 
 Installed through Lark's ``_plugins`` option (``Lark(..., _plugins=LEXER_PLUGINS)``).
 """
@@ -26,7 +30,7 @@ from functools import cache
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
-from lark.lexer import BasicLexer, ContextualLexer, Scanner
+from lark.lexer import BasicLexer, CallChain, ContextualLexer, Scanner, _create_unless
 
 __all__ = ["LEXER_PLUGINS", "first_chars"]
 
@@ -43,16 +47,18 @@ def _dispatched(c: str) -> bool:
 class FirstChars:
     """A superset of the characters a pattern can start with, for dispatched characters."""
 
-    __slots__ = ("any", "chars", "classes", "ranges")
+    __slots__ = ("any", "chars", "classes", "folded", "ranges")
 
     def __init__(self) -> None:
         self.any = False
+        self.folded = False  # some character is matched ignoring case
         self.chars: set[str] = set()
         self.ranges: list[tuple[int, int, bool]] = []  # (lo, hi, ignorecase)
         self.classes: list[re.Pattern[str]] = []
 
     def update(self, other: FirstChars) -> None:
         self.any = self.any or other.any
+        self.folded = self.folded or other.folded
         self.chars |= other.chars
         self.ranges += other.ranges
         self.classes += other.classes
@@ -75,6 +81,7 @@ def _literal(code: int, flags: int, out: FirstChars) -> None:
         return
     out.chars.add(ch)
     if flags & _IGNORECASE:
+        out.folded = True
         out.chars.update((ch.lower(), ch.upper()))
 
 
@@ -88,6 +95,7 @@ def _charset(items: Any, flags: int, out: FirstChars) -> None:
             if flags & _IGNORECASE and not ascii_or_cjk:
                 out.any = True
             else:
+                out.folded = out.folded or bool(flags & _IGNORECASE)
                 out.ranges.append((lo, hi, bool(flags & _IGNORECASE)))
         elif op is _C.CATEGORY:
             pattern = {
@@ -160,55 +168,100 @@ def first_chars(pattern: str, flags: int = 0) -> FirstChars:
     return first
 
 
+class _Choice:
+    """The terminals that can start with one character, in Lark's order.
+
+    Matched one terminal after another (each terminal's pattern is compiled once for the
+    whole grammar) until the choice has been used ``HOT`` times; then their alternation is
+    compiled, as Lark would compile it, and used from there on. The first terminal that
+    matches wins either way.
+    """
+
+    __slots__ = ("candidates", "scanner", "terminals", "uses")
+
+    HOT = 4
+
+    def __init__(self, terminals: list[Any], flags: int, re_: Any) -> None:
+        self.terminals = terminals
+        self.candidates = [
+            (_compiled(t.pattern.to_regexp(), flags, re_), t.name) for t in terminals
+        ]
+        self.scanner: Scanner | None = None
+        self.uses = 0
+
+    def match(self, text: Any, pos: int, flags: int, re_: Any) -> tuple[str, str] | None:
+        if self.scanner is not None:
+            return self.scanner.match(text, pos)  # type: ignore[no-any-return]
+        self.uses += 1
+        if self.uses >= self.HOT and len(self.candidates) > 2:
+            self.scanner = Scanner(self.terminals, flags, re_, False)
+            return self.scanner.match(text, pos)  # type: ignore[no-any-return]
+        source, end = text.text, text.end
+        for pattern, name in self.candidates:
+            m = pattern.match(source, pos, end)
+            if m:
+                return m.group(0), name
+        return None
+
+
+_PATTERNS: dict[tuple[str, int], Any] = {}
+
+
+def _compiled(pattern: str, flags: int, re_: Any) -> Any:
+    found = _PATTERNS.get((pattern, flags))
+    if found is None:
+        found = _PATTERNS[(pattern, flags)] = re_.compile(pattern, flags)
+    return found
+
+
 class DispatchScanner:
     """Lark's scanner for one set of terminals, matching at each position only the
     terminals that can start there (same first match as the full alternation)."""
 
-    def __init__(self, base: Scanner) -> None:
-        self.base = base
-        self.terminals = base.terminals
-        self.allowed_types = base.allowed_types
-        self._first = [
-            _first_chars(t.pattern.to_regexp(), base.g_regex_flags) for t in base.terminals
-        ]
-        self._by_char: dict[str, list[Any]] = {}
-        self._by_selection: dict[tuple[int, ...], list[Any]] = {}
+    def __init__(self, terminals: list[Any], g_regex_flags: int, re_: Any) -> None:
+        self.terminals = terminals
+        self.allowed_types = {t.name for t in terminals}
+        self.flags = g_regex_flags
+        self.re = re_
+        self._first = [_first_chars(t.pattern.to_regexp(), g_regex_flags) for t in terminals]
+        self._by_char: dict[str, _Choice] = {}
 
-    def _narrowed(self, c: str) -> list[Any]:
-        if not _dispatched(c) or self.base.use_bytes:
-            mres: list[Any] = self.base._mres
-        else:
-            chosen = tuple(i for i, first in enumerate(self._first) if c in first)
-            found = self._by_selection.get(chosen)
-            if found is None:
-                picked = [self.terminals[i] for i in chosen]
-                found = self.base._build_mres(picked, len(picked)) if picked else []
-                self._by_selection[chosen] = found
-            mres = found
-        self._by_char[c] = mres
-        return mres
+    def _choose(self, c: str) -> _Choice:
+        if _dispatched(c):
+            picked = [t for t, first in zip(self.terminals, self._first, strict=True) if c in first]
+        else:  # case folding outside ASCII is not modelled: any folded pattern may match
+            picked = [
+                t
+                for t, first in zip(self.terminals, self._first, strict=True)
+                if first.folded or c in first
+            ]
+        choice = self._by_char[c] = _Choice(picked, self.flags, self.re)
+        return choice
 
     def match(self, text: Any, pos: int) -> tuple[str, str] | None:
-        source = text.text
-        c = source[pos]
-        mres = self._by_char.get(c)
-        if mres is None:
-            mres = self._narrowed(c)
-        for mre in mres:
-            m = mre.match(source, pos, text.end)
-            if m:
-                return m.group(0), m.lastgroup  # type: ignore[return-value]
-        return None
-
-    def fullmatch(self, text: str) -> str | None:
-        return self.base.fullmatch(text)  # type: ignore[no-any-return]
+        c = text.text[pos]
+        choice = self._by_char.get(c) or self._choose(c)
+        return choice.match(text, pos, self.flags, self.re)
 
 
 class DispatchBasicLexer(BasicLexer):
-    """A basic lexer whose scanner is a :class:`DispatchScanner`."""
+    """A basic lexer whose scanner is a :class:`DispatchScanner` (Lark's own build of its
+    terminal list and callbacks, without compiling the full alternation)."""
 
     def _build_scanner(self) -> Any:
-        return DispatchScanner(super()._build_scanner())  # Lark's build also sets callbacks
+        if self.use_bytes:
+            return super()._build_scanner()
+        terminals, self.callback = _create_unless(
+            self.terminals, self.g_regex_flags, self.re, self.use_bytes
+        )
+        for type_, f in self.user_callbacks.items():
+            if type_ in self.callback:  # an UnlessCallback already: chain the two
+                self.callback[type_] = CallChain(
+                    self.callback[type_], f, lambda t, type_=type_: t.type == type_
+                )
+            else:
+                self.callback[type_] = f
+        return DispatchScanner(terminals, self.g_regex_flags, self.re)
 
 
 class DispatchContextualLexer(ContextualLexer):
