@@ -176,13 +176,23 @@ def rename(children: Children) -> list[Directive]:
     return [Step("rename", {"field": old, "to": str(new)})]
 
 
+_COMPARISONS = frozenset(("ge", "le", "gt", "lt", "ne", "eq"))
+
+
 def cond(op: str) -> Callable[[Children], tuple[str, Any, Any]]:
     def build(children: Children) -> tuple[str, Any, Any]:
         field = children[0]
         value = children[-1]
         if isinstance(value, (Token, FieldRef)):
             value = str(value)
-        return ("cond", field, (children[1] if op == "" else op), value)
+        if op == "":  # the comparison child, past an optional "of"
+            found = next(
+                c
+                for c in children[1:-1]
+                if isinstance(c, str) and not isinstance(c, Token | FieldRef) and c in _COMPARISONS
+            )
+            return ("cond", field, found, value)
+        return ("cond", field, op, value)
 
     return build
 
@@ -265,7 +275,14 @@ def count(children: Children) -> list[Directive]:
     return [*_conds(children), Step("count")]
 
 
-_AGGREGATES = {"sum": "sum", "total": "sum", "average": "avg", "mean": "avg", "avg": "avg"}
+_AGGREGATES = {
+    "sum": "sum",
+    "total": "sum",
+    "average": "avg",
+    "mean": "avg",
+    "avg": "avg",
+    "median": "median",
+}
 
 
 def aggregate(children: Children) -> list[Directive]:
@@ -287,6 +304,7 @@ _ZH_AGGREGATES = {
     "平均数": "avg",
     "平均": "avg",
     "均值": "avg",
+    "中位数": "median",
     "最大值": "max",
     "最高值": "max",
     "最小值": "min",
@@ -349,6 +367,12 @@ def round_(children: Children) -> list[Directive]:
     return [Step("round", {"decimals": _count(children)})]
 
 
+def answer_plain(children: Children) -> list[Directive]:
+    """ "Reply with the number only": a number is asked for (see ``finish``); "output only
+    the value" asks for the result as it is."""
+    return [Step("jy.number")] if "number" in children else []
+
+
 def answer_field(children: Children) -> list[Directive]:
     """ "Answer with the name only": the answer is that field (see ``finish``)."""
     return [Step("jy.focus", {"field": _names(children)[0]})]
@@ -371,10 +395,31 @@ def _reformat(directives: list[Directive]) -> list[Directive]:
     return [*out, _emit(sources.pop())]
 
 
+# Steps whose result is a number (``round`` writes one as text).
+_NUMERIC = frozenset(("count", "sum", "avg", "median", "min", "max", "round"))
+
+
+def _as_number(out: list[Directive]) -> list[Directive]:
+    """ "Reply with the number only": the chain must end on a number. When its last step
+    does not always give one, a ``number`` step checks the result (another kind falls back)."""
+    steps = [d for d in out if isinstance(d, Step)]
+    if not steps:
+        raise Unsupported("query.answer_shape", "a number was asked for, but of what?")
+    if steps[-1].op in _NUMERIC:
+        return out
+    if any(s.op in ("json.emit", "yaml.emit") for s in steps):
+        raise Unsupported("query.answer_shape", "a number and a document were both asked for")
+    return [*out, Step("number")]
+
+
 def finish(directives: list[Directive]) -> list[Directive]:
     """Resolve "answer with X only": nothing to do when the chain already ends on field X,
-    else read X from the one record at hand. Then see ``_reformat``."""
+    else read X from the one record at hand; "the number only": see ``_as_number``. Then
+    see ``_reformat``."""
     directives = _reformat(directives)
+    if any(isinstance(d, Step) and d.op == "jy.number" for d in directives):
+        kept = [d for d in directives if not (isinstance(d, Step) and d.op == "jy.number")]
+        return _as_number(finish(kept))
     out: list[Directive] = []
     for d in directives:
         previous = next((s for s in reversed(out) if isinstance(s, Step)), None)
@@ -544,7 +589,10 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_noun": lambda children: ("noun", str(children[0])),
     "jy_group_count_by": group,
     "jy_round": round_,
-    "jy_answer_plain": _const([]),
+    "jy_answer_plain": answer_plain,
+    "jy_answer_number": _const([Step("jy.number")]),
+    "jy_kind_any": _const("any"),
+    "jy_kind_number": _const("number"),
     "jy_answer_field": answer_field,
     "jy_number": lambda children: _to_number(str(children[0])),
 }

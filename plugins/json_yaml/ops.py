@@ -216,6 +216,22 @@ OPS = (
         description="The mean of a numeric field (or of a list of numbers).",
     ),
     OpSpec(
+        "median",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.median,
+        params=_obj(field=_FIELD),
+        description="The median of a numeric field (or of a list of numbers).",
+    ),
+    OpSpec(
+        "number",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.number,
+        description="The result when it is a number (the instruction asked for one); "
+        "any other result falls back.",
+    ),
+    OpSpec(
         "min",
         JSON_VALUE,
         JSON_VALUE,

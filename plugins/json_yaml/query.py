@@ -227,6 +227,26 @@ def average(data: Any, *, field: str | None = None) -> float:
     return float(sum(Decimal(repr(v)) for v in values) / len(values))
 
 
+def median(data: Any, *, field: str | None = None) -> int | float:
+    """The middle value (the mean of the two middle values for an even count)."""
+    values = sorted(_numbers(data, field, "median"))
+    if not values:
+        raise OpError("median of no values")
+    mid = len(values) // 2
+    if len(values) % 2:
+        return values[mid]
+    return float((Decimal(repr(values[mid - 1])) + Decimal(repr(values[mid]))) / 2)
+
+
+def number(data: Any) -> int | float:
+    """The result itself when it is a number; the instruction asked for one."""
+    if not _is_number(data):
+        raise Unsupported(
+            "query.not_a_number", f"the instruction asks for a number; the result is {_kind(data)}"
+        )
+    return data  # type: ignore[no-any-return]
+
+
 def minimum(data: Any, *, field: str | None = None) -> int | float:
     values = _numbers(data, field, "min")
     if not values:
