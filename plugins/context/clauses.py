@@ -114,12 +114,26 @@ def section(children: Children) -> list[Directive]:
     return [Step("context.section", {"name": str(names[0])})]
 
 
+# Column names that say what the column holds: "add a YoY column" is the growth column.
+_GROWTH_NAME = re.compile(
+    r"(?:yoy|y/y|y-o-y|yoy\s+growth|growth|growth\s+rate|同比增长率|同比增长|同比|增长率)", re.I
+)
+
+
 def add_column(children: Children) -> list[Directive]:
     names = [c for c in children if isinstance(c, str) and not isinstance(c, Token)]
     out: list[Directive] = [_mark("add_column")]
     if names:
         out.append(_mark("column_name", str(names[0])))
+        if _GROWTH_NAME.fullmatch(str(names[0]).strip()):
+            out.append(_mark("growth"))
     return out
+
+
+def add_growth_column(children: Children) -> list[Directive]:
+    """ "加一列同比": a new column named by its growth word, holding the growth."""
+    name = re.sub(r"^.*?列", "", str(children[0]))
+    return [_mark("add_column"), _mark("column_name", name), _mark("growth")]
 
 
 def colname(children: Children) -> str:
@@ -260,6 +274,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "ctx_colname": colname,
     "ctx_name": lambda children: FieldRef(_plain(children[0])),
     "ctx_add_column": add_column,
+    "ctx_add_growth_column": add_growth_column,
     "ctx_growth": _const([_mark("growth")]),
     "ctx_formula": formula,
     "ctx_span": span,
