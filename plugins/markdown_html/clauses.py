@@ -39,6 +39,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "md_raw_html": _const([Option("safe", False)]),
     "md_heading_ids": _const([Option("heading_ids", True)]),
     "md_full_document": full_document,
+    "md_convert_full": lambda children: [Step("markdown.render"), *full_document(children)],
     "md_title": title,
     "md_noop": _const([]),
     "md_option": _flatten,
