@@ -354,7 +354,35 @@ def get(children: Children) -> list[Directive]:
 
 
 def group(children: Children) -> list[Directive]:
-    return [Step("group_count", {"field": _names(children)[-1]})]
+    """ "Count the students by class", "group … and count them", "按class分组统计": counts per
+    value. A bare "group by class" says nothing of what to do with each group: see ``finish``."""
+    field = _names(children)[-1]
+    counted = _tokens(children, "JY_COUNT") or any(
+        str(t) in ("分组统计", "分组计数") for t in _tokens(children, "JY_ZH_GROUP")
+    )
+    return [Step("group_count" if counted else "jy.group", {"field": field})]
+
+
+def aggregate_per(children: Children) -> list[Directive]:
+    """ "the average score per class": one aggregate for each value of a field."""
+    (step,) = aggregate([c for c in children if not _is_per(c)])
+    by = next(c[1] for c in children if _is_per(c))
+    return [_group_aggregate(by, step)]
+
+
+def aggregate_per_zh(children: Children) -> list[Directive]:
+    """ "按班级计算平均分数": the first name groups, the second is aggregated."""
+    names = _names(children)
+    (step,) = aggregate_zh([c for c in children if c is not names[0]])
+    return [_group_aggregate(names[0], step)]
+
+
+def _is_per(child: Any) -> bool:
+    return isinstance(child, tuple) and len(child) == 2 and child[0] == "per"
+
+
+def _group_aggregate(by: Any, step: Step) -> Step:
+    return Step("group_agg", {"by": by, "agg": step.op, "field": step.params["field"]})
 
 
 def group_zh(children: Children) -> list[Directive]:
@@ -412,11 +440,40 @@ def _as_number(out: list[Directive]) -> list[Directive]:
     return [*out, Step("number")]
 
 
+_GROUPABLE = frozenset(("sum", "avg", "median", "min", "max"))
+
+
+def _grouped(directives: list[Directive]) -> list[Directive]:
+    """A bare "group by X" takes the aggregate that follows it ("group the students by class,
+    then the average score": the average per class); with none it is not understood."""
+    out: list[Directive] = []
+    pending: Step | None = None
+    for d in directives:
+        if isinstance(d, Step) and d.op == "jy.group":
+            if pending is not None:
+                raise Unsupported("query.group_unstated", "grouped twice")
+            pending = d
+            continue
+        if pending is not None and isinstance(d, Step):
+            if d.op not in _GROUPABLE or "field" not in d.params:
+                break
+            out.append(_group_aggregate(pending.params["field"], d))
+            pending = None
+            continue
+        out.append(d)
+    if pending is not None:
+        raise Unsupported(
+            "query.group_unstated",
+            "grouped, then what? say 'count them', or name an aggregate (the average score …)",
+        )
+    return out
+
+
 def finish(directives: list[Directive]) -> list[Directive]:
     """Resolve "answer with X only": nothing to do when the chain already ends on field X,
     else read X from the one record at hand; "the number only": see ``_as_number``. Then
     see ``_reformat``."""
-    directives = _reformat(directives)
+    directives = _reformat(_grouped(directives))
     if any(isinstance(d, Step) and d.op == "jy.number" for d in directives):
         kept = [d for d in directives if not (isinstance(d, Step) and d.op == "jy.number")]
         return _as_number(finish(kept))
@@ -588,6 +645,9 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_extreme_zh": extreme_zh,
     "jy_noun": lambda children: ("noun", str(children[0])),
     "jy_group_count_by": group,
+    "jy_aggregate_per": aggregate_per,
+    "jy_aggregate_per_zh": aggregate_per_zh,
+    "jy_per": lambda children: ("per", _names(children)[-1]),
     "jy_round": round_,
     "jy_answer_plain": answer_plain,
     "jy_answer_number": _const([Step("jy.number")]),

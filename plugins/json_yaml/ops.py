@@ -272,6 +272,21 @@ OPS = (
         description="How many records have each value of a field.",
     ),
     OpSpec(
+        "group_agg",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.group_aggregate,
+        params={
+            **_obj(
+                by=_FIELD,
+                agg={"enum": ["sum", "avg", "median", "min", "max"]},
+                field=_FIELD,
+            ),
+            "required": ["by", "agg", "field"],
+        },
+        description="One aggregate of a numeric field for each value of another field.",
+    ),
+    OpSpec(
         "records",
         JSON_VALUE,
         JSON_VALUE,

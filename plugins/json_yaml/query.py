@@ -301,6 +301,30 @@ def group_count(data: Any, *, field: str, same_as: str | None = None) -> dict[st
     return out
 
 
+_AGGREGATE_FNS = {
+    "sum": total,
+    "avg": average,
+    "median": median,
+    "min": minimum,
+    "max": maximum,
+}
+
+
+def group_aggregate(data: Any, *, by: str, agg: str, field: str) -> dict[str, int | float]:
+    """``agg`` of ``field`` over the records with each value of ``by``, in order of first
+    appearance ("the average score per class")."""
+    groups: dict[str, list[Any]] = {}
+    for i, record in enumerate(_records(data, "group")):
+        if by not in record:
+            raise OpError(f"group by {by!r}: record {i + 1} has no field {by!r}")
+        value = record[by]
+        if not isinstance(value, str):
+            raise Unsupported("query.group_key", f"group by {by!r}: values that are not strings")
+        groups.setdefault(value, []).append(record)
+    fn = _AGGREGATE_FNS[agg]
+    return {key: fn(members, field=field) for key, members in groups.items()}
+
+
 def records(data: Any, *, noun: str) -> Any:
     """The data unchanged: ``noun`` names the records ("take the books, …"). A noun that
     could be a field of the data is not taken for the data itself."""

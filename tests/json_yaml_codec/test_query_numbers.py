@@ -1,4 +1,5 @@
-"""The numeric answers of JSON queries: ``median`` and the ``number`` check."""
+"""The numeric answers of JSON queries: ``median``, aggregates per group and the ``number``
+check."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from zerolayer.core.errors import OpError, Unsupported
-from zerolayer.plugins.json_yaml.query import median, number
+from zerolayer.plugins.json_yaml.query import group_aggregate, maximum, median, number, total
 
 numbers = st.one_of(
     st.integers(min_value=-(10**12), max_value=10**12),
@@ -51,3 +52,27 @@ def test_number_falls_back_on_anything_else(value: object) -> None:
     with pytest.raises(Unsupported) as caught:
         number(value)
     assert caught.value.reason == "query.not_a_number"
+
+
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.integers(-1000, 1000)), min_size=1))
+def test_group_aggregate_is_the_aggregate_of_each_group(rows: list[tuple[str, int]]) -> None:
+    records = [{"k": k, "v": v} for k, v in rows]
+    got = group_aggregate(records, by="k", agg="sum", field="v")
+    keys = list(dict.fromkeys(k for k, _ in rows))
+    assert list(got) == keys  # in order of first appearance
+    for key in keys:
+        members = [r for r in records if r["k"] == key]
+        assert got[key] == total(members, field="v")
+    assert group_aggregate(records, by="k", agg="max", field="v") == {
+        key: maximum([r for r in records if r["k"] == key], field="v") for key in keys
+    }
+
+
+def test_group_aggregate_refuses_what_it_cannot_group() -> None:
+    with pytest.raises(Unsupported) as caught:
+        group_aggregate([{"k": 1, "v": 2}], by="k", agg="avg", field="v")
+    assert caught.value.reason == "query.group_key"
+    with pytest.raises(OpError, match="record 2 has no field 'k'"):
+        group_aggregate([{"k": "a", "v": 2}, {"v": 3}], by="k", agg="avg", field="v")
+    with pytest.raises(OpError, match="not a number"):
+        group_aggregate([{"k": "a", "v": "2"}], by="k", agg="sum", field="v")
