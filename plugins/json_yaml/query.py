@@ -283,6 +283,19 @@ def min_by(data: Any, *, field: str) -> Any:
     return _extreme_by(data, field, min, "lowest")
 
 
+def _groups(data: Any, by: str) -> dict[str, list[Any]]:
+    """The records with each value of ``by`` (a string), in order of first appearance."""
+    groups: dict[str, list[Any]] = {}
+    for i, record in enumerate(_records(data, "group")):
+        if by not in record:
+            raise OpError(f"group by {by!r}: record {i + 1} has no field {by!r}")
+        value = record[by]
+        if not isinstance(value, str):
+            raise Unsupported("query.group_key", f"group by {by!r}: values that are not strings")
+        groups.setdefault(value, []).append(record)
+    return groups
+
+
 def group_count(data: Any, *, field: str, same_as: str | None = None) -> dict[str, int]:
     """How many records have each value of ``field``, in order of first appearance.
 
@@ -290,15 +303,7 @@ def group_count(data: Any, *, field: str, same_as: str | None = None) -> dict[st
     的人数"); it must resolve to the same field, else the request falls back."""
     if same_as is not None and same_as != field:
         raise Unsupported("query.group_field", f"grouped by {field!r} but counted per {same_as!r}")
-    out: dict[str, int] = {}
-    for i, record in enumerate(_records(data, "group")):
-        if field not in record:
-            raise OpError(f"group by {field!r}: record {i + 1} has no field {field!r}")
-        value = record[field]
-        if not isinstance(value, str):
-            raise Unsupported("query.group_key", f"group by {field!r}: values that are not strings")
-        out[value] = out.get(value, 0) + 1
-    return out
+    return {key: len(members) for key, members in _groups(data, field).items()}
 
 
 _AGGREGATE_FNS = {
@@ -313,16 +318,8 @@ _AGGREGATE_FNS = {
 def group_aggregate(data: Any, *, by: str, agg: str, field: str) -> dict[str, int | float]:
     """``agg`` of ``field`` over the records with each value of ``by``, in order of first
     appearance ("the average score per class")."""
-    groups: dict[str, list[Any]] = {}
-    for i, record in enumerate(_records(data, "group")):
-        if by not in record:
-            raise OpError(f"group by {by!r}: record {i + 1} has no field {by!r}")
-        value = record[by]
-        if not isinstance(value, str):
-            raise Unsupported("query.group_key", f"group by {by!r}: values that are not strings")
-        groups.setdefault(value, []).append(record)
     fn = _AGGREGATE_FNS[agg]
-    return {key: fn(members, field=field) for key, members in groups.items()}
+    return {key: fn(members, field=field) for key, members in _groups(data, by).items()}
 
 
 def records(data: Any, *, noun: str) -> Any:
