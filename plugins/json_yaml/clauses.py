@@ -179,22 +179,18 @@ def rename(children: Children) -> list[Directive]:
 _COMPARISONS = frozenset(("ge", "le", "gt", "lt", "ne", "eq"))
 
 
-def cond(op: str) -> Callable[[Children], tuple[str, Any, Any]]:
-    def build(children: Children) -> tuple[str, Any, Any]:
-        field = children[0]
-        value = children[-1]
-        if isinstance(value, (Token, FieldRef)):
-            value = str(value)
-        if op == "":  # the comparison child, past an optional "of"
-            found = next(
-                c
-                for c in children[1:-1]
-                if isinstance(c, str) and not isinstance(c, Token | FieldRef) and c in _COMPARISONS
-            )
-            return ("cond", field, found, value)
-        return ("cond", field, op, value)
-
-    return build
+def cond(children: Children) -> tuple[str, Any, Any, Any]:
+    """ "score >= 80", "a score of at least 80": field, comparison, value."""
+    field = children[0]
+    value = children[-1]
+    if isinstance(value, (Token, FieldRef)):
+        value = str(value)
+    op = next(  # the comparison, past an optional "of"
+        c
+        for c in children[1:-1]
+        if isinstance(c, str) and not isinstance(c, Token | FieldRef) and c in _COMPARISONS
+    )
+    return ("cond", field, op, value)
 
 
 def flag(value: bool, prefix: str) -> Callable[[Children], tuple[str, Any, Any, Any]]:
@@ -398,7 +394,8 @@ def round_(children: Children) -> list[Directive]:
 def answer_plain(children: Children) -> list[Directive]:
     """ "Reply with the number only": a number is asked for (see ``finish``); "output only
     the value" asks for the result as it is."""
-    return [Step("jy.number")] if "number" in children else []
+    kinds = [c for c in children if not isinstance(c, Token) and c in ("any", "number")]
+    return [Step("jy.number")] if kinds == ["number"] else []
 
 
 def answer_field(children: Children) -> list[Directive]:
@@ -474,9 +471,7 @@ def finish(directives: list[Directive]) -> list[Directive]:
     else read X from the one record at hand; "the number only": see ``_as_number``. Then
     see ``_reformat``."""
     directives = _reformat(_grouped(directives))
-    if any(isinstance(d, Step) and d.op == "jy.number" for d in directives):
-        kept = [d for d in directives if not (isinstance(d, Step) and d.op == "jy.number")]
-        return _as_number(finish(kept))
+    as_number = any(isinstance(d, Step) and d.op == "jy.number" for d in directives)
     out: list[Directive] = []
     for d in directives:
         previous = next((s for s in reversed(out) if isinstance(s, Step)), None)
@@ -512,10 +507,12 @@ def finish(directives: list[Directive]) -> list[Directive]:
                 out.append(Step("pluck", {"field": field}))
                 continue
             raise Unsupported("query.focus", f"cannot tell which {field!r} the answer is")
+        if isinstance(d, Step) and d.op == "jy.number":
+            continue  # see _as_number, after the whole chain
         if isinstance(d, Step) and d.op == "sort" and _already_sorted(out, d):
             continue
         out.append(d)
-    return out
+    return _as_number(out) if as_number else out
 
 
 _ORDER_KEEPING = ("first", "last", "pluck", "project", "filter", "drop")
@@ -615,7 +612,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_lt": _const("lt"),
     "jy_ne": _const("ne"),
     "jy_eq": _const("eq"),
-    "jy_cond": cond(""),
+    "jy_cond": cond,
     "jy_cond_eq": lambda children: ("cond", children[0], "eq", children[-1]),
     "jy_filter": filter_,
     "jy_flag_true": flag(True, "in_"),
