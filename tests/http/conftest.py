@@ -9,7 +9,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import anthropic
@@ -36,31 +36,47 @@ class Live:
     url: str
     app: FastAPI
     engine: FakeEngine
+    clients: list[anthropic.Anthropic | openai.OpenAI] = field(default_factory=list)
 
     def anthropic(self, **kwargs: Any) -> anthropic.Anthropic:
-        """An Anthropic SDK client pointed at this server."""
-        return anthropic.Anthropic(base_url=self.url, api_key="test-key", max_retries=0, **kwargs)
+        """An Anthropic SDK client pointed at this server (closed when the server stops)."""
+        client = anthropic.Anthropic(
+            base_url=self.url, api_key="test-key", **{"max_retries": 0, **kwargs}
+        )
+        self.clients.append(client)
+        return client
 
     def openai(self, **kwargs: Any) -> openai.OpenAI:
-        """An OpenAI SDK client pointed at this server."""
-        return openai.OpenAI(base_url=f"{self.url}/v1", api_key="test-key", max_retries=0, **kwargs)
+        """An OpenAI SDK client pointed at this server (closed when the server stops)."""
+        client = openai.OpenAI(
+            base_url=f"{self.url}/v1", api_key="test-key", **{"max_retries": 0, **kwargs}
+        )
+        self.clients.append(client)
+        return client
+
+    def close_clients(self) -> None:
+        """Close the SDK clients handed out, so that no socket is left for the GC to find."""
+        for client in self.clients:
+            client.close()
+        self.clients.clear()
 
 
 @pytest.fixture
 def make_live() -> Iterator[Callable[..., Live]]:
     """Start live servers around fresh apps: ``make_live(fallback=..., settings=..., ...)``."""
-    stack: list[Any] = []
+    stack: list[tuple[Any, Live]] = []
 
     def start(engine: FakeEngine | None = None, **kwargs: Any) -> Live:
         engine = engine or FakeEngine()
         app = create_app(engine, **kwargs)
         ctx = serve_app(app)
-        url = ctx.__enter__()
-        stack.append(ctx)
-        return Live(url, app, engine)
+        server = Live(ctx.__enter__(), app, engine)
+        stack.append((ctx, server))
+        return server
 
     yield start
-    for ctx in reversed(stack):
+    for ctx, server in reversed(stack):
+        server.close_clients()
         ctx.__exit__(None, None, None)
 
 
@@ -70,7 +86,9 @@ def live() -> Iterator[Live]:
     engine = FakeEngine()
     app = create_app(engine, fallback=FakeFallback())
     with serve_app(app) as url:
-        yield Live(url, app, engine)
+        server = Live(url, app, engine)
+        yield server
+        server.close_clients()
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +97,9 @@ def bare() -> Iterator[Live]:
     engine = FakeEngine()
     app = create_app(engine, settings=ServiceSettings(max_body_bytes=4096))
     with serve_app(app) as url:
-        yield Live(url, app, engine)
+        server = Live(url, app, engine)
+        yield server
+        server.close_clients()
 
 
 @pytest.fixture(scope="session")

@@ -229,7 +229,7 @@ def test_models_list_in_anthropic_shape(live) -> None:
 
 def test_sdk_does_not_retry_when_no_fallback_is_configured(bare) -> None:
     before = bare.engine.runs
-    client = anthropic.Anthropic(base_url=bare.url, api_key="k", max_retries=2)
+    client = bare.anthropic(max_retries=2)
     with pytest.raises(anthropic.InternalServerError):
         create(client, "an open question")
     assert bare.engine.runs == before + 1  # x-should-retry: false was obeyed

@@ -68,7 +68,6 @@ def ask_anthropic(
     **extra: Any,
 ) -> tuple[httpx.Headers, str, str | None]:  # fmt: skip
     """(headers, answer text, stop reason) through the Anthropic SDK."""
-    client = server.anthropic(default_headers=headers or {})
     params: dict[str, Any] = {
         "model": "any",
         "max_tokens": extra.pop("max_tokens", 1024),
@@ -76,13 +75,14 @@ def ask_anthropic(
         "extra_body": {"temperature": 0},
         **extra,
     }
-    if stream:
-        with client.messages.stream(**params) as events:
-            message = events.get_final_message()
-            return events.response.headers, message.content[0].text, message.stop_reason
-    raw = client.messages.with_raw_response.create(**params)
-    message = raw.parse()
-    return raw.headers, message.content[0].text, message.stop_reason
+    with server.anthropic(default_headers=headers or {}) as client:
+        if stream:
+            with client.messages.stream(**params) as events:
+                message = events.get_final_message()
+                return events.response.headers, message.content[0].text, message.stop_reason
+        raw = client.messages.with_raw_response.create(**params)
+        message = raw.parse()
+        return raw.headers, message.content[0].text, message.stop_reason
 
 
 def ask_openai(
@@ -90,24 +90,24 @@ def ask_openai(
     **extra: Any,
 ) -> tuple[httpx.Headers, str, str | None]:  # fmt: skip
     """(headers, answer text, finish reason) through the OpenAI SDK."""
-    client = server.openai(default_headers=headers or {})
     params: dict[str, Any] = {
         "model": "any",
         "temperature": 0,
         "messages": [{"role": "user", "content": text}],
         **extra,
     }
-    if stream:
-        with client.chat.completions.with_streaming_response.create(
-            stream=True, **params
-        ) as response:
-            chunks = list(response.parse())
-            content = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
-            finish = [c.choices[0].finish_reason for c in chunks if c.choices][-1]
-            return response.headers, content, finish
-    raw = client.chat.completions.with_raw_response.create(**params)
-    choice = raw.parse().choices[0]
-    return raw.headers, choice.message.content or "", choice.finish_reason
+    with server.openai(default_headers=headers or {}) as client:
+        if stream:
+            with client.chat.completions.with_streaming_response.create(
+                stream=True, **params
+            ) as response:
+                chunks = list(response.parse())
+                content = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+                finish = [c.choices[0].finish_reason for c in chunks if c.choices][-1]
+                return response.headers, content, finish
+        raw = client.chat.completions.with_raw_response.create(**params)
+        choice = raw.parse().choices[0]
+        return raw.headers, choice.message.content or "", choice.finish_reason
 
 
 ASK = {"anthropic": ask_anthropic, "openai": ask_openai}
@@ -192,8 +192,7 @@ def test_stop_sequences_and_max_tokens_cut_the_merged_answer(api: str, server: S
 
 
 def test_streamed_parts_arrive_in_order_in_anthropic_events(server: Server) -> None:
-    client = server.anthropic()
-    with client.messages.stream(
+    with server.anthropic() as client, client.messages.stream(
         model="any", max_tokens=256, extra_body={"temperature": 0},
         messages=[{"role": "user", "content": MIXED}],
     ) as stream:  # fmt: skip

@@ -192,7 +192,7 @@ def test_models_list_accepts_any_model(live) -> None:
 
 def test_sdk_does_not_retry_when_no_fallback_is_configured(bare) -> None:
     before = bare.engine.runs
-    client = openai.OpenAI(base_url=f"{bare.url}/v1", api_key="k", max_retries=2)
+    client = bare.openai(max_retries=2)
     with pytest.raises(openai.InternalServerError):
         create(client, "an open question")
     assert bare.engine.runs == before + 1  # x-should-retry: false was obeyed
