@@ -38,7 +38,7 @@ from zerolayer.core.messages import (
 from zerolayer.core.normalise import forget_normalised, normalise
 from zerolayer.core.parts import merge_texts
 from zerolayer.core.pipeline import format_plan, parse_plan
-from zerolayer.core.plan import Directive, Plan
+from zerolayer.core.plan import Directive, Plan, Step
 from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
 from zerolayer.core.protocol.model import PROTOCOL_REASON
@@ -93,6 +93,17 @@ class _Reading:
     instruction: str  # normalised
     directives: tuple[Directive, ...]
     routed: str | None = None  # the router's proposal, when the instruction did not parse
+
+
+def _accepted(reading: _Reading, refused: list[tuple[Segmented, GateFailure]]) -> _Reading:
+    """``reading``, unless an earlier reading failed the gate: that failure still counts
+    unless its "instruction" is the whole payload of this reading (a YAML payload placed
+    before the instruction)."""
+    for earlier, failure in refused:
+        gated = earlier.instruction.strip()
+        if not any(gated == p.text.strip() for p in reading.segmented.payloads):
+            raise Unsupported(failure.reason, failure.detail)
+    return reading
 
 
 @dataclass
@@ -345,6 +356,7 @@ class Engine:
         first_failure: Unsupported | None = None
         refused: list[tuple[Segmented, GateFailure]] = []
         unparsed: list[tuple[Segmented, str]] = []
+        stepless: _Reading | None = None
         for candidate in candidates:
             instruction = normalise(candidate.instruction)
             gate = check_text(instruction, tuple(p.text for p in candidate.payloads))
@@ -357,13 +369,14 @@ class Engine:
                 first_failure = first_failure or exc
                 unparsed.append((candidate, instruction))
                 continue
-            # A reading that failed the gate still counts unless its "instruction" is the
-            # whole payload of this reading (a YAML payload placed before the instruction).
-            for earlier, failure in refused:
-                gated = earlier.instruction.strip()
-                if not any(gated == p.text.strip() for p in candidate.payloads):
-                    raise Unsupported(failure.reason, failure.detail)
-            return _Reading(candidate, instruction, directives)
+            if not any(isinstance(d, Step) for d in directives):
+                # options alone ("First block here." reads as "block style"): a later reading
+                # that asks for an operation is the instruction; else this one fails planning
+                stepless = stepless or _Reading(candidate, instruction, directives)
+                continue
+            return _accepted(_Reading(candidate, instruction, directives), refused)
+        if stepless is not None:
+            return _accepted(stepless, refused)
         if refused:
             raise Unsupported(refused[0][1].reason, refused[0][1].detail)
         if self.router is not None and first_failure is not None and unparsed:

@@ -149,6 +149,19 @@ def test_an_open_ask_before_a_payload_still_falls_back(engine: Engine) -> None:
     assert result.reason == "gate.open_ended"
 
 
+def test_a_reading_that_asks_for_an_operation_wins_over_one_of_options_alone(
+    engine: Engine,
+) -> None:
+    # "Block style here." reads as an option and nothing else; the last paragraph is the
+    # instruction, and the paragraphs before it are its text
+    message = "Block style here.\n\nBlock two.\n\nQuote paragraph 2 of the text above exactly."
+    result = engine.run(EngineRequest(messages=(Message("user", message),), temperature=0))
+    assert result.route is Route.DETERMINISTIC, (result.reason, result.detail)
+    assert result.output == "Block two."
+    alone = engine.run(EngineRequest(messages=(Message("user", "Block style."),), temperature=0))
+    assert alone.route is Route.FALLBACK and alone.reason == "plan.option_unused"
+
+
 def test_a_payload_of_unstated_format_that_does_not_read_falls_back(engine: Engine) -> None:
     stated = engine.run("Convert this JSON to YAML", '{"a": nope}')
     assert stated.route is Route.ERROR
