@@ -18,9 +18,9 @@ def register_ops(register: Callable[[Any], None]) -> None:
 
 @hookimpl
 def register_grammar(register: Callable[[Any], None]) -> None:
-    from zerolayer.plugins.markdown_html.clauses import TRANSFORMS
+    from zerolayer.plugins.markdown_html.clauses import TRANSFORMS, finish
 
-    register(GrammarFragment("md", grammar_text("markdown_html.lark"), TRANSFORMS))
+    register(GrammarFragment("md", grammar_text("markdown_html.lark"), TRANSFORMS, finish=finish))
 
 
 EXAMPLES = (

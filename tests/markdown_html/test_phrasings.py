@@ -31,6 +31,10 @@ PHRASINGS = [
         "markdown.render(heading_ids=true, full_document=true)",
     ),
     ('Markdown转完整的HTML文档，标题为"笔记"', 'markdown.render(full_document=true, title="笔记")'),
+    ("Render this Markdown as HTML, output only the HTML:", "markdown.render"),
+    ("Convert this Markdown to HTML and return the HTML only.", "markdown.render"),
+    ("Markdown to HTML, just the resulting HTML code", "markdown.render"),
+    ("把下面的Markdown转成HTML，只输出HTML代码。", "markdown.render"),
 ]
 
 
@@ -55,7 +59,14 @@ def test_full_html_document_is_written_with_its_title(engine: Engine) -> None:
         "Convert this Markdown to a full document",  # no HTML named: which format?
         "Convert this Markdown to HTML and make it look nice.",
         "Convert this HTML to Markdown",
+        "Output only the HTML.",  # nothing says to convert
     ],
 )
 def test_phrasings_that_fall_back(engine: Engine, instruction: str) -> None:
     assert engine.run(instruction, PAYLOAD).route is Route.FALLBACK
+
+
+def test_only_the_html_in_another_conversion_falls_back(engine: Engine) -> None:
+    result = engine.run("Convert this JSON to YAML. Output only the HTML.", '{"a": 1}')
+    assert result.route is Route.FALLBACK
+    assert result.reason == "markdown.html_only"
