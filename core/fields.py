@@ -3,7 +3,8 @@
 An instruction names fields the way people write them ("sort by Created_At", "their ids",
 "students scored above 80"); the grammar keeps such names as ``FieldRef`` and the executor
 resolves them against the keys present in the data just before the op runs. Resolution is
-exact first, then case-insensitive, then a small set of word forms (ids → id, scored → score),
+exact first, then case-insensitive, then a small set of word forms (ids → id, scored → score,
+scoring → score), then a glossary of other words for common fields (价格 → price, cost → price),
 and only ever to exactly one key: otherwise the request falls back.
 """
 
@@ -41,6 +42,8 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "分数": ("score",),
     "成绩": ("score", "grade"),
     "得分": ("score",),
+    "分": ("score",),
+    "班": ("class",),
     "页数": ("pages", "page_count"),
     "名字": ("name",),
     "姓名": ("name",),
@@ -68,13 +71,18 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "创建时间": ("created_at", "created"),
     "库存": ("stock", "in_stock"),
     "编号": ("id",),
+    # English verbs and nouns that name a field by another word ("products that cost over 20")
+    "cost": ("price",),
+    "worth": ("price", "value"),
 }
 
 
 def _forms(word: str) -> set[str]:
     w = word.lower()
     forms = {w}
-    for suffix, repl in (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("d", ""), ("ing", "")):
+    for suffix, repl in (
+        ("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("d", ""), ("ing", ""), ("ing", "e"),
+    ):  # fmt: skip
         if w.endswith(suffix) and len(w) - len(suffix) >= 2:
             forms.add(w[: len(w) - len(suffix)] + repl)
     return forms
@@ -94,7 +102,7 @@ def resolve(name: str, keys: Iterable[str]) -> str:
     by_form = [k for k in keys if k.lower() in forms or name.lower() in _forms(k)]
     if len(by_form) == 1:
         return by_form[0]
-    translated = [k for k in GLOSSARY.get(name, ()) if k in keys]
+    translated = list({k: None for f in (name, *forms) for k in GLOSSARY.get(f, ()) if k in keys})
     if len(translated) == 1:
         return translated[0]
     if "." in name:  # a dotted path into nested data: resolved by the op itself

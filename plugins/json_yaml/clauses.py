@@ -134,6 +134,12 @@ def quote(children: Children) -> list[Directive]:
     return [Option("quote", style)]
 
 
+class _Alphabetical(str):
+    """An order stated as alphabetical: strings compare ignoring case."""
+
+    __slots__ = ()
+
+
 def _order(children: Children, default: str | None) -> str:
     for c in children:
         if c in ("asc", "desc") and not isinstance(c, Token | FieldRef):
@@ -149,11 +155,29 @@ _PARTICIPLES = ("sorted", "ordered", "arranged", "ranked")
 def sort(children: Children) -> list[Directive]:
     """ "sort by X": a sort step; "sorted by X" is resolved by ``finish`` (see there)."""
     key = _names(children)[-1]
-    params = {"key": key, "order": _order(children, "asc")}
+    params: dict[str, Any] = {"key": key, "order": _order(children, "asc")}
+    if any(isinstance(c, _Alphabetical) for c in children):
+        params["alphabetical"] = True
     words = _tokens(children, "JY_SORT")
     if words and words[0].lower() in _PARTICIPLES:
         return [Step("jy.sorted", params)]
     return [Step("sort", params)]
+
+
+def alpha(children: Children) -> list[Directive]:
+    """ "in (reverse) alphabetical order" after a field was picked: see ``_alpha_sort``."""
+    return [Step("jy.alpha", {"order": "desc" if _tokens(children, "JY_ALPHA_DESC") else "asc"})]
+
+
+def _alpha_sort(done: list[Directive], order: str) -> None:
+    """ "List the names in alphabetical order": sort the records by the field just picked,
+    before picking it. Anything else (records, a sort already there) falls back."""
+    steps = [d for d in done if isinstance(d, Step)]
+    if not steps or steps[-1].op != "pluck" or any(s.op == "sort" for s in steps):
+        raise Unsupported("query.order_field", "in alphabetical order of which field?")
+    pluck = steps[-1]
+    sort = Step("sort", {"key": pluck.params["field"], "order": order, "alphabetical": True})
+    done.insert(done.index(pluck), sort)
 
 
 def keep(children: Children) -> list[Directive]:
@@ -217,6 +241,12 @@ def _conds(children: Children) -> list[Step]:
 
 def filter_(children: Children) -> list[Directive]:
     return list(_conds(children))
+
+
+def filter_which(children: Children) -> list[Directive]:
+    """ "Which products cost more than 20?": a filter; what to answer with comes from the rest
+    of the instruction (see ``_check_which_answer``)."""
+    return [*_conds(children), Step("jy.which")]
 
 
 def first(children: Children) -> list[Directive]:
@@ -291,6 +321,12 @@ def aggregate(children: Children) -> list[Directive]:
     return [Step("max" if word in _HIGH else "min", {"field": field})]
 
 
+def aggregate_where(children: Children) -> list[Directive]:
+    """ "the average score of students in class A": filter, then aggregate."""
+    conds = _conds(children)
+    return [*conds, *aggregate([c for c in children if not isinstance(c, list | tuple)])]
+
+
 _ZH_AGGREGATES = {
     "总和": "sum",
     "之和": "sum",
@@ -322,6 +358,18 @@ def extreme_zh(children: Children) -> list[Directive]:
     word = str(_tokens(children, "JY_ZH_EXTREME")[0])
     field = _names(children)[0]
     return [Step("max_by" if word in _ZH_HIGH else "min_by", {"field": field})]
+
+
+def extreme_zh_field(children: Children) -> list[Directive]:
+    """ "价格最高的商品名称": the one record with the highest 价格, then its 名称."""
+    (step,) = extreme_zh(children)
+    return [step, Step("get", {"path": _names(children)[-1]})]
+
+
+def extreme_field(children: Children) -> list[Directive]:
+    """ "the name of the student with the highest score": the record, then its name."""
+    (step,) = extreme(children)
+    return [step, Step("get", {"path": _names(children)[0]})]
 
 
 def extreme(children: Children) -> list[Directive]:
@@ -473,8 +521,14 @@ def finish(directives: list[Directive]) -> list[Directive]:
     directives = _reformat(_grouped(directives))
     as_number = any(isinstance(d, Step) and d.op == "jy.number" for d in directives)
     out: list[Directive] = []
-    for d in directives:
+    for i, d in enumerate(directives):
         previous = next((s for s in reversed(out) if isinstance(s, Step)), None)
+        if isinstance(d, Step) and d.op == "jy.alpha":
+            _alpha_sort(out, d.params["order"])
+            continue
+        if isinstance(d, Step) and d.op == "jy.which":
+            _check_which_answer(directives[i + 1 :])
+            continue
         if isinstance(d, Step) and d.op == "jy.sorted":
             # "the first 2 students sorted by name": sort first, or take 2 and then sort?
             if previous is not None and previous.op in ("first", "last"):
@@ -511,11 +565,23 @@ def finish(directives: list[Directive]) -> list[Directive]:
             continue  # see _as_number, after the whole chain
         if isinstance(d, Step) and d.op == "sort" and _already_sorted(out, d):
             continue
+        if _restates_pick(previous, d):
+            continue  # "价格最高的商品名称，只输出名称": the name is what the chain picked
         out.append(d)
     return _as_number(out) if as_number else out
 
 
 _ORDER_KEEPING = ("first", "last", "pluck", "project", "filter", "drop")
+
+
+def _check_which_answer(after: list[Directive]) -> None:
+    """ "Which students scored above 80?" asks for them, but in what form: their names, the
+    records, a count? Some step after the question must say so ("… Give their names")."""
+    if not any(isinstance(d, Step) and d.op not in ("filter", "sort") for d in after):
+        raise Unsupported(
+            "query.which_unstated",
+            "say what to answer with: their names, the records as JSON, how many …",
+        )
 
 
 def _sorted_before(done: list[Directive]) -> bool:
@@ -541,6 +607,16 @@ def _already_sorted(done: list[Directive], sort: Step) -> bool:
         if d.op not in _ORDER_KEEPING:
             return False
     return False
+
+
+def _restates_pick(previous: Step | None, d: Directive) -> bool:
+    """Whether ``d`` keeps just the one field the previous step already picked."""
+    if previous is None or previous.op not in ("pluck", "get"):
+        return False
+    if not isinstance(d, Step) or d.op != "project" or len(d.params["fields"]) != 1:
+        return False
+    named = previous.params.get("field") or previous.params.get("path")
+    return _same_field(named, d.params["fields"][0])
 
 
 def _same_field(a: Any, b: Any) -> bool:
@@ -595,6 +671,8 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_noop": _const([]),
     "jy_asc": _const("asc"),
     "jy_desc": _const("desc"),
+    "jy_alpha_asc": _const(_Alphabetical("asc")),
+    "jy_alpha_desc": _const(_Alphabetical("desc")),
     "jy_sort": sort,
     "jy_sort_noun_free": sort,
     "jy_sort_zh": sort,
@@ -615,6 +693,8 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_cond": cond,
     "jy_cond_eq": lambda children: ("cond", children[0], "eq", children[-1]),
     "jy_filter": filter_,
+    "jy_filter_which": filter_which,
+    "jy_alpha": alpha,
     "jy_flag_true": flag(True, "in_"),
     "jy_flag_false": flag(False, "in_"),
     "jy_flag_zh_true": flag(True, ""),
@@ -640,9 +720,12 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_first_field": first_field,
     "jy_aggregate_zh": aggregate_zh,
     "jy_extreme_zh": extreme_zh,
+    "jy_extreme_zh_field": extreme_zh_field,
+    "jy_extreme_field": extreme_field,
     "jy_noun": lambda children: ("noun", str(children[0])),
     "jy_group_count_by": group,
     "jy_aggregate_per": aggregate_per,
+    "jy_aggregate_where": aggregate_where,
     "jy_aggregate_per_zh": aggregate_per_zh,
     "jy_per": lambda children: ("per", _names(children)[-1]),
     "jy_round": round_,

@@ -123,8 +123,11 @@ OPS = (
         JSON_VALUE,
         JSON_VALUE,
         query.sort_records,
-        params={**_obj(key=_FIELD, order={"enum": ["asc", "desc"]}), "required": ["key"]},
-        description="Sort records by a field (stable).",
+        params={
+            **_obj(key=_FIELD, order={"enum": ["asc", "desc"]}, alphabetical={"type": "boolean"}),
+            "required": ["key"],
+        },
+        description="Sort records by a field (stable); alphabetical: strings ignore case.",
     ),
     OpSpec(
         "project",

@@ -54,8 +54,11 @@ def _sort_class(value: Any) -> str | None:
     return None
 
 
-def sort_records(data: Any, *, key: str, order: str = "asc") -> list[Any]:
-    """Records sorted by ``key``, stable; every record needs the key, all of one type."""
+def sort_records(
+    data: Any, *, key: str, order: str = "asc", alphabetical: bool = False
+) -> list[Any]:
+    """Records sorted by ``key``, stable; every record needs the key, all of one type.
+    ``alphabetical``: strings compare ignoring case first ("apple" before "Banana")."""
     records = _records(data, "sort")
     classes: set[str] = set()
     for i, record in enumerate(records):
@@ -70,6 +73,8 @@ def sort_records(data: Any, *, key: str, order: str = "asc") -> list[Any]:
         classes.add(cls)
     if len(classes) > 1:
         raise OpError(f"sort by {key!r}: the field mixes {' and '.join(sorted(classes))}s")
+    if alphabetical and classes == {"string"}:
+        return sorted(records, key=lambda r: (r[key].casefold(), r[key]), reverse=order == "desc")
     return sorted(records, key=lambda r: r[key], reverse=order == "desc")
 
 

@@ -1,0 +1,30 @@
+"""Sorting records: plain order, and alphabetical order (strings ignore case first)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from zerolayer.plugins.json_yaml.query import sort_records
+
+words = st.text(alphabet="abcABCxyzXYZ", min_size=0, max_size=6)
+
+
+@given(st.lists(words, max_size=30), st.sampled_from(["asc", "desc"]))
+def test_alphabetical_order_ignores_case_first(values: list[str], order: str) -> None:
+    records = [{"name": v, "i": i} for i, v in enumerate(values)]
+    got = sort_records(records, key="name", order=order, alphabetical=True)
+    assert sorted(r["i"] for r in got) == list(range(len(values)))  # a permutation
+    keys = [(r["name"].casefold(), r["name"]) for r in got]
+    assert keys == sorted(keys, reverse=order == "desc")
+
+
+@given(st.lists(words, max_size=30))
+def test_plain_order_is_code_point_order(values: list[str]) -> None:
+    got = sort_records([{"name": v} for v in values], key="name")
+    assert [r["name"] for r in got] == sorted(values)
+
+
+def test_alphabetical_order_of_numbers_is_numeric() -> None:
+    records = [{"n": 10}, {"n": 9}]
+    assert sort_records(records, key="n", alphabetical=True) == [{"n": 9}, {"n": 10}]
