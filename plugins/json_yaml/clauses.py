@@ -695,6 +695,11 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_filter": filter_,
     "jy_filter_which": filter_which,
     "jy_alpha": alpha,
+    "jy_distinct": lambda children: [Step("distinct", {"field": _names(children)[-1]})],
+    "jy_count_distinct": lambda children: [
+        Step("distinct", {"field": _names(children)[-1]}),
+        Step("count"),
+    ],
     "jy_flag_true": flag(True, "in_"),
     "jy_flag_false": flag(False, "in_"),
     "jy_flag_zh_true": flag(True, ""),

@@ -193,6 +193,14 @@ OPS = (
         description="The value of a field in each record.",
     ),
     OpSpec(
+        "distinct",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.distinct,
+        params={**_obj(field=_FIELD), "required": ["field"]},
+        description="The different values of a field, in order of first appearance.",
+    ),
+    OpSpec(
         "get",
         JSON_VALUE,
         JSON_VALUE,

@@ -7,6 +7,7 @@ so makes the op refuse (``Unsupported``: the request falls back) rather than gue
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -175,6 +176,15 @@ def pluck(data: Any, *, field: str) -> Any:
             raise OpError(f"record {i + 1} has no field {field!r}")
         out.append(record[field])
     return out
+
+
+def distinct(data: Any, *, field: str) -> list[Any]:
+    """The different values of ``field`` across the records, in order of first appearance
+    (values compare as JSON: 1, 1.0, true and "1" are four values)."""
+    seen: dict[str, Any] = {}
+    for value in pluck(data, field=field) if isinstance(data, list) else [data]:
+        seen.setdefault(json.dumps(value, sort_keys=True), value)
+    return list(seen.values())
 
 
 def get(data: Any, *, path: str) -> Any:

@@ -1,11 +1,14 @@
-"""Sorting records: plain order, and alphabetical order (strings ignore case first)."""
+"""Sorting records (plain order, and alphabetical order: strings ignore case first) and the
+distinct values of a field."""
 
 from __future__ import annotations
+
+import json
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zerolayer.plugins.json_yaml.query import sort_records
+from zerolayer.plugins.json_yaml.query import distinct, sort_records
 
 words = st.text(alphabet="abcABCxyzXYZ", min_size=0, max_size=6)
 
@@ -28,3 +31,18 @@ def test_plain_order_is_code_point_order(values: list[str]) -> None:
 def test_alphabetical_order_of_numbers_is_numeric() -> None:
     records = [{"n": 10}, {"n": 9}]
     assert sort_records(records, key="n", alphabetical=True) == [{"n": 9}, {"n": 10}]
+
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["a", "A", "1"]))
+
+
+@given(st.lists(scalars, max_size=30))
+def test_distinct_values_keep_first_appearances(values: list[object]) -> None:
+    got = distinct([{"v": v} for v in values], field="v")
+    as_json = [json.dumps(v) for v in values]
+    assert [json.dumps(v) for v in got] == list(dict.fromkeys(as_json))
+    assert all(type(g) is type(values[as_json.index(json.dumps(g))]) for g in got)
+
+
+def test_distinct_tells_true_from_one() -> None:
+    assert distinct([{"v": 1}, {"v": True}, {"v": 1}, {"v": "1"}], field="v") == [1, True, "1"]
