@@ -249,6 +249,11 @@ def filter_which(children: Children) -> list[Directive]:
     return [*_conds(children), Step("jy.which")]
 
 
+def distinct(children: Children) -> list[Directive]:
+    """ "the distinct classes", "不同的班级": the different values of the field named last."""
+    return [Step("distinct", {"field": _names(children)[-1]})]
+
+
 def first(children: Children) -> list[Directive]:
     out: list[Directive] = []
     if _tokens(children, "JY_BY"):
@@ -695,11 +700,8 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_filter": filter_,
     "jy_filter_which": filter_which,
     "jy_alpha": alpha,
-    "jy_distinct": lambda children: [Step("distinct", {"field": _names(children)[-1]})],
-    "jy_count_distinct": lambda children: [
-        Step("distinct", {"field": _names(children)[-1]}),
-        Step("count"),
-    ],
+    "jy_distinct": distinct,
+    "jy_count_distinct": lambda children: [*distinct(children), Step("count")],
     "jy_flag_true": flag(True, "in_"),
     "jy_flag_false": flag(False, "in_"),
     "jy_flag_zh_true": flag(True, ""),

@@ -179,10 +179,14 @@ def pluck(data: Any, *, field: str) -> Any:
 
 
 def distinct(data: Any, *, field: str) -> list[Any]:
-    """The different values of ``field`` across the records, in order of first appearance
-    (values compare as JSON: 1, 1.0, true and "1" are four values)."""
+    """The different values of ``field`` across the records, or of the array at ``field`` of
+    one object, in order of first appearance (values compare as JSON: 1, 1.0, true and "1"
+    are four values)."""
+    values = pluck(data, field=field)
+    if isinstance(data, Mapping) and not isinstance(values, list):
+        values = [values]
     seen: dict[str, Any] = {}
-    for value in pluck(data, field=field) if isinstance(data, list) else [data]:
+    for value in values:
         seen.setdefault(json.dumps(value, sort_keys=True), value)
     return list(seen.values())
 

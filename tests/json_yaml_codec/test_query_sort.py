@@ -46,3 +46,9 @@ def test_distinct_values_keep_first_appearances(values: list[object]) -> None:
 
 def test_distinct_tells_true_from_one() -> None:
     assert distinct([{"v": 1}, {"v": True}, {"v": 1}, {"v": "1"}], field="v") == [1, True, "1"]
+
+
+def test_distinct_of_one_object_reads_the_array_at_the_field() -> None:
+    config = {"regions": ["eu", "us", "eu"], "owner": "x"}
+    assert distinct(config, field="regions") == ["eu", "us"]
+    assert distinct(config, field="owner") == ["x"]
