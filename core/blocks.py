@@ -18,13 +18,10 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Literal
 
+from zerolayer.core.message import fenced_spans
+
 _OPENING = re.compile(r"<(?P<tag>convert|ask)\b(?P<attrs>[^>]*)>", re.IGNORECASE)
 _CLOSING = re.compile(r"</(?P<tag>convert|ask)\s*>", re.IGNORECASE)
-_FENCE = re.compile(
-    r"^[ ]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^[ ]{0,3}(?P=fence)[`~]*[ \t]*$",
-    re.MULTILINE | re.DOTALL,
-)
-
 PartKind = Literal["convert", "ask", "prose"]
 
 
@@ -107,13 +104,6 @@ def span_end(spans: list[tuple[int, int]], pos: int) -> int | None:
     if i >= 0 and spans[i][0] <= pos < spans[i][1]:
         return spans[i][1]
     return None
-
-
-def fenced_spans(text: str) -> list[tuple[int, int]]:
-    """The spans of fenced code blocks (``` or ~~~) in ``text``."""
-    if "```" not in text and "~~~" not in text:
-        return []
-    return [m.span() for m in _FENCE.finditer(text)]
 
 
 def find_blocks(text: str) -> list[TagBlock]:

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +26,7 @@ from zerolayer.core.errors import (
 from zerolayer.core.execute import execute
 from zerolayer.core.gate import GateFailure, check_sampling, check_text, forget_gate_readings
 from zerolayer.core.grammar import InstructionParser, NoMatch
+from zerolayer.core.message import normalise_newlines
 from zerolayer.core.messages import (
     Conversation,
     EngineRequest,
@@ -93,6 +93,9 @@ class _Reading:
     instruction: str  # normalised
     directives: tuple[Directive, ...]
     routed: str | None = None  # the router's proposal, when the instruction did not parse
+    # a short line after the payload read as neither instruction nor (so far) data: when the
+    # payload with it does not read, the line was instruction the grammar does not know
+    closing_unread: str = ""
 
 
 def _accepted(reading: _Reading, refused: list[tuple[Segmented, GateFailure]]) -> _Reading:
@@ -357,7 +360,11 @@ class Engine:
         refused: list[tuple[Segmented, GateFailure]] = []
         unparsed: list[tuple[Segmented, str]] = []
         stepless: _Reading | None = None
+        unread = ""
         for candidate in candidates:
+            if candidate.closing and not self._closing_reads(candidate):
+                unread = unread or candidate.closing
+                continue
             instruction = normalise(candidate.instruction)
             gate = check_text(instruction, tuple(p.text for p in candidate.payloads))
             if gate is not None:
@@ -374,14 +381,38 @@ class Engine:
                 # that asks for an operation is the instruction; else this one fails planning
                 stepless = stepless or _Reading(candidate, instruction, directives)
                 continue
-            return _accepted(_Reading(candidate, instruction, directives), refused)
+            reading = _Reading(candidate, instruction, directives, closing_unread=unread)
+            return _accepted(reading, refused)
         if stepless is not None:
-            return _accepted(stepless, refused)
+            return _accepted(replace(stepless, closing_unread=unread), refused)
         if refused:
             raise Unsupported(refused[0][1].reason, refused[0][1].detail)
         if self.router is not None and first_failure is not None and unparsed:
             return self._routed(unparsed, first_failure)
         raise first_failure or NoMatch("the instruction is not understood")
+
+    def _closing_reads(self, candidate: Segmented) -> bool:
+        """Whether a reading's closing sentence is instruction: the instruction before the
+        payload asks for an operation on its own, and the grammar reads the sentence."""
+        head = candidate.instruction[: len(candidate.instruction) - len(candidate.closing)]
+        try:
+            directives = self._parse_cached(normalise(head))
+        except Unsupported:
+            return False
+        return any(isinstance(d, Step) for d in directives) and self._is_instruction(
+            candidate.closing
+        )
+
+    def _is_instruction(self, sentence: str) -> bool:
+        """Whether the grammar reads ``sentence`` on its own as instruction (one it may still
+        refuse, such as an answer-only marker it cannot honour)."""
+        try:
+            self._parse_cached(normalise(sentence))
+        except NoMatch:
+            return False
+        except Unsupported:
+            return True
+        return True
 
     def _routed(self, unparsed: list[tuple[Segmented, str]], failure: Unsupported) -> _Reading:
         """The first reading the router finds a proposal for; else the parse failure."""
@@ -449,6 +480,13 @@ class Engine:
                 raise Unsupported(
                     "router.unverified",
                     f"the router's proposal {reading.routed!r} does not fit the payload: {exc}",
+                ) from exc
+            if isinstance(exc, PayloadError) and reading.closing_unread:
+                raise Unsupported(
+                    "segment.closing_sentence",
+                    f"the payload does not read with the line after it "
+                    f"({reading.closing_unread!r}) and that line is not understood as "
+                    f"instruction: {exc}",
                 ) from exc
             if isinstance(exc, OpError) or plan.format_stated:
                 raise
@@ -539,6 +577,13 @@ class Engine:
 
 def _current_syntax(request: EngineRequest) -> tuple[EngineRequest, tuple[str, ...]]:
     """The request with its last message in the current block syntax, and the warnings."""
+    if any("\r" in m.content for m in request.messages):
+        request = replace(
+            request,
+            messages=tuple(
+                Message(m.role, normalise_newlines(m.content)) for m in request.messages
+            ),
+        )
     if request.payloads or not request.messages:
         return request, ()
     text = request.messages[-1].content
@@ -552,7 +597,6 @@ def _current_syntax(request: EngineRequest) -> tuple[EngineRequest, tuple[str, .
 # instruction's paragraph then the rest, its first line then the rest, and payloads given
 # apart from the message (the Python API's ``engine.run(instruction, payload)``).
 _PAYLOAD_AFTER = frozenset({"colon", "after", "inline", "first-line", "explicit"})
-_CLOSING_FENCE = re.compile(r"\s*(?:`{3,}|~{3,})\s*")
 
 
 def _text_after(message: str, segmented: Segmented) -> str:
@@ -563,13 +607,10 @@ def _text_after(message: str, segmented: Segmented) -> str:
     text = segmented.payloads[0].text
     if segmented.how in _PAYLOAD_AFTER:
         return text
-    if segmented.how == "fenced":
-        start = message.find(text)
-        if (
-            start >= 0
-            and message[:start].strip().startswith(segmented.instruction)
-            and _CLOSING_FENCE.fullmatch(message[start + len(text) :])
-        ):
+    span = segmented.payloads[0].span
+    if segmented.how == "fenced" and span is not None:
+        start, end = span
+        if message[:start].strip().startswith(segmented.instruction) and not message[end:].strip():
             return text
     return ""
 

@@ -12,26 +12,39 @@ order of preference; the engine takes the first whose instruction parses.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from zerolayer.core.blocks import TagBlock, tag_blocks
+from zerolayer.core.message import Fence, fences, normalise_newlines
 
-_FENCE = re.compile(
-    r"^(?P<indent>[ ]{0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^\n]*\n"
-    r"(?P<body>.*?)"
-    r"^[ ]{0,3}(?P=fence)[`~]*[ \t]*$\n?",
-    re.MULTILINE | re.DOTALL,
-)
 _ATTR = re.compile(r"""(\w+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
 _COLON_END = re.compile(r"[:：]\s*$")
-_INLINE_PAYLOAD = re.compile(r"^(?P<instr>[^\n]*?)[:：][ \t]+(?P<payload>[\[{<`\"].*)$", re.DOTALL)
+# The instruction ends at the first colon of the line; data follows on the same line when it
+# starts like data (a bracket, a quote, a tag) or reads as "key: value".
+_INLINE_PAYLOAD = re.compile(
+    r"^(?P<instr>[^\n:：{}\[\]<>\"]*[^\s:：{}\[\]<>\"][^\n:：{}\[\]<>\"]*)"
+    r"(?:[:：]+[ \t]*(?=[\[{<`\"])|[:：]+[ \t]+(?=[^\s:：#\-][^\n:：]*[:：](?:[ \t]|\n|$)))"
+    r"(?P<payload>.+)$",
+    re.DOTALL,
+)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+# A closing sentence after the payload: one short line, after a blank line, that reads as
+# prose rather than data (no brackets, braces or "key: value", no Markdown block marker).
+_CLOSING = re.compile(r"\n[ \t]*\n(?P<sentence>[^\n]+)\n*\Z")
+_NOT_PROSE = re.compile(
+    r"^\s|[{}\[\]<>`|=]|^(?:[#>*+\-]|\d{1,9}[.)])|^\S[^\n:：]*[:：][ \t]+\S|\.\.\.|---"
+)
+_CLOSING_MAX_WORDS = 16
+_CLOSING_MAX_CHARS = 80
 
 
 @dataclass(frozen=True, slots=True)
 class Payload:
     text: str
     lang: str | None = None  # the fence's language tag, lower case
+    # where the payload's block lies in the (line-normalised) message, fence lines included
+    span: tuple[int, int] | None = field(default=None, compare=False)
 
     @property
     def hint(self) -> str | None:
@@ -59,6 +72,7 @@ class Segmented:
     payloads: tuple[Payload, ...] = ()
     before: str = ""  # text of the same message that precedes the instruction (context)
     how: str = "plain"  # which rule produced this reading (for traces)
+    closing: str = ""  # a sentence after the payload read as part of the instruction
 
 
 def convert_attributes(attrs: str) -> dict[str, str]:
@@ -67,14 +81,15 @@ def convert_attributes(attrs: str) -> dict[str, str]:
 
 def segment(message: str) -> list[Segmented]:
     """Candidate readings of ``message``, most likely first."""
-    text = message.strip("\n")
+    full = normalise_newlines(message)
+    text = full.strip("\n")
     blocks = tag_blocks(text, ("convert",))
     if blocks:
         return [_convert_blocks(text, blocks)]
-    fences = list(_FENCE.finditer(text))
-    if fences:
-        return [_fenced(text, fences)]
-    return _unfenced(text)
+    found = [f for f in fences(full) if f.closed]
+    if found:
+        return [_fenced(full, found)]
+    return _unfenced(full)
 
 
 def _convert_blocks(text: str, blocks: list[TagBlock]) -> Segmented:
@@ -92,46 +107,84 @@ def _convert_blocks(text: str, blocks: list[TagBlock]) -> Segmented:
     return Segmented(instruction, payloads, how="convert-block")
 
 
-def _fenced(text: str, fences: list[re.Match[str]]) -> Segmented:
-    payloads = tuple(Payload(m["body"], m["lang"].lower() or None) for m in fences)
+def _fenced(text: str, found: list[Fence]) -> Segmented:
+    """A fence carries exactly its lines; the text around the fences is the instruction."""
+    payloads = tuple(Payload(f.body, f.lang, f.span) for f in found)
     pieces, last = [], 0
-    for m in fences:
-        pieces.append(text[last : m.start()])
-        last = m.end()
+    for f in found:
+        pieces.append(text[last : f.start])
+        last = f.end
     pieces.append(text[last:])
-    pieces[0].strip() if not pieces[0].strip() or len(fences) else ""
     instruction = " ".join(p.strip() for p in pieces if p.strip())
     return Segmented(_strip_colon(instruction), payloads, before="", how="fenced")
 
 
-def _unfenced(text: str) -> list[Segmented]:
+def _unfenced(full: str) -> list[Segmented]:
+    """Readings of a message without fences. A payload after the instruction is the text to
+    the end of the message as written (its final line break included); one before it is its
+    lines, each with its line break."""
+    lead = len(full) - len(full.lstrip("\n"))
+    text = full.strip("\n")
+    end = full[lead + len(text) :]  # the message's final line breaks
     out: list[Segmented] = []
+    inline = _INLINE_PAYLOAD.match(text)
+    if inline and (len(inline["instr"].split()) > 1 or _CJK.search(inline["instr"])):
+        # data follows the colon on the instruction line: the instruction takes no word of it
+        base = Segmented(inline["instr"].strip(), (Payload(inline["payload"] + end),), how="inline")
+        return [*_closing(base), base, Segmented(text.strip(), (), how="plain")]
     first_line, _, rest = text.partition("\n")
     if rest.strip() and _COLON_END.search(first_line):
-        out.append(
-            Segmented(_strip_colon(first_line), (Payload(_dedent_payload(rest)),), how="colon")
-        )
-    inline = _INLINE_PAYLOAD.match(text)
-    if inline and inline["instr"].strip():
-        out.append(Segmented(inline["instr"].strip(), (Payload(inline["payload"]),), how="inline"))
+        colon = Segmented(_strip_colon(first_line), (Payload(_payload(rest + end)),), how="colon")
+        out += [*_closing(colon), colon]
     paragraphs = [p for p in _PARAGRAPH_BREAK.split(text) if p.strip()]
     if len(paragraphs) > 1:
-        head, tail = paragraphs[0], "\n\n".join(paragraphs[1:])
-        out.append(Segmented(_strip_colon(head), (Payload(_dedent_payload(tail)),), how="after"))
-        body, last = "\n\n".join(paragraphs[:-1]), paragraphs[-1]
-        out.append(Segmented(last.strip(), (Payload(body),), before=body, how="before"))
+        breaks = list(_PARAGRAPH_BREAK.finditer(text))
+        head = text[: breaks[0].start()]
+        tail = _payload(text[breaks[0].end() :] + end)
+        after = Segmented(_strip_colon(head), (Payload(tail),), how="after")
+        out += [*_closing(after), after]
+        body, last = text[: breaks[-1].start()], text[breaks[-1].end() :]
+        out.append(Segmented(last.strip(), (Payload(body + "\n"),), before=body, how="before"))
     elif rest.strip() and not out:
-        out.append(Segmented(first_line.strip(), (Payload(rest),), how="first-line"))
+        out.append(Segmented(first_line.strip(), (Payload(rest + end),), how="first-line"))
     out.append(Segmented(text.strip(), (), how="plain"))
     return _unique(out)
+
+
+def _closing(reading: Segmented) -> list[Segmented]:
+    """The reading with a closing sentence after its payload read as instruction ("…\n\nReturn
+    only the YAML"): one short prose line after a blank line, the payload before it not empty.
+    Offered before the reading without it; it stands only when its instruction parses."""
+    payload = reading.payloads[0]
+    m = _CLOSING.search(payload.text)
+    if m is None:
+        return []
+    sentence = m["sentence"].strip()
+    body = payload.text[: m.start()] + "\n"
+    if (
+        not body.strip()
+        or _NOT_PROSE.search(sentence)
+        or len(sentence) > _CLOSING_MAX_CHARS
+        or len(sentence.split()) > _CLOSING_MAX_WORDS
+    ):
+        return []
+    sentence = _strip_colon(sentence)
+    instruction = f"{reading.instruction} {sentence}"
+    return [
+        Segmented(instruction, (Payload(body),), how=f"{reading.how}-closing", closing=sentence)
+    ]
 
 
 def _strip_colon(instruction: str) -> str:
     return _COLON_END.sub("", instruction.strip()).strip()
 
 
-def _dedent_payload(text: str) -> str:
-    return text.strip("\n")
+def _payload(text: str) -> str:
+    """``text`` without the blank lines that separate it from the instruction."""
+    return _LEADING_BLANK.sub("", text)
+
+
+_LEADING_BLANK = re.compile(r"\A(?:[ \t]*\n)+")
 
 
 def _unique(items: list[Segmented]) -> list[Segmented]:

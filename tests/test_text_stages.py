@@ -57,7 +57,7 @@ def test_payload_before_the_instruction_is_the_second_reading() -> None:
     readings = segment('{"a": 1}\n\nConvert the JSON above to YAML.')
     before = next(r for r in readings if r.how == "before")
     assert before.instruction == "Convert the JSON above to YAML."
-    assert before.payloads[0].text == '{"a": 1}'
+    assert before.payloads[0].text == '{"a": 1}\n'  # its line, with its line break
     assert before.before == '{"a": 1}'
 
 

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from zerolayer.core.message import fences, normalise_newlines
 from zerolayer.core.normalise import normalise
 from zerolayer.core.protocol import chinese, english
 from zerolayer.core.protocol.model import MAX_FILLS, Kind, Protocol, Slot
@@ -203,10 +204,6 @@ def _recognise_text(text: str) -> Found | None:
 
 # ---- messages ----------------------------------------------------------------------------
 
-_FENCE = re.compile(
-    r"^[ ]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n(?:.*?^[ ]{0,3}(?P=fence)[`~]*[ \t]*$|.*\Z)",
-    re.MULTILINE | re.DOTALL,
-)
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
 _LEADING_TOPIC = re.compile(r"^(?:of|about|on|for|regarding|concerning)\s+", re.I)
 
@@ -219,12 +216,13 @@ class _Block:
 
 def _blocks(message: str) -> list[_Block]:
     """Paragraphs outside code fences, and the fenced blocks whole, in order."""
+    message = normalise_newlines(message)
     blocks: list[_Block] = []
     last = 0
-    for m in _FENCE.finditer(message):
-        blocks += [_Block(p, False) for p in _PARAGRAPH_BREAK.split(message[last : m.start()])]
-        blocks.append(_Block(m.group(0).rstrip("\n"), True))
-        last = m.end()
+    for fence in fences(message, unclosed=True):
+        blocks += [_Block(p, False) for p in _PARAGRAPH_BREAK.split(message[last : fence.start])]
+        blocks.append(_Block(message[fence.start : fence.end].rstrip("\n"), True))
+        last = fence.end
     blocks += [_Block(p, False) for p in _PARAGRAPH_BREAK.split(message[last:])]
     return [b for b in blocks if b.text.strip()]
 

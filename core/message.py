@@ -1,0 +1,107 @@
+"""One reading of a user message: its line endings, and its fenced code blocks.
+
+Every stage that looks for structure in a message (segmentation, blocks, the block-syntax
+layer, protocol recognition, context operations) reads it through this module, so they agree
+on what a line is and where a fence starts and ends.
+
+Line endings are normalised first, as CommonMark does: CRLF and a lone CR become LF. A CRLF
+counts as one line break either way, so line numbers in error messages still point at the
+lines the user wrote.
+
+Fences follow CommonMark: an opening line of three or more backticks or tildes indented by at
+most three spaces (a backtick fence's info string has no backtick), and a closing line of the
+same character, at least as long, indented by at most three spaces, with nothing after it but
+spaces or tabs. The body is the lines between, each with its line break, with as many leading
+spaces removed as the opening fence was indented. A fence with no closing line runs to the end
+of the text (``Fence.closed`` is false).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_OPENING = re.compile(r"^(?P<indent>[ ]{0,3})(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$", re.M)
+
+
+def normalise_newlines(text: str) -> str:
+    """``text`` with CRLF and lone CR line endings as LF."""
+    if "\r" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """A fenced code block of a (normalised) text."""
+
+    start: int  # the opening line's first character
+    end: int  # just after the closing line and its line break (the end of the text if unclosed)
+    marker: str  # the opening fence as written: ``` or ~~~~ …
+    info: str  # the info string, stripped: "json", "python title=x.py"
+    body: str  # the lines between the fences, each with its line break
+    closed: bool
+
+    @property
+    def lang(self) -> str | None:
+        """The info string's first word, lower case (the fence's language tag)."""
+        word = self.info.split(maxsplit=1)[0] if self.info else ""
+        return word.lower() or None
+
+    @property
+    def attributes(self) -> str:
+        """The info string after its first word ("title=x.py")."""
+        parts = self.info.split(maxsplit=1)
+        return parts[1] if len(parts) == 2 else ""
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return self.start, self.end
+
+
+def fences(text: str, *, unclosed: bool = False) -> list[Fence]:
+    """The fenced code blocks of ``text`` (line endings already LF), in order.
+
+    A fence with no closing line is returned only when ``unclosed`` is true; otherwise its
+    opening line is text and the search goes on after it.
+    """
+    if "```" not in text and "~~~" not in text:
+        return []
+    found: list[Fence] = []
+    pos = 0
+    while (m := _OPENING.search(text, pos)) is not None:
+        marker, info = m["fence"], m["info"]
+        if marker[0] == "`" and "`" in info:
+            pos = m.end() + 1
+            continue
+        body_start = m.end() + 1
+        closing = re.compile(rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*$", re.M)
+        close = closing.search(text, body_start) if body_start <= len(text) else None
+        if close is None:
+            if unclosed:
+                body = _dedent(text[body_start:], len(m["indent"]))
+                found.append(Fence(m.start(), len(text), marker, info.strip(), body, False))
+                break
+            pos = body_start
+            continue
+        end = min(close.end() + 1, len(text))
+        body = _dedent(text[body_start : close.start()], len(m["indent"]))
+        found.append(Fence(m.start(), end, marker, info.strip(), body, True))
+        pos = end
+    return found
+
+
+def fenced_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of the closed fenced code blocks of ``text``."""
+    return [f.span for f in fences(text)]
+
+
+def _dedent(body: str, indent: int) -> str:
+    if not indent or not body:
+        return body
+    lines = body.split("\n")
+    out = []
+    for line in lines:
+        n = len(line) - len(line.lstrip(" "))
+        out.append(line[min(n, indent) :])
+    return "\n".join(out)
