@@ -4,11 +4,14 @@
 
 Both parsers are built from the same composed grammar (base + every built-in fragment).
 For each instruction it reports the median parse time of the engine's LALR parser, of Lark's
-Earley parser with the dynamic lexer, and whether Earley found the parse ambiguous.
+Earley parser with the dynamic lexer, and whether Earley found the parse ambiguous; then the
+median time to read a 1 KB message (segment it and parse the instruction of the reading the
+engine takes) in the ways users write one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import platform
 import statistics
 import sys
@@ -23,6 +26,19 @@ from json_yaml import median_time
 from zerolayer.core.engine import Engine
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.normalise import normalise
+from zerolayer.core.segment import segment
+
+_RECORDS = "".join(f'  {{"id": {i}, "name": "user {i}", "active": true}},\n' for i in range(24))
+_JSON = "[\n" + _RECORDS.rstrip(",\n") + "\n]\n"
+_YAML = "".join(f"- id: {i}\n  name: user {i}\n  active: true\n" for i in range(30))
+MESSAGES = {
+    "fenced JSON": f"Convert the following JSON to YAML:\n\n```json\n{_JSON}```\n",
+    "fenced JSON, CRLF": f"Convert the following JSON to YAML:\n\n```json\n{_JSON}```\n".replace(
+        "\n", "\r\n"
+    ),
+    "YAML after a colon": f"Convert this YAML to JSON:\n\n{_YAML}",
+    "YAML, closing sentence": f"Convert this YAML to JSON:\n\n{_YAML}\nReturn only the JSON.",
+}
 
 INSTRUCTIONS = [
     "Convert the following JSON to YAML",
@@ -69,6 +85,19 @@ def main() -> None:
     print(f"LALR median over instructions: {statistics.median(lalr_times) * 1e6:.0f} µs")
     if ratios:
         print(f"Earley / LALR median ratio: {statistics.median(ratios):.0f}x")
+    print()
+    print("| message (~1 KB) | segment µs | segment + parse µs |")
+    print("| --- | --- | --- |")
+    for name, message in MESSAGES.items():
+        segment_s = median_time(lambda m=message: segment(m), 300)
+
+        def read(m: str = message) -> None:
+            engine._parse_cached.cache_clear()
+            with contextlib.suppress(Unsupported):
+                engine._read(m)
+
+        read_s = median_time(read, 300)
+        print(f"| {name} ({len(message)} B) | {segment_s * 1e6:.0f} | {read_s * 1e6:.0f} |")
 
 
 if __name__ == "__main__":

@@ -393,15 +393,18 @@ class Engine:
 
     def _closing_reads(self, candidate: Segmented) -> bool:
         """Whether a reading's closing sentence is instruction: the instruction before the
-        payload asks for an operation on its own, and the grammar reads the sentence."""
+        payload asks for an operation on a payload of its own (text of the conversation may
+        end in any sentence), and the grammar reads the sentence."""
         head = candidate.instruction[: len(candidate.instruction) - len(candidate.closing)]
         try:
             directives = self._parse_cached(normalise(head))
-        except Unsupported:
+            if not any(isinstance(d, Step) for d in directives):
+                return False
+            if make_plan(directives, self.registry).input_type == CONVERSATION:
+                return False
+        except (Unsupported, PlanError):
             return False
-        return any(isinstance(d, Step) for d in directives) and self._is_instruction(
-            candidate.closing
-        )
+        return self._is_instruction(candidate.closing)
 
     def _is_instruction(self, sentence: str) -> bool:
         """Whether the grammar reads ``sentence`` on its own as instruction (one it may still

@@ -21,10 +21,12 @@ _ATTR = re.compile(r"""(\w+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
 _COLON_END = re.compile(r"[:：]\s*$")
 # The instruction ends at the first colon of the line; data follows on the same line when it
-# starts like data (a bracket, a quote, a tag) or reads as "key: value".
+# starts like data (a bracket, a quote, a tag, a YAML block scalar, sequence item, document
+# marker, anchor, tag or alias) or reads as "key: value".
 _INLINE_PAYLOAD = re.compile(
     r"^(?P<instr>[^\n:：{}\[\]<>\"]*[^\s:：{}\[\]<>\"][^\n:：{}\[\]<>\"]*)"
-    r"(?:[:：]+[ \t]*(?=[\[{<`\"])|[:：]+[ \t]+(?=[^\s:：#\-][^\n:：]*[:：](?:[ \t]|\n|$)))"
+    r"(?:[:：]+[ \t]*(?=[\[{<`\"])|[:：]+[ \t]+(?=[^\s:：#\-][^\n:：]*[:：](?:[ \t]|\n|$)"
+    r"|[|>][-+0-9]*[ \t]*(?:#[^\n]*)?\n|-[ \t]|---|[&!*][^\s:：]))"
     r"(?P<payload>.+)$",
     re.DOTALL,
 )

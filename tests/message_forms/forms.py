@@ -1,0 +1,238 @@
+"""Ways users put a payload into a message, and the metamorphic check over them.
+
+Each form takes an instruction ("Convert this JSON to YAML"), the fence tag of its format and
+a payload, and gives the request a user would send. The check: the answer to each form is the
+answer to the payload given apart from the message (``engine.run(instruction, payload)``), or
+a fallback; never another answer, never an error the separate payload does not get, never an
+answer where the separate payload gets an error.
+
+    python -m tests.message_forms.forms [--full]   # counts per suite and form
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from zerolayer.core.engine import Engine
+from zerolayer.core.messages import EngineRequest, Message, Route
+
+CORPORA = Path(os.environ.get("ZEROLAYER_CORPORA", "/work/shared/corpora"))
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    instruction: str
+    tag: str
+    target: str  # the output format's name, for closing sentences
+
+
+JSON = Suite("JSONTestSuite", "Convert this JSON to YAML", "json", "YAML")
+YAML = Suite("yaml-test-suite", "Convert this YAML to JSON", "yaml", "JSON")
+MARKDOWN = Suite("commonmark-spec", "Convert this Markdown to HTML", "markdown", "HTML")
+
+
+def payloads(suite: Suite) -> list[tuple[str, str]]:
+    """(name, payload) of a suite; empty when the corpora are not installed."""
+    if suite is JSON:
+        folder = CORPORA / "JSONTestSuite" / "test_parsing"
+        if not folder.is_dir():
+            return []
+        out = []
+        for path in sorted(folder.iterdir()):
+            if path.name.startswith(("y_", "n_")):
+                try:
+                    out.append((path.name, path.read_bytes().decode("utf-8")))
+                except UnicodeDecodeError:
+                    continue
+        return out
+    if suite is YAML:
+        path = CORPORA / "yaml-test-suite" / "yaml-test-suite.jsonl"
+        if not path.exists():
+            return []
+        lines = path.read_text(encoding="utf-8").splitlines()
+        return [(c["id"], c["yaml"]) for c in map(json.loads, lines)]
+    path = CORPORA / "commonmark-spec" / "spec.json"
+    if not path.exists():
+        return []
+    return [(f"ex{e['example']}", e["markdown"]) for e in json.loads(path.read_text("utf-8"))]
+
+
+def _fence(char: str, payload: str) -> str:
+    runs = re.findall(rf"{re.escape(char)}+", payload)
+    return char * max([3, *(len(r) + 1 for r in runs)])
+
+
+def _lines(payload: str) -> str:
+    """The payload as lines, each with its line break (what a fence or a paragraph carries)."""
+    return payload if payload.endswith("\n") or not payload else payload + "\n"
+
+
+def _fenced(s: Suite, p: str, *, char: str = "`", info: str | None = None, eol: str = "\n") -> str:
+    fence = _fence(char, p)
+    tag = s.tag if info is None else info
+    body = _lines(p)
+    return f"{s.instruction}:{eol}{eol}{fence}{tag}{eol}{body}{fence}{eol}"
+
+
+def _eol(text: str, eol: str) -> str:
+    return text.replace("\n", eol)
+
+
+# form name -> (request builder, the separate payload its answer must equal)
+Form = tuple[Callable[[Suite, str], EngineRequest | None], Callable[[str], str]]
+
+
+def _user(text: str | None) -> EngineRequest | None:
+    if text is None:
+        return None
+    return EngineRequest(messages=(Message("user", text),), temperature=0)
+
+
+def _before(s: Suite, p: str) -> str | None:
+    if not p.strip() or p.endswith("\n\n"):  # blank lines at its end would read as the break
+        return None
+    return f"{_lines(p)}\n{s.instruction.replace('this', 'the')} above."
+
+
+def _earlier(s: Suite, p: str) -> EngineRequest:
+    fence = _fence("`", p)
+    first = f"Here is some {s.tag}:\n\n{fence}{s.tag}\n{_lines(p)}{fence}\n"
+    return EngineRequest(
+        messages=(
+            Message("user", first),
+            Message("assistant", "Got it."),
+            Message("user", f"{s.instruction.replace('this', 'the')} I sent earlier."),
+        ),
+        temperature=0,
+    )
+
+
+FORMS: dict[str, Form] = {
+    "fenced-tagged": (lambda s, p: _user(_fenced(s, p)), _lines),
+    "fenced-untagged": (lambda s, p: _user(_fenced(s, p, info="")), _lines),
+    "fenced-tilde": (lambda s, p: _user(_fenced(s, p, char="~")), _lines),
+    "fenced-attributes": (lambda s, p: _user(_fenced(s, p, info=f'{s.tag} title="x"')), _lines),
+    "after-blank-line": (lambda s, p: _user(f"{s.instruction}:\n\n{p}"), lambda p: p),
+    "instruction-line": (
+        lambda s, p: _user(f"{s.instruction}: {p}" if p[:1].strip() else None),
+        lambda p: p,
+    ),
+    "before-instruction": (lambda s, p: _user(_before(s, p)), _lines),
+    "closing-sentence": (
+        lambda s, p: _user(f"{_fenced(s, p)}\nReturn only the {s.target}."),
+        _lines,
+    ),
+    "closing-sentence-unfenced": (
+        lambda s, p: _user(f"{s.instruction}:\n\n{_lines(p)}\nReturn only the {s.target}."),
+        _lines,
+    ),
+    "earlier-turn": (_earlier, _lines),
+    "crlf-fenced": (lambda s, p: _user(_fenced(s, _eol(p, "\r\n"), eol="\r\n")), _lines),
+    "crlf-unfenced": (lambda s, p: _user(_eol(f"{s.instruction}:\n\n{p}", "\r\n")), lambda p: p),
+    "cr-unfenced": (lambda s, p: _user(_eol(f"{s.instruction}:\n\n{p}", "\r")), lambda p: p),
+    "trailing-spaces": (
+        lambda s, p: _user(_fenced(s, p).replace(":\n", ":   \n", 1).replace("\n", "  \n", 2)),
+        _lines,
+    ),
+}
+# forms that rewrite the payload's own line endings apply only to payloads without CR
+_REWRITES_EOL = {"crlf-fenced", "crlf-unfenced", "cr-unfenced"}
+
+
+# Unfenced forms of an empty payload have no payload; those of a payload that is one fenced
+# block are the fenced message of its body (no reader can tell them apart).
+_UNFENCED = {
+    "after-blank-line",
+    "instruction-line",
+    "before-instruction",
+    "closing-sentence-unfenced",
+    "crlf-unfenced",
+    "cr-unfenced",
+}
+
+
+def _one_fence(payload: str) -> bool:
+    """Whether the payload opens with a fence line (its unfenced message reads as fenced)."""
+    return _FENCE_START.match(payload.lstrip("\n")) is not None
+
+
+_FENCE_START = re.compile(r"[ ]{0,3}(?:`{3,}|~{3,})")
+
+
+def _outcome(engine: Engine, request: EngineRequest) -> tuple[str, str | None]:
+    result = engine.run(request)
+    if result.route is Route.ERROR:
+        return "error", result.reason
+    if result.route is Route.FALLBACK:
+        return "fallback", result.reason
+    return "answer", result.output
+
+
+def verdict(reference: tuple[str, str | None], got: tuple[str, str | None]) -> str:
+    """ok | wrong answer | false error | invalid answered."""
+    if got[0] == "fallback" or got == reference:
+        return "ok"
+    if got[0] == "error":
+        return "ok" if reference[0] == "error" else "false error"
+    if reference[0] == "error":
+        return "invalid answered"
+    return "wrong answer"
+
+
+def sample(items: list[tuple[str, str]], size: int | None) -> list[tuple[str, str]]:
+    """A deterministic sample (by the hash of each name); all items when ``size`` is None."""
+    if size is None or len(items) <= size:
+        return items
+    key = lambda item: hashlib.sha256(item[0].encode()).digest()  # noqa: E731
+    return sorted(sorted(items, key=key)[:size])
+
+
+def check(
+    engine: Engine, suite: Suite, size: int | None
+) -> Iterator[tuple[str, str, str, tuple[str, str | None], tuple[str, str | None]]]:
+    """(payload name, form, verdict, reference, got) for each payload and form."""
+    for name, payload in sample(payloads(suite), size):
+        references: dict[str, tuple[str, str | None]] = {}
+        for form, (build, separate) in FORMS.items():
+            if form in _REWRITES_EOL and "\r" in payload:
+                continue
+            if form in _UNFENCED and (not payload.strip() or _one_fence(payload)):
+                continue
+            request = build(suite, payload)
+            if request is None:
+                continue
+            given = separate(payload)
+            if given not in references:
+                references[given] = _outcome(engine, EngineRequest.from_instruction(
+                    suite.instruction, given
+                ))  # fmt: skip
+            reference = references[given]
+            got = _outcome(engine, request)
+            yield name, form, verdict(reference, got), reference, got
+
+
+def main() -> None:
+    size = None if "--full" in sys.argv else 40
+    engine = Engine()
+    total: Counter[str] = Counter()
+    for suite in (JSON, YAML, MARKDOWN):
+        counts: Counter[tuple[str, str]] = Counter()
+        for _name, form, result, _ref, _got in check(engine, suite, size):
+            counts[(form, result)] += 1
+            total[result] += 1
+        bad = {k: v for k, v in counts.items() if k[1] != "ok"}
+        print(suite.name, sum(counts.values()), "checks;", bad or "all ok")
+    print("total", dict(total))
+
+
+if __name__ == "__main__":
+    main()
