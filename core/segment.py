@@ -21,12 +21,11 @@ _ATTR = re.compile(r"""(\w+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
 _COLON_END = re.compile(r"[:：]\s*$")
 # The instruction ends at the first colon of the line; data follows on the same line when it
-# starts like data (a bracket, a quote, a tag, a YAML block scalar, sequence item, document
-# marker, anchor, tag or alias) or reads as "key: value".
+# starts with a symbol rather than a word (a bracket, a quote, a tag, a YAML indicator, a
+# Markdown block marker) or reads as "key: value".
 _INLINE_PAYLOAD = re.compile(
     r"^(?P<instr>[^\n:：{}\[\]<>\"]*[^\s:：{}\[\]<>\"][^\n:：{}\[\]<>\"]*)"
-    r"(?:[:：]+[ \t]*(?=[\[{<`\"])|[:：]+[ \t]+(?=[^\s:：#\-][^\n:：]*[:：](?:[ \t]|\n|$)"
-    r"|[|>][-+0-9]*[ \t]*(?:#[^\n]*)?\n|-[ \t]|---|[&!*][^\s:：]))"
+    r"(?:[:：]+[ \t]*(?=[\[{<`\"])|[:：]+[ \t]+(?=[^\w\s]|[^\s:：][^\n:：]*[:：](?:[ \t]|\n|$)))"
     r"(?P<payload>.+)$",
     re.DOTALL,
 )
@@ -182,11 +181,9 @@ def _strip_colon(instruction: str) -> str:
 
 
 def _payload(text: str) -> str:
-    """``text`` without the blank lines that separate it from the instruction."""
-    return _LEADING_BLANK.sub("", text)
-
-
-_LEADING_BLANK = re.compile(r"\A(?:[ \t]*\n)+")
+    """``text`` without the line breaks that separate it from the instruction (a line of
+    spaces or tabs is the payload's own)."""
+    return text.lstrip("\n")
 
 
 def _unique(items: list[Segmented]) -> list[Segmented]:

@@ -98,7 +98,9 @@ def _user(text: str | None) -> EngineRequest | None:
 
 
 def _before(s: Suite, p: str) -> str | None:
-    if not p.strip() or p.endswith("\n\n"):  # blank lines at its end would read as the break
+    if not p.strip() or re.search(
+        r"\n[ \t]*\n\Z", _lines(p)
+    ):  # its blank last lines read as the break
         return None
     return f"{_lines(p)}\n{s.instruction.replace('this', 'the')} above."
 
