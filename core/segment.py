@@ -31,10 +31,10 @@ _INLINE_PAYLOAD = re.compile(
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
 # A closing sentence after the payload: one short line, after a blank line, that reads as
-# prose rather than data (no brackets, braces or "key: value", no Markdown block marker).
-_CLOSING = re.compile(r"\n[ \t]*\n(?P<sentence>[^\n]+)\n*\Z")
+# prose rather than data (not indented as code, no brackets, braces or "key: value", no
+# Markdown block marker).
 _NOT_PROSE = re.compile(
-    r"^\s|[{}\[\]<>`|=]|^(?:[#>*+\-]|\d{1,9}[.)])|^\S[^\n:：]*[:：][ \t]+\S|\.\.\.|---"
+    r"[{}\[\]<>`|=]|^(?:[#>*+\-]|\d{1,9}[.)])|^\S[^\n:：]*[:：][ \t]+\S|\.\.\.|---"
 )
 _CLOSING_MAX_WORDS = 16
 _CLOSING_MAX_CHARS = 80
@@ -156,14 +156,18 @@ def _closing(reading: Segmented) -> list[Segmented]:
     """The reading with a closing sentence after its payload read as instruction ("…\n\nReturn
     only the YAML"): one short prose line after a blank line, the payload before it not empty.
     Offered before the reading without it; it stands only when its instruction parses."""
-    payload = reading.payloads[0]
-    m = _CLOSING.search(payload.text)
-    if m is None:
+    text = reading.payloads[0].text.rstrip("\n")
+    cut = text.rfind("\n")  # the last line starts after it; a blank line must precede it
+    blank = text.rfind("\n", 0, cut) if cut > 0 else -1
+    if cut <= 0 or blank < 0 or text[blank + 1 : cut].strip(" \t"):
         return []
-    sentence = m["sentence"].strip()
-    body = payload.text[: m.start()] + "\n"
+    line = text[cut + 1 :]
+    sentence = line.strip()
+    body = text[: blank + 1]
     if (
-        not body.strip()
+        not sentence
+        or line.startswith(("    ", "\t"))  # indented code, not a sentence
+        or not body.strip()
         or _NOT_PROSE.search(sentence)
         or len(sentence) > _CLOSING_MAX_CHARS
         or len(sentence.split()) > _CLOSING_MAX_WORDS
