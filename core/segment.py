@@ -137,9 +137,8 @@ def _unfenced(full: str) -> list[Segmented]:
     if rest.strip() and _COLON_END.search(first_line):
         colon = Segmented(_strip_colon(first_line), (Payload(_payload(rest + end)),), how="colon")
         out += [*_closing(colon), colon]
-    paragraphs = [p for p in _PARAGRAPH_BREAK.split(text) if p.strip()]
-    if len(paragraphs) > 1:
-        breaks = list(_PARAGRAPH_BREAK.finditer(text))
+    breaks = [b for b in _PARAGRAPH_BREAK.finditer(text) if text[: b.start()].strip()]
+    if breaks and text[breaks[0].end() :].strip():
         head = text[: breaks[0].start()]
         tail = _payload(text[breaks[0].end() :] + end)
         after = Segmented(_strip_colon(head), (Payload(tail),), how="after")
