@@ -129,7 +129,7 @@ def _unfenced(full: str) -> list[Segmented]:
     end = full[lead + len(text) :]  # the message's final line breaks
     out: list[Segmented] = []
     inline = _INLINE_PAYLOAD.match(text)
-    if inline and (len(inline["instr"].split()) > 1 or _CJK.search(inline["instr"])):
+    if inline and _ends_instruction(inline["instr"]):
         # data follows the colon on the instruction line: the instruction takes no word of it
         base = Segmented(inline["instr"].strip(), (Payload(inline["payload"] + end),), how="inline")
         return [*_closing(base), base, Segmented(text.strip(), (), how="plain")]
@@ -149,6 +149,14 @@ def _unfenced(full: str) -> list[Segmented]:
         out.append(Segmented(first_line.strip(), (Payload(rest + end),), how="first-line"))
     out.append(Segmented(text.strip(), (), how="plain"))
     return _unique(out)
+
+
+def _ends_instruction(text: str) -> bool:
+    """Whether the colon after ``text`` can end an instruction: two words or more (or Chinese)
+    before it, and no parenthesis left open ("(tables: orders(id, …))")."""
+    if text.count("(") != text.count(")") or text.count("（") != text.count("）"):
+        return False
+    return len(text.split()) > 1 or _CJK.search(text) is not None
 
 
 def _closing(reading: Segmented) -> list[Segmented]:
