@@ -59,11 +59,24 @@ def _env_float(name: str, default: float) -> float:
     return float(raw) if raw else default
 
 
+def _absent_temperature_is_zero(env: Mapping[str, str]) -> bool:
+    """Absent temperature counts as 0 unless ZEROLAYER_STRICT_SAMPLING is on.
+
+    ZEROLAYER_ASSUME_TEMPERATURE_ZERO (deprecated) maps onto it: 1 is the default now, 0 is
+    the same as ZEROLAYER_STRICT_SAMPLING=1.
+    """
+    if env.get("ZEROLAYER_STRICT_SAMPLING", "") in ("1", "true"):
+        return False
+    return env.get("ZEROLAYER_ASSUME_TEMPERATURE_ZERO", "") not in ("0", "false")
+
+
 @dataclass(frozen=True)
 class EngineConfig:
     """Engine settings; ``from_env`` reads the ``ZEROLAYER_*`` environment variables."""
 
-    absent_temperature_is_zero: bool = False
+    # Absent sampling parameters let the instruction decide; ZEROLAYER_STRICT_SAMPLING=1 brings
+    # back the strict rule (absent temperature -> gate.temperature_absent).
+    absent_temperature_is_zero: bool = True
     max_payload_bytes: int = 16 * 1024 * 1024
     time_limit: float = 5.0  # seconds per plan
     plan_cache_size: int = 4096
@@ -75,8 +88,7 @@ class EngineConfig:
     def from_env(cls, env: Mapping[str, str] | None = None) -> EngineConfig:
         env = os.environ if env is None else env
         return cls(
-            absent_temperature_is_zero=env.get("ZEROLAYER_ASSUME_TEMPERATURE_ZERO", "")
-            in ("1", "true"),
+            absent_temperature_is_zero=_absent_temperature_is_zero(env),
             max_payload_bytes=int(env.get("ZEROLAYER_MAX_PAYLOAD_BYTES", 16 * 1024 * 1024)),
             time_limit=float(env.get("ZEROLAYER_TIME_LIMIT", 5.0)),
             max_blocks=int(env.get("ZEROLAYER_MAX_BLOCKS", 64)),

@@ -4,7 +4,8 @@
 ``ECHO-UPPER:`` by upper-casing the rest (plan ``text.read | text.upper()``), answers
 ``BAD:`` with a ``PayloadError`` from parsing the rest as JSON (line and column), raises an
 unexpected exception for ``CRASH:``, and falls back for everything else. Its gate mimics the
-real one: temperature must be 0, top_p absent or 1, and the request not disabled.
+real one: it calls ``core.gate.check_sampling`` (temperature 0 or absent, top_p absent or 1,
+the request not disabled; ``strict_sampling=True`` treats an absent temperature as not 0).
 
 ``serve_app`` runs an app with uvicorn in a thread on a free loopback port (live-server tests).
 """
@@ -22,6 +23,7 @@ from typing import Any
 
 from zerolayer.core.errors import PayloadError
 from zerolayer.core.fallback import Completion, FallbackUnavailable
+from zerolayer.core.gate import check_sampling
 from zerolayer.core.messages import EngineRequest, EngineResult, Route
 from zerolayer.rules_api.usage import count_tokens, token_pieces
 
@@ -35,19 +37,15 @@ class FakeEngine:
 
     rule_set_version = "fake-1"
 
-    def __init__(self) -> None:
+    def __init__(self, *, strict_sampling: bool = False) -> None:
+        self.strict_sampling = strict_sampling
         self.runs = 0
         self._lock = threading.Lock()
 
     def gate(self, request: EngineRequest) -> str | None:
         """The fallback reason of a request that is not deterministic, else None."""
-        if request.disabled:
-            return "gate.disabled"
-        if request.temperature != 0:
-            return "gate.temperature"
-        if request.top_p not in (None, 1):
-            return "gate.top_p"
-        return None
+        failure = check_sampling(request, absent_temperature_is_zero=not self.strict_sampling)
+        return failure.reason if failure else None
 
     def run(self, request: EngineRequest) -> EngineResult:
         """Answer ECHO-UPPER, reject BAD, crash on CRASH, fall back otherwise."""

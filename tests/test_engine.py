@@ -72,9 +72,14 @@ def test_temperature_must_be_zero(engine: Engine) -> None:
     )
     assert engine.run(request).reason == "gate.temperature"
     absent = EngineRequest(messages=request.messages)
-    assert engine.run(absent).reason == "gate.temperature_absent"
-    lenient = Engine(EngineConfig(absent_temperature_is_zero=True))
-    assert lenient.run(absent).route is Route.DETERMINISTIC
+    assert engine.run(absent).route is Route.DETERMINISTIC
+    strict = Engine(EngineConfig.from_env({"ZEROLAYER_STRICT_SAMPLING": "1"}))
+    assert strict.run(absent).reason == "gate.temperature_absent"
+    legacy_strict = Engine(EngineConfig.from_env({"ZEROLAYER_ASSUME_TEMPERATURE_ZERO": "0"}))
+    assert legacy_strict.run(absent).reason == "gate.temperature_absent"
+    assert EngineConfig.from_env(
+        {"ZEROLAYER_ASSUME_TEMPERATURE_ZERO": "1"}
+    ).absent_temperature_is_zero
 
 
 def test_malformed_payload_is_an_error_with_line_and_column(engine: Engine) -> None:

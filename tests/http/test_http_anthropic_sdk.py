@@ -12,20 +12,16 @@ pytestmark = pytest.mark.slow  # live servers, subprocesses or many generated re
 ECHO = "ECHO-UPPER: "
 
 
-# Recent SDKs dropped ``temperature``/``top_p`` from the signature; send them as extra body.
-T0 = {"extra_body": {"temperature": 0}}
-
-
 def create(client: anthropic.Anthropic, text: str, **kwargs: object):  # type: ignore[no-untyped-def]
-    """messages.create with raw response access (headers + parsed message); sampling
-    parameters (temperature, top_p) go in the body, temperature 0 unless given."""
-    sampling = {"temperature": 0}
-    for name in ("temperature", "top_p"):
-        if name in kwargs:
-            sampling[name] = kwargs.pop(name)  # type: ignore[assignment]
+    """messages.create with raw response access (headers + parsed message), called as the
+    SDK documents it: no sampling parameters unless a test gives temperature/top_p, which go
+    in the body (recent SDKs dropped them from the signature)."""
+    sampling = {name: kwargs.pop(name) for name in ("temperature", "top_p") if name in kwargs}
     params: dict[str, object] = {"model": "claude-any", "max_tokens": 256, **kwargs}
+    if sampling:
+        params["extra_body"] = sampling
     return client.messages.with_raw_response.create(
-        messages=[{"role": "user", "content": text}], extra_body=sampling, **params
+        messages=[{"role": "user", "content": text}], **params
     )
 
 
@@ -60,7 +56,6 @@ def test_streaming_follows_anthropic_event_sequence(live) -> None:
     with client.messages.stream(
         model="any",
         max_tokens=256,
-        **T0,
         messages=[{"role": "user", "content": ECHO + text}],
     ) as stream:
         events = list(stream)
@@ -82,7 +77,6 @@ def test_stream_raw_events_include_ping_and_headers(live) -> None:
     with client.messages.with_streaming_response.create(
         model="any",
         max_tokens=64,
-        **T0,
         stream=True,
         messages=[{"role": "user", "content": ECHO + "ping"}],
     ) as response:
@@ -158,7 +152,6 @@ def test_system_blocks_and_multi_turn_reach_the_engine(live) -> None:
     raw = live.anthropic().messages.with_raw_response.create(
         model="any",
         max_tokens=64,
-        **T0,
         system=[{"type": "text", "text": "You are terse."}, {"type": "text", "text": "Really."}],
         messages=[
             {"role": "user", "content": "first question"},
@@ -181,7 +174,6 @@ def test_image_block_falls_back_without_the_engine(make_live) -> None:
     raw = server.anthropic().messages.with_raw_response.create(
         model="any",
         max_tokens=64,
-        **T0,
         messages=[{"role": "user", "content": [{"type": "text", "text": ECHO + "x"}, image]}],
     )
     assert raw.headers["x-zero-layer-status"] == "inactive"
@@ -193,7 +185,6 @@ def test_assistant_prefill_falls_back(live) -> None:
     raw = live.anthropic().messages.with_raw_response.create(
         model="any",
         max_tokens=64,
-        **T0,
         messages=[
             {"role": "user", "content": ECHO + "abc"},
             {"role": "assistant", "content": "Sure:"},

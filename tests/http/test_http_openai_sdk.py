@@ -13,8 +13,9 @@ ECHO = "ECHO-UPPER: "
 
 
 def create(client: openai.OpenAI, text: str, **kwargs: object):  # type: ignore[no-untyped-def]
-    """chat.completions.create with raw response access; temperature 0 unless given."""
-    params: dict[str, object] = {"model": "gpt-any", "temperature": 0, **kwargs}
+    """chat.completions.create with raw response access, called as the SDK documents it: no
+    sampling parameters unless a test gives them."""
+    params: dict[str, object] = {"model": "gpt-any", **kwargs}
     return client.chat.completions.with_raw_response.create(
         messages=[{"role": "user", "content": text}], **params
     )
@@ -43,7 +44,6 @@ def test_same_usage_counter_as_anthropic_route(live) -> None:
         model="any",
         max_tokens=256,
         messages=[{"role": "user", "content": text}],
-        extra_body={"temperature": 0},
     )
     assert oa.usage is not None
     assert oa.usage.prompt_tokens == an.usage.input_tokens
@@ -65,7 +65,6 @@ def test_cache_is_shared_between_the_two_apis(make_live) -> None:
         model="any",
         max_tokens=64,
         messages=[{"role": "user", "content": ECHO + "shared"}],
-        extra_body={"temperature": 0},
     )
     raw = create(server.openai(), ECHO + "shared")
     assert raw.headers["x-zero-layer-cache-hit"] == "true"
@@ -76,7 +75,6 @@ def test_streaming_chunks_then_done(live) -> None:
     text = "several words so that the answer arrives in more than one chunk"
     stream = live.openai().chat.completions.create(
         model="any",
-        temperature=0,
         stream=True,
         stream_options={"include_usage": True},
         messages=[{"role": "user", "content": ECHO + text}],
@@ -97,7 +95,6 @@ def test_streaming_chunks_then_done(live) -> None:
 def test_stream_ends_with_done_marker(live) -> None:
     with live.openai().chat.completions.with_streaming_response.create(
         model="any",
-        temperature=0,
         stream=True,
         messages=[{"role": "user", "content": ECHO + "done"}],
     ) as response:
@@ -109,7 +106,6 @@ def test_stream_ends_with_done_marker(live) -> None:
 def test_fallback_and_system_messages(live) -> None:
     raw = live.openai().chat.completions.with_raw_response.create(
         model="any",
-        temperature=0,
         messages=[
             {"role": "system", "content": "be nice"},
             {"role": "user", "content": [{"type": "text", "text": "what is love?"}]},
