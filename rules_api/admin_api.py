@@ -39,7 +39,7 @@ def admin_router(service: AnswerService) -> APIRouter:
     ) -> dict[str, Any]:
         check_admin(service, request)
         bodies = body.requests if isinstance(body, WarmupRequest) else body
-        return await run_in_threadpool(service.warmup, bodies)
+        return await service.warmup(bodies)
 
     @router.get("/v1/plugins", summary="Installed plugins, their ops and grammar fragments")
     async def plugins() -> dict[str, Any]:
