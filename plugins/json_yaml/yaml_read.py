@@ -101,11 +101,38 @@ def _too_deep(text: str, mark: Any) -> PositionedLimit:
 
 
 class _BoundedScanner(ruamel.yaml.scanner.Scanner):  # type: ignore[misc]
-    """ruamel.yaml's scanner refusing flow collections nested deeper than ``MAX_DEPTH``.
+    """ruamel.yaml's scanner refusing flow collections nested deeper than ``MAX_DEPTH``,
+    with its simple-key bookkeeping made O(1) per token.
 
-    The scanner keeps one possible simple key per open flow level and walks them all for
-    every token, so its cost is tokens x flow depth: bounding the depth keeps it linear.
+    The scanner keeps one possible simple key per open flow level and walked them all for
+    every token (tokens x flow depth). A key is only saved at the current, deepest level
+    (deeper levels have none: their keys go when their collections close), so the keys
+    are in level order, oldest first, both in the dictionary and in the text. Staleness
+    (another line, or more than 1024 characters back) is then monotone: stale keys form a
+    prefix, and the nearest key is the first. Both checks stop at the first fresh key.
     """
+
+    def stale_possible_simple_keys(self) -> None:
+        keys = self.possible_simple_keys
+        reader = self.reader
+        while keys:
+            level = next(iter(keys))
+            key = keys[level]
+            if key.line == reader.line and reader.index - key.index <= 1024:
+                return
+            if key.required:
+                raise ruamel.yaml.scanner.ScannerError(
+                    "while scanning a simple key",
+                    key.mark,
+                    "could not find expected ':'",
+                    reader.get_mark(),
+                )
+            del keys[level]
+
+    def next_possible_simple_key(self) -> Any:
+        for key in self.possible_simple_keys.values():
+            return key.token_number
+        return None
 
     def fetch_flow_collection_start(self, TokenClass: Any, to_push: str) -> None:
         if len(self.flow_context) >= MAX_DEPTH:
