@@ -83,3 +83,19 @@ def test_a_bad_limit_or_cursor_is_400_naming_it(rig: Rig, query: str, names: str
     assert r.status_code == 400, r.text
     assert re.match(names, r.json()["message"])
     assert r.json()["errors"][0]["location"] == f"query:{names}"
+
+
+@pytest.mark.parametrize(
+    ("path", "allow"),
+    [
+        ("/v1/keys", "GET, HEAD, POST"),
+        ("/v1/zero-rules", "GET, HEAD, POST"),
+        ("/v1/zero-rules/some-rule/versions", "GET, HEAD, POST"),
+        ("/v1/audit", "GET, HEAD"),
+    ],
+)
+def test_405_names_every_method_of_the_path(rig: Rig, path: str, allow: str) -> None:
+    r = rig.client.options(path, headers=rig.h("author"))
+    assert r.status_code == 405
+    assert r.headers["allow"] == allow
+    assert r.headers.get_list("allow") == [allow]
