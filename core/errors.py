@@ -8,6 +8,7 @@
     ├── OpError                 an op that cannot apply to a readable payload (missing field, …)
     ├── Unsupported             the engine cannot do this exactly: the request falls back
     └── LimitExceeded           an input, output or time limit was hit
+        └── PositionedLimit     a limit hit at a line and column of a payload (nesting depth)
 
 ``PayloadError``, ``OpError`` and ``LimitExceeded`` become HTTP 400 ``invalid_request_error``
 answers; ``Unsupported`` never reaches the user as an error: the engine hands the request to
@@ -130,6 +131,16 @@ class LimitExceeded(ZeroLayerError):
     """An input, output or time limit was hit."""
 
     code = "limit_exceeded"
+
+
+class PositionedLimit(Positioned, LimitExceeded):
+    """A limit hit at a line and column of a payload (a collection nested too deeply)."""
+
+    code = "limit_exceeded"
+
+    def __init__(self, message: str, *, fmt: str = "input", **kwargs: object) -> None:
+        self.what = fmt
+        super().__init__(message, **kwargs)  # type: ignore[arg-type]
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:

@@ -11,20 +11,34 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.concurrency import run_in_threadpool
 
 from zerolayer.rules_api.api_errors import ApiError
+from zerolayer.rules_api.credentials import key_from_headers
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.schemas import WarmupRequest
 from zerolayer.rules_api.service import AnswerService
 
+LOOPBACK = ("127.", "::1", "::ffff:127.")
+
+
+def is_loopback(request: Request) -> bool:
+    """True when the request comes from this host (a loopback address)."""
+    host = request.client.host if request.client is not None else ""
+    return host == "localhost" or host.startswith(LOOPBACK)
+
 
 def check_admin(service: AnswerService, request: Request) -> None:
-    """When ``ZEROLAYER_ADMIN_TOKEN`` is set, require it (Bearer or x-api-key); else 401."""
+    """Guard a costly service route. With ``ZEROLAYER_ADMIN_TOKEN`` set, the request must
+    present it (``x-api-key``, else ``Authorization: Bearer``: the key read first) or it is
+    401. Without one, only loopback clients are served; others get 403."""
     token = service.settings.admin_token
     if not token:
-        return
-    given = request.headers.get("x-api-key", "")
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        given = auth[7:].strip()
+        if is_loopback(request):
+            return
+        raise ApiError(
+            403,
+            "this route is served to loopback clients only until ZEROLAYER_ADMIN_TOKEN is set",
+            kind="permission_error",
+        )
+    given = key_from_headers(request.headers)
     if not secrets.compare_digest(given.encode(), token.encode()):
         raise ApiError(401, "this route needs the admin token", kind="authentication_error")
 
@@ -39,7 +53,7 @@ def admin_router(service: AnswerService) -> APIRouter:
     ) -> dict[str, Any]:
         check_admin(service, request)
         bodies = body.requests if isinstance(body, WarmupRequest) else body
-        return await run_in_threadpool(service.warmup, bodies)
+        return await service.warmup(bodies)
 
     @router.get("/v1/plugins", summary="Installed plugins, their ops and grammar fragments")
     async def plugins() -> dict[str, Any]:

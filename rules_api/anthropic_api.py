@@ -12,7 +12,6 @@ for the rules service) is never forwarded: the backend then uses its configured 
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -32,6 +31,7 @@ from zerolayer.rules_api.answers import (
     shape_deterministic,
 )
 from zerolayer.rules_api.api_errors import ApiError
+from zerolayer.rules_api.credentials import upstream_key
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.encoding import dump_json
 from zerolayer.rules_api.fast_path import ID, Template, new_hex, slot_values
@@ -42,7 +42,6 @@ from zerolayer.rules_api.translate import Prepared, from_anthropic
 
 API = "anthropic"
 SSE_HEADERS = {"cache-control": "no-cache"}
-ZEROLAYER_KEY = re.compile(r"^zlk_[a-z0-9]{12}_")
 
 
 def disabled(request: Request) -> bool:
@@ -73,15 +72,10 @@ def syntax_version(value: str | None) -> str | None:
 
 
 def forwarded_key(request: Request) -> str | None:
-    """The caller's key to forward upstream: ``x-api-key``, else a bearer token; None for
-    none, and for a zerolayer key, which belongs to this service and must not leave it."""
-    key = request.headers.get("x-api-key", "").strip()
-    if not key:
-        auth = request.headers.get("authorization", "")
-        key = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
-    if not key or ZEROLAYER_KEY.match(key):
-        return None
-    return key
+    """The caller's key to forward upstream: the first presented key (``x-api-key``, else a
+    bearer token) that is not a zerolayer key, which belongs to this service and must not
+    leave it; None when there is none."""
+    return upstream_key(request.headers)
 
 
 def message_body(prepared: Prepared, msg_id: str, text: str, finish: Finish) -> dict[str, Any]:

@@ -9,7 +9,7 @@ is OpenAI unless the request carries ``anthropic-version``); everything else is 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
@@ -136,6 +136,31 @@ def describe_validation(errors: Sequence[Any]) -> str:
     return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
 
 
+def allowed_methods(request: Request) -> str:
+    """The ``Allow`` value of a path: the methods of every route matching it (a path served
+    by several routes, one per method, answers with all of them, not the first one's)."""
+    from starlette.routing import Match
+
+    methods: set[str] = set()
+    for route in _flat(getattr(request.app, "routes", ())):
+        match, _ = route.matches({**request.scope, "method": "GET"})
+        if match is not Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    if "GET" in methods:
+        methods.add("HEAD")
+    return ", ".join(sorted(methods))
+
+
+def _flat(routes: Sequence[Any]) -> Iterator[Any]:
+    """Routes, with those of included routers (FastAPI keeps them nested) in their place."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _flat(inner.routes)
+        else:
+            yield route
+
+
 def install_error_handlers(
     app: FastAPI, on_reject: Callable[[Request, int], None] | None = None
 ) -> None:
@@ -176,6 +201,8 @@ def install_error_handlers(
             message = f"not found: {request.method} {request.url.path}"
         elif status == 405:
             message = f"method {request.method} is not allowed on {request.url.path}"
+            headers = {k: v for k, v in headers.items() if k.lower() != "allow"}
+            headers["allow"] = allowed_methods(request)
         return error_response(request, status, message, headers=headers)
 
     app.add_exception_handler(ApiError, api_error)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
-from starlette.concurrency import run_in_threadpool
 
 from zerolayer.core.lint import Sampling, lint
-from zerolayer.rules_api.service import AnswerService
+from zerolayer.rules_api.api_errors import ApiError
+from zerolayer.rules_api.service import AnswerService, OverBudget
 
 
 class LintBody(BaseModel):
@@ -32,9 +33,11 @@ def lint_router(service: AnswerService) -> APIRouter:
     @router.post("/v1/lint", summary="Would this prompt be answered deterministically?")
     async def lint_prompt(body: LintBody) -> dict[str, Any]:
         sampling = Sampling(temperature=body.temperature, top_p=body.top_p)
-        report = await run_in_threadpool(
-            lint, engine, body.prompt, payload=body.payload, sampling=sampling
-        )
+        run = partial(lint, engine, body.prompt, payload=body.payload, sampling=sampling)
+        try:
+            report = await service.in_budget("linting the prompt", run)
+        except OverBudget as exc:
+            raise ApiError(400, str(exc), code=exc.code) from None
         return report.to_dict()
 
     return router

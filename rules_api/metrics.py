@@ -291,6 +291,11 @@ class ServiceMetrics:
             ["result"],
             registry=reg,
         )
+        self.over_budget = Counter(
+            "zerolayer_over_budget_runs",
+            "Engine runs from a route that passed the time budget (answered 400)",
+            registry=reg,
+        )
         self._recorders: dict[tuple[str, str, str | None, str | None], AnswerRecorder] = {}
         self.cache_hit = self.cache.labels("hit")
         self.cache_miss = self.cache.labels("miss")

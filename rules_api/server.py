@@ -96,13 +96,13 @@ def serve(
     installed (the ``server`` extra installs ``uvicorn[standard]``, which brings both);
     ``access_log=False`` drops the line uvicorn logs for every request.
     """
-    import uvicorn
 
-    options = uvicorn_options(host, port, log_level=log_level, access_log=access_log)
+    limits = settings or ServiceSettings.from_env()
     if workers <= 1 and engine is not None:
         app = create_app(engine, fallback=fallback, settings=settings)
         settle()
-        uvicorn.run(app, **options)
+        run_uvicorn(uvicorn_config(app, host, port, limits, log_level=log_level,
+                                   access_log=access_log))  # fmt: skip
         return
     if engine is not None or fallback is not None or settings is not None:
         raise StartupError(
@@ -111,7 +111,9 @@ def serve(
         )
     if workers > 1 and not os.environ.get("ZEROLAYER_REDIS_URL"):
         log.warning("%d workers without ZEROLAYER_REDIS_URL: each keeps its own cache", workers)
-    uvicorn.run(FACTORY, factory=True, workers=workers, **options)
+    config = uvicorn_config(FACTORY, host, port, limits, log_level=log_level,
+                            access_log=access_log, factory=True, workers=workers)  # fmt: skip
+    run_uvicorn(config)
 
 
 def uvicorn_options(
@@ -120,6 +122,60 @@ def uvicorn_options(
     """The uvicorn settings of ``serve``: ``auto`` picks uvloop and httptools when installed."""
     return {"host": host, "port": port, "log_level": log_level, "access_log": access_log,
             "ws": "none", "loop": "auto", "http": "auto"}  # fmt: skip
+
+
+def uvicorn_config(
+    app: Any,
+    host: str,
+    port: int,
+    limits: ServiceSettings,
+    *,
+    log_level: str = "info",
+    access_log: bool = True,
+    **extra: Any,
+) -> Any:
+    """uvicorn's ``Config`` for ``serve``, with the connection limits of ``limits``: the
+    keep-alive bound and connection cap are uvicorn's own options; the header and body read
+    timeouts need the protocol of ``connections.py`` (httptools; with h11 only the first two
+    hold, and a warning says so)."""
+    import uvicorn
+
+    from zerolayer.rules_api import connections
+
+    options = uvicorn_options(host, port, log_level=log_level, access_log=access_log)
+    try:
+        import httptools  # noqa: F401
+
+        options["http"] = connections.TimedHttpToolsProtocol
+    except ImportError:
+        log.warning("httptools is not installed: no header or body read timeouts")
+    config = uvicorn.Config(
+        app,
+        **options,
+        timeout_keep_alive=limits.keep_alive_s,
+        limit_concurrency=limits.max_connections or None,
+        **extra,
+    )
+    setattr(config, connections.HEADER_TIMEOUT, limits.header_timeout_s)
+    setattr(config, connections.BODY_TIMEOUT, limits.body_timeout_s)
+    return config
+
+
+def run_uvicorn(config: Any) -> None:
+    """Run a uvicorn ``Config`` as ``uvicorn.run`` does: one server, or several workers."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    server = uvicorn.Server(config)
+    try:
+        if config.workers > 1:
+            Multiprocess(config, sockets=[config.bind_socket()]).run()
+        else:
+            server.run()
+    except KeyboardInterrupt:
+        pass
+    if config.workers <= 1 and not server.started:
+        raise SystemExit(3)  # uvicorn's exit status of a failed start-up
 
 
 def main(argv: list[str] | None = None) -> None:

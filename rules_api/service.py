@@ -8,12 +8,14 @@ JSON or event stream and call ``complete``/``open_stream`` for fallback answers.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
+import anyio
+import anyio.to_thread
 from pydantic import ValidationError
-from starlette.concurrency import run_in_threadpool
 
 from zerolayer.core.errors import LimitExceeded, OpError, PayloadError, Unsupported, ZeroLayerError
 from zerolayer.core.fallback import Completion, FallbackBackend, FallbackUnavailable
@@ -36,6 +38,19 @@ from zerolayer.rules_api.usage import count_tokens, truncate_tokens
 log = logging.getLogger("zerolayer.rules_api")
 
 DEFAULT_FALLBACK_MAX_TOKENS = 4096  # OpenAI requests may omit max_tokens
+DEFAULT_TIME_LIMIT = 5.0  # seconds, when neither the settings nor the engine name one
+
+T = TypeVar("T")
+
+
+class OverBudget(LimitExceeded):
+    """An engine run from a route did not finish within the service's time budget."""
+
+    def __init__(self, what: str, seconds: float) -> None:
+        super().__init__(
+            f"{what} did not finish within the time limit of {seconds:g} s",
+            hint="send a smaller or simpler payload, or raise ZEROLAYER_TIME_LIMIT",
+        )
 
 
 @dataclass(slots=True)
@@ -176,25 +191,33 @@ class AnswerService:
 
     def decide(self, prepared: Prepared) -> Decision:
         """Cache, then engine: how this request is answered (with block syntax warnings)."""
-        decision = self._decide(prepared)
+        key, hit = self.lookup(prepared)
+        decision = hit if hit is not None else self.compute(prepared, key)
         decision.warnings = syntax_warnings(prepared.request)
         return decision
 
-    def _decide(self, prepared: Prepared) -> Decision:
+    def lookup(self, prepared: Prepared) -> tuple[str | None, Decision | None]:
+        """The request's cache key and its cached decision (None on a miss or no key); a
+        forced fallback is decided here too."""
         if prepared.forced_reason:
-            return Decision(Route.FALLBACK, reason=prepared.forced_reason)
+            return None, Decision(Route.FALLBACK, reason=prepared.forced_reason)
         key = self.fingerprint(prepared)
-        if key is not None:
-            hit = self.cache_get(key)
-            (self.metrics.cache_hit if hit else self.metrics.cache_miss).inc()
-            if hit is not None:
-                return Decision(
-                    Route.DETERMINISTIC,
-                    output=hit.output,
-                    plan=hit.plan,
-                    cache_hit=True,
-                    part_kinds=hit.parts,
-                )
+        if key is None:
+            return None, None
+        hit = self.cache_get(key)
+        (self.metrics.cache_hit if hit else self.metrics.cache_miss).inc()
+        if hit is None:
+            return key, None
+        return key, Decision(
+            Route.DETERMINISTIC,
+            output=hit.output,
+            plan=hit.plan,
+            cache_hit=True,
+            part_kinds=hit.parts,
+        )
+
+    def compute(self, prepared: Prepared, key: str | None) -> Decision:
+        """Run the engine on a request the cache did not answer, and cache its answer."""
         decision = self.run_engine(prepared)
         if (
             key is not None
@@ -219,21 +242,46 @@ class AnswerService:
         except Exception:
             log.exception("cache put failed")
 
-    def runs_inline(self, prepared: Prepared) -> bool:
-        """True when deciding is cheap enough to run on the event loop: a small request and
-        an in-process cache. A thread hand-off costs more than a small engine run; big
-        payloads and Redis (network) go to the thread pool so the loop is never held long."""
-        if self.cache.kind == "redis":
-            return False
-        request = prepared.request
-        size = len(request.system or "") + sum(len(m.content) for m in request.messages)
-        return size <= self.settings.inline_max_chars
+    @property
+    def time_limit(self) -> float:
+        """Seconds one engine run from a route may take: ``ZEROLAYER_DECIDE_TIMEOUT_S``, else
+        the engine's own plan time limit (``ZEROLAYER_TIME_LIMIT``)."""
+        if self.settings.decide_timeout_s is not None:
+            return self.settings.decide_timeout_s
+        limit = getattr(getattr(self.engine, "config", None), "time_limit", None)
+        return float(limit) if isinstance(limit, int | float) and limit > 0 else DEFAULT_TIME_LIMIT
+
+    async def in_budget(self, what: str, func: Callable[..., T], *args: Any) -> T:
+        """``func(*args)`` in a worker thread, awaited for at most ``time_limit`` seconds, so
+        the event loop keeps serving meanwhile; OverBudget when it takes longer (the thread
+        is abandoned: its result, when it comes, is dropped)."""
+        limit = self.time_limit
+        try:
+            with anyio.fail_after(limit):
+                return await anyio.to_thread.run_sync(partial(func, *args), abandon_on_cancel=True)
+        except TimeoutError:
+            self.metrics.over_budget.inc()
+            log.warning("%s ran past the time limit of %g s", what, limit)
+            raise OverBudget(what, limit) from None
 
     async def decide_async(self, prepared: Prepared) -> Decision:
-        """``decide`` on the event loop or in the thread pool (see ``runs_inline``)."""
-        if self.runs_inline(prepared):
-            return self.decide(prepared)
-        return await run_in_threadpool(self.decide, prepared)
+        """``decide`` with the engine off the event loop: a hit of the in-process cache is
+        answered on the loop (a lookup is a hash and a dictionary read); the engine, and a
+        Redis lookup (network), run in a worker thread under the time budget. A run past
+        the budget is an ERROR decision (a 400 naming the limit)."""
+        if self.cache.kind == "redis":
+            try:
+                return await self.in_budget("the request", self.decide, prepared)
+            except OverBudget as exc:
+                return Decision(Route.ERROR, reason=exc.code, error=exc)
+        key, hit = self.lookup(prepared)
+        if hit is None:
+            try:
+                hit = await self.in_budget("the request", self.compute, prepared, key)
+            except OverBudget as exc:
+                hit = Decision(Route.ERROR, reason=exc.code, error=exc)
+        hit.warnings = syntax_warnings(prepared.request)
+        return hit
 
     def headers(self, decision: Decision) -> dict[str, str]:
         """The x-zero-layer headers of a decision."""
@@ -338,8 +386,10 @@ class AnswerService:
             raise self._unavailable(decision, exc) from exc
         return StreamStart(first=first, rest=items)
 
-    def warmup(self, bodies: list[dict[str, Any]]) -> dict[str, Any]:
-        """Answer Anthropic-style bodies with the engine and cache the deterministic answers."""
+    async def warmup(self, bodies: list[dict[str, Any]]) -> dict[str, Any]:
+        """Answer Anthropic-style bodies with the engine and cache the deterministic answers;
+        each body is warmed in a worker thread under the time budget (one past it is
+        skipped with the reason ``time_limit``)."""
         if len(bodies) > self.settings.warmup_max_items:
             raise ApiError(
                 400, f"at most {self.settings.warmup_max_items} requests per warm-up call"
@@ -348,7 +398,12 @@ class AnswerService:
         skipped: dict[str, int] = {}
         items: list[dict[str, Any]] = []
         for i, body in enumerate(bodies):
-            status, reason, detail = self._warm_one(body)
+            try:
+                status, reason, detail = await self.in_budget(
+                    f"warming request {i}", self._warm_one, body
+                )
+            except OverBudget as exc:
+                status, reason, detail = "skipped", "time_limit", str(exc)
             items.append({"index": i, "status": status, "reason": reason, "detail": detail})
             if status == "warmed":
                 warmed += 1

@@ -27,9 +27,13 @@ class ServiceSettings:
     stream_chunk_tokens: int = 8
     warmup_max_items: int = 1000
     admin_token: str | None = None
-    inline_max_chars: int = 65_536
+    decide_timeout_s: float | None = None  # None: the engine's ZEROLAYER_TIME_LIMIT
     fast_path_max_bytes: int = 65_536
     fast_path_cache_bytes: int = 16 * MIB
+    header_timeout_s: float = 10.0  # connection limits (rules_api/connections.py); 0: none
+    body_timeout_s: float = 30.0
+    keep_alive_s: int = 5
+    max_connections: int = 2048
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ServiceSettings:
@@ -54,14 +58,20 @@ class ServiceSettings:
             "cache_max_bytes",
             "warmup_max_items",
             "metrics_window_max",
-            "inline_max_chars",
             "fast_path_max_bytes",
             "fast_path_cache_bytes",
+            "header_timeout_s",
+            "body_timeout_s",
+            "max_connections",
         ):
             if getattr(self, name) < 0:
                 raise StartupError(f"ZEROLAYER_{name.upper()} must not be negative")
+        if self.keep_alive_s < 1:
+            raise StartupError("ZEROLAYER_KEEP_ALIVE_S must be at least 1")
         if self.metrics_window_s <= 0:
             raise StartupError("ZEROLAYER_METRICS_WINDOW_S must be positive")
+        if self.decide_timeout_s is not None and self.decide_timeout_s <= 0:
+            raise StartupError("ZEROLAYER_DECIDE_TIMEOUT_S must be positive")
         if self.cache_ttl_s is not None and self.cache_ttl_s < 1:
             raise StartupError("ZEROLAYER_CACHE_TTL_S must be at least 1")
         if not self.model_id:
@@ -87,7 +97,11 @@ _CONVERTERS: dict[str, Callable[[str], Any]] = {
     "stream_chunk_tokens": int,
     "warmup_max_items": int,
     "admin_token": str,
-    "inline_max_chars": int,
+    "decide_timeout_s": float,
     "fast_path_max_bytes": int,
     "fast_path_cache_bytes": int,
+    "header_timeout_s": float,
+    "body_timeout_s": float,
+    "keep_alive_s": int,
+    "max_connections": int,
 }

@@ -23,6 +23,11 @@ values from the events itself, so every typing rule is explicit and JSON-shaped:
 * :func:`parse_yaml` reads one document: an empty stream is ``None``, several documents
   raise :class:`Unsupported` (``yaml_multi_document``); :func:`parse_yaml_documents`
   returns the list of all documents. A leading byte order mark is skipped.
+* Collections nested more than :data:`MAX_DEPTH` (100) levels deep -- flow ``[``/``{`` and
+  block alike -- raise :class:`PositionedLimit` at the collection that passes the limit.
+  The YAML scanner's cost per token grows with the flow nesting depth, so the limit is
+  what keeps reading linear in the size of the text; it is checked while scanning, before
+  any deeper work is done. It is the same depth the YAML writer accepts.
 * Double-quoted ``\\uD83D\\uDE00`` surrogate-pair escapes are joined (as in JSON); a lone
   surrogate escape is a :class:`PayloadError`.
 * Texts ruamel.yaml is known to misread raise :class:`Unsupported`
@@ -45,12 +50,15 @@ from ruamel.yaml.reader import ReaderError
 from zerolayer.core.errors import (
     LimitExceeded,
     PayloadError,
+    PositionedLimit,
     Unsupported,
     ZeroLayerError,
     line_col,
 )
 
-__all__ = ["parse_yaml", "parse_yaml_documents", "parse_yaml_ruamel_safe"]
+__all__ = ["MAX_DEPTH", "parse_yaml", "parse_yaml_documents", "parse_yaml_ruamel_safe"]
+
+MAX_DEPTH = 100  # nesting levels of collections a YAML payload may have (see the module docs)
 
 _TAG = "tag:yaml.org,2002:"
 _NULL = re.compile(r"(?:null|Null|NULL|~|)")
@@ -71,6 +79,71 @@ _AMBIGUOUS = re.compile(
 # First characters of every typed plain scalar (core schema and the ambiguous 1.1 forms).
 _TYPED_FIRST = frozenset("0123456789+-.~nNtTfFyYoO")
 _EXPANSION_FACTOR = 100  # aliases may expand a document to at most 100 nodes per char
+
+
+class _TooDeep(Exception):
+    """Raised by the scanner at the flow collection that passes ``MAX_DEPTH``."""
+
+    def __init__(self, mark: Any) -> None:
+        super().__init__("too deep")
+        self.mark = mark
+
+
+def _too_deep(text: str, mark: Any) -> PositionedLimit:
+    return PositionedLimit(
+        f"collections are nested more than {MAX_DEPTH} levels deep, the limit for YAML",
+        fmt="YAML",
+        text=text,
+        line=mark.line + 1,
+        column=mark.column + 1,
+        hint="flatten the document, or send it as JSON",
+    )
+
+
+class _BoundedScanner(ruamel.yaml.scanner.Scanner):  # type: ignore[misc]
+    """ruamel.yaml's scanner refusing flow collections nested deeper than ``MAX_DEPTH``,
+    with its simple-key bookkeeping made O(1) per token.
+
+    The scanner keeps one possible simple key per open flow level and walked them all for
+    every token (tokens x flow depth). A key is only saved at the current, deepest level
+    (deeper levels have none: their keys go when their collections close), so the keys
+    are in level order, oldest first, both in the dictionary and in the text. Staleness
+    (another line, or more than 1024 characters back) is then monotone: stale keys form a
+    prefix, and the nearest key is the first. Both checks stop at the first fresh key.
+    """
+
+    def stale_possible_simple_keys(self) -> None:
+        keys = self.possible_simple_keys
+        reader = self.reader
+        while keys:
+            level = next(iter(keys))
+            key = keys[level]
+            if key.line == reader.line and reader.index - key.index <= 1024:
+                return
+            if key.required:
+                raise ruamel.yaml.scanner.ScannerError(
+                    "while scanning a simple key",
+                    key.mark,
+                    "could not find expected ':'",
+                    reader.get_mark(),
+                )
+            del keys[level]
+
+    def next_possible_simple_key(self) -> Any:
+        for key in self.possible_simple_keys.values():
+            return key.token_number
+        return None
+
+    def fetch_flow_collection_start(self, TokenClass: Any, to_push: str) -> None:
+        if len(self.flow_context) >= MAX_DEPTH:
+            raise _TooDeep(self.reader.get_mark())
+        super().fetch_flow_collection_start(TokenClass, to_push)
+
+
+def _yaml() -> ruamel.yaml.YAML:
+    yaml = ruamel.yaml.YAML(typ="safe", pure=True)
+    yaml.Scanner = _BoundedScanner
+    return yaml
 
 
 def parse_yaml(text: str) -> Any:
@@ -94,8 +167,10 @@ def parse_yaml_documents(text: str) -> list[Any]:
     _refuse_known_misreads(text)
     builder = _Builder(text)
     try:
-        for event in ruamel.yaml.YAML(typ="safe", pure=True).parse(text):
+        for event in _yaml().parse(text):
             builder.feed(event)
+    except _TooDeep as exc:
+        raise _too_deep(text, exc.mark) from None
     except MarkedYAMLError as exc:
         reason, mark = _explain(exc)
         raise _positioned(text, reason, mark) from None
@@ -160,7 +235,7 @@ def _refuse_known_misreads(text: str) -> None:
 
 def parse_yaml_ruamel_safe(text: str) -> Any:
     """ruamel.yaml's own YAML 1.2 safe load of ``text`` (a reference reader for checks)."""
-    return ruamel.yaml.YAML(typ="safe", pure=True).load(text)
+    return _yaml().load(text)
 
 
 def _explain(exc: MarkedYAMLError) -> tuple[str, Any]:
@@ -258,10 +333,12 @@ class _Builder:
             if name not in self.anchors:
                 raise self.error(f"found undefined alias *{name}", event)
             value, size = self.anchors[name]
-            self.add(value, size, event)
+            self.add(value, size, event, cost=size)
         elif kind is ev.MappingStartEvent or kind is ev.SequenceStartEvent:
             is_map = kind is ev.MappingStartEvent
             self.check_collection_tag(event, "map" if is_map else "seq")
+            if len(self.stack) >= MAX_DEPTH:
+                raise _too_deep(self.text, event.start_mark)
             if event.anchor is not None:
                 self.open_anchors.add(event.anchor)
             self.stack.append(_Frame({} if is_map else [], is_map, event.anchor))
@@ -296,8 +373,10 @@ class _Builder:
 
     # -- values --------------------------------------------------------------------------
 
-    def add(self, value: Any, size: int, event: Any) -> None:
-        self.budget -= size
+    def add(self, value: Any, size: int, event: Any, cost: int = 1) -> None:
+        """Place a node of ``size`` nodes; ``cost`` is how many new nodes it makes (an
+        alias copies its whole target, a new node is one: its children were counted)."""
+        self.budget -= cost
         if self.budget < 0:
             raise LimitExceeded("YAML aliases expand to too large a value")
         if not self.stack:

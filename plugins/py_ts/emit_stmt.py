@@ -55,13 +55,18 @@ class DeclPlan:
         self.hoisted: list[str] = []
         self.single: set[str] = set()  # bound exactly once: const
         blocks: dict[int, list[ast.stmt]] = {}
-        _index_blocks(body, blocks)
+        where: dict[int, dict[int, int]] = {}
+        _index_blocks(body, blocks, where)
+        in_defs: set[str] | None = None  # names read inside nested defs, found once
         for name, sites in b.sites.items():
             if name in params:
                 continue
             first = sites[0]
             loads = b.loads.get(name, [])
-            escapes = name in (mutable or set()) and name in _loads_in_defs(body)
+            escapes = False
+            if name in (mutable or set()):
+                in_defs = _loads_in_defs(body) if in_defs is None else in_defs
+                escapes = name in in_defs
             if escapes:  # read inside a function: must live at the top of the module
                 self.hoisted.append(name)
                 continue
@@ -70,7 +75,7 @@ class DeclPlan:
                     self.loop_local.setdefault(id(s), []).append(name)
                 continue
             if isinstance(first, ast.Assign | ast.AnnAssign) and _block_local(
-                first, sites, loads, blocks
+                first, sites, loads, blocks, where
             ):
                 self.inline.setdefault(id(first), []).append(name)
                 if len(sites) == 1 and name not in (mutable or set()):
@@ -104,27 +109,37 @@ def _loop_local(name: str, loops: list[ast.stmt], loads: list[ast.Name]) -> bool
     return all(id(n) in inside for n in loads)
 
 
-def _index_blocks(stmts: list[ast.stmt], blocks: dict[int, list[ast.stmt]]) -> None:
-    """Map each statement (outside nested defs) to the statement list holding it."""
-    for s in stmts:
+def _index_blocks(
+    stmts: list[ast.stmt], blocks: dict[int, list[ast.stmt]], where: dict[int, dict[int, int]]
+) -> None:
+    """Map each statement (outside nested defs) to the statement list holding it, and for
+    each such list every node inside it to the index of its statement there (``where``:
+    id(list) -> id(node) -> index), so that "inside the rest of the block" is a lookup."""
+    at = where.setdefault(id(stmts), {})
+    for i, s in enumerate(stmts):
         blocks[id(s)] = stmts
+        for n in ast.walk(s):
+            at[id(n)] = i
         if isinstance(s, ast.If | ast.For | ast.While):
-            _index_blocks(s.body, blocks)
-            _index_blocks(s.orelse, blocks)
+            _index_blocks(s.body, blocks, where)
+            _index_blocks(s.orelse, blocks, where)
 
 
 def _block_local(
-    first: ast.stmt, sites: list[ast.stmt], loads: list[ast.Name], blocks: dict[int, list[ast.stmt]]
+    first: ast.stmt,
+    sites: list[ast.stmt],
+    loads: list[ast.Name],
+    blocks: dict[int, list[ast.stmt]],
+    where: dict[int, dict[int, int]],
 ) -> bool:
     """Whether a name first bound by ``first`` can be declared right there: every other
     binding and every read lies in the rest of ``first``'s block, reads after ``first``."""
-    block = blocks[id(first)]
-    rest = block[block.index(first) :]
-    inside = {id(n) for s in rest for n in ast.walk(s)}
+    at = where[id(blocks[id(first)])]
+    start = at[id(first)]
     end = (first.end_lineno or 0, first.end_col_offset or 0)
-    if not all(id(s) in inside for s in sites):
+    if not all(at.get(id(s), -1) >= start for s in sites):
         return False
-    return all(id(n) in inside and (n.lineno, n.col_offset) >= end for n in loads)
+    return all(at.get(id(n), -1) >= start and (n.lineno, n.col_offset) >= end for n in loads)
 
 
 class Translator(ExprEmitter):

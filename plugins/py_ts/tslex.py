@@ -47,17 +47,27 @@ class _Lexer:
         self.pos = 0
         self.tokens: list[Token] = []
         self.brackets: list[tuple[str, int]] = []
+        self._seen = (0, 1)  # (offset, line there): lines are counted forward from it
+
+    def line_at(self, offset: int) -> int:
+        """1-based line of ``offset``; counted on from the last offset asked (tokens come in
+        order), so a whole run counts each line break once."""
+        seen, line = self._seen
+        if offset < seen:
+            seen, line = 0, 1
+        line += self.text.count("\n", seen, offset)
+        self._seen = (offset, line)
+        return line
 
     @property
     def line(self) -> int:
-        return self.text.count("\n", 0, self.pos) + 1
+        return self.line_at(self.pos)
 
     def fail(self, message: str) -> TsLexError:
         return TsLexError(message, self.line)
 
     def add(self, kind: str, start: int) -> None:
-        line = self.text.count("\n", 0, start) + 1
-        self.tokens.append(Token(kind, self.text[start : self.pos], line))
+        self.tokens.append(Token(kind, self.text[start : self.pos], self.line_at(start)))
 
     def run(self, until_brace: bool = False) -> None:
         """Tokens up to the end (or, inside ``${…}``, up to its closing brace)."""

@@ -85,15 +85,6 @@ def key_view(row: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def key_from_headers(headers: Mapping[str, str]) -> str:
-    """The key a request carries: ``x-api-key`` or ``Authorization: Bearer``."""
-    get = headers.get
-    auth = get("authorization", "") or ""
-    if auth.lower().startswith("bearer "):
-        return str(auth[7:].strip())
-    return str(get("x-api-key", "") or "").strip()
-
-
 def resolve(store: RuleStore | None, key: str) -> Principal | None:
     """The principal of a key, or None when it is unknown, revoked or malformed."""
     if not key:

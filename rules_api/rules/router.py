@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from starlette.concurrency import run_in_threadpool
 
+from zerolayer.rules_api.credentials import key_from_headers, zerolayer_keys
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.rules.document import Issue, guess_format
 from zerolayer.rules_api.rules.errors import (
@@ -32,11 +33,11 @@ from zerolayer.rules_api.rules.keys import (
     TENANT_PATTERN,
     Principal,
     create_key,
-    key_from_headers,
     key_id_of,
     key_view,
     resolve,
 )
+from zerolayer.rules_api.rules.paging import page_of, paged
 from zerolayer.rules_api.rules.schema import rule_schema
 from zerolayer.rules_api.rules.workflow import RulesHub
 
@@ -68,6 +69,9 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
         principal = await run_in_threadpool(resolve, hub.store, key)
         if principal is None:
             raise Unauthorized("the API key is not valid")
+        for other in zerolayer_keys(request.headers):  # every zerolayer key shown must hold
+            if other != key and await run_in_threadpool(resolve, hub.store, other) is None:
+                raise Unauthorized("a zerolayer API key of this request is not valid")
         return hub, principal
 
     def tenant_of(request: Request, principal: Principal) -> str:
@@ -173,7 +177,10 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
     @router.get("/v1/zero-rules", summary="The tenant's rules")
     async def list_rules(request: Request) -> dict[str, Any]:
         hub, _, tenant = await allow(request, *READ)
-        return {"rules": await run_in_threadpool(hub.list_rules, tenant)}
+        page = page_of(request.query_params, 1)
+        after = str(page.after[0]) if page.after else None
+        rows = await run_in_threadpool(hub.list_rules, tenant, page.limit + 1, after)
+        return paged("rules", rows, page, ("name",))
 
     @router.get("/v1/zero-rules/{name}", summary="A rule: draft, versions, active version")
     async def get_rule(request: Request, name: str) -> JSONResponse:
@@ -293,12 +300,20 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
     @router.get("/v1/zero-rules/{name}/audit", summary="The rule's audit log")
     async def rule_audit(request: Request, name: str) -> dict[str, Any]:
         hub, _, tenant = await allow(request, "auditor")
-        return {"audit": await run_in_threadpool(hub.store.audit_log, tenant, name)}
+        return await audit_page(request, hub, tenant, name)
 
     @router.get("/v1/audit", summary="The tenant's audit log, newest first")
     async def tenant_audit(request: Request) -> dict[str, Any]:
         hub, _, tenant = await allow(request, "auditor")
-        return {"audit": await run_in_threadpool(hub.store.audit_log, tenant)}
+        return await audit_page(request, hub, tenant, None)
+
+    async def audit_page(
+        request: Request, hub: RulesHub, tenant: str, name: str | None
+    ) -> dict[str, Any]:
+        page = page_of(request.query_params, 1)
+        before = int(page.after[0]) if page.after else None
+        rows = await run_in_threadpool(hub.store.audit_log, tenant, name, page.limit + 1, before)
+        return paged("audit", rows, page, ("id",))
 
     @router.get("/v1/status", summary="Each rule's active version and the rule-set version")
     async def status(request: Request) -> dict[str, Any]:
@@ -343,8 +358,12 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
         tenant: str | None = principal.tenant
         if principal.tenant == ALL_TENANTS:  # every tenant, or the one the header names
             tenant = tenant_of(request, principal) if TENANT_HEADER in request.headers else None
-        rows = await run_in_threadpool(hub.store.list_keys, tenant)
-        return {"keys": [key_view(row) for row in rows]}
+        page = page_of(request.query_params, 2)
+        after = (str(page.after[0]), str(page.after[1])) if page.after else None
+        rows = await run_in_threadpool(hub.store.list_keys, tenant, page.limit + 1, after)
+        out = paged("keys", rows, page, ("created_at", "key_id"))
+        out["keys"] = [key_view(row) for row in out["keys"]]
+        return out
 
     @router.post("/v1/keys/{key_id}/revoke", summary="Revoke an API key at once (admin)")
     async def revoke(request: Request, key_id: str) -> dict[str, Any]:

@@ -30,10 +30,12 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    and_,
     create_engine,
     event,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -262,11 +264,14 @@ class RuleStore:
             self.log(conn, tenant, actor, action, rule=rule, outcome="refused", detail=why)
 
     def audit_log(
-        self, tenant: str, rule: str | None = None, limit: int = 500
+        self, tenant: str, rule: str | None = None, limit: int = 500, before: int | None = None
     ) -> list[dict[str, Any]]:
+        """Audit records, newest first: at most ``limit``, with ids below ``before``."""
         query = select(audit).where(audit.c.tenant == tenant)
         if rule is not None:
             query = query.where(audit.c.rule == rule)
+        if before is not None:
+            query = query.where(audit.c.id < before)
         with self.read() as conn:
             rows = conn.execute(query.order_by(audit.c.id.desc()).limit(limit)).fetchall()
         return [_dict(r) for r in rows]
@@ -332,11 +337,18 @@ class RuleStore:
         with self.read() as conn:
             return self._rule(conn, tenant, name)
 
-    def list_rules(self, tenant: str) -> list[dict[str, Any]]:
+    def list_rules(
+        self, tenant: str, limit: int | None = None, after: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The tenant's rules by name: at most ``limit`` (None: all), named after ``after``."""
+        query = select(rules).where(rules.c.tenant == tenant)
+        if after is not None:
+            query = query.where(rules.c.name > after)
+        query = query.order_by(rules.c.name)
+        if limit is not None:
+            query = query.limit(limit)
         with self.read() as conn:
-            rows = conn.execute(
-                select(rules).where(rules.c.tenant == tenant).order_by(rules.c.name)
-            ).fetchall()
+            rows = conn.execute(query).fetchall()
         return [_dict(r) for r in rows]
 
     def replace_draft(
@@ -615,13 +627,30 @@ class RuleStore:
             row = conn.execute(select(api_keys).where(api_keys.c.key_id == key_id)).first()
         return _dict(row) if row is not None else None
 
-    def list_keys(self, tenant: str | None) -> list[dict[str, Any]]:
-        """The keys of ``tenant`` (None: of every tenant), without their secret hashes."""
+    def list_keys(
+        self,
+        tenant: str | None,
+        limit: int | None = None,
+        after: tuple[str, str] | None = None,
+    ) -> list[dict[str, Any]]:
+        """The keys of ``tenant`` (None: of every tenant), without their secret hashes, by
+        creation: at most ``limit`` (None: all), after the key ``(created_at, key_id)``."""
         query = select(*(c for c in api_keys.c if c.name != "secret_hash"))
         if tenant is not None:
             query = query.where(api_keys.c.tenant == tenant)
+        if after is not None:
+            stamp, key_id = after
+            query = query.where(
+                or_(
+                    api_keys.c.created_at > stamp,
+                    and_(api_keys.c.created_at == stamp, api_keys.c.key_id > key_id),
+                )
+            )
+        query = query.order_by(api_keys.c.created_at, api_keys.c.key_id)
+        if limit is not None:
+            query = query.limit(limit)
         with self.read() as conn:
-            rows = conn.execute(query.order_by(api_keys.c.created_at, api_keys.c.key_id))
+            rows = conn.execute(query)
             return [_dict(r) for r in rows.fetchall()]
 
     def revoke_key(self, key_id: str, actor: str, tenant: str | None = None) -> dict[str, Any]:

@@ -1,11 +1,13 @@
 """Tenant rules in front of the engine: ``TenantRulesEngine`` and ``TenantMiddleware``.
 
-The middleware reads the client key of a ``/v1/messages`` or ``/v1/chat/completions``
-request (``x-api-key`` or ``Authorization: Bearer``); when it is a zerolayer key, the tenant
-it belongs to is set for the request (a context variable, so the API modules need not know).
-A zerolayer key that is unknown or revoked is answered 401 at once (keys are looked up on
-every request, so a revocation holds on every worker from the moment it commits); other keys
-(an upstream provider's) are left alone, and a request without a key gets no tenant rules.
+The middleware reads the client keys of a ``/v1/messages`` or ``/v1/chat/completions``
+request (``x-api-key``, then ``Authorization: Bearer``: ``rules_api/credentials.py``); the
+tenant of the first zerolayer key is set for the request (a context variable, so the API
+modules need not know). Every zerolayer key presented is looked up, and one that is
+malformed, unknown or revoked is answered 401 at once, whatever else the request carries
+(keys are looked up on every request, so a revocation holds on every worker from the moment
+it commits); other keys (an upstream provider's) are left alone, and a request without a
+zerolayer key gets no tenant rules.
 ``TenantRulesEngine`` wraps the engine: the built-in grammar answers first, and only a request
 the engine would hand to the fallback for not understanding it (never one refused by the
 sampling gate) is offered to the tenant's active rules. A tenant rule therefore never shadows
@@ -33,7 +35,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from zerolayer.core.messages import EngineRequest, EngineResult, Route
 from zerolayer.rules_api.api_errors import error_body, flavour_of, rejection_headers
 from zerolayer.rules_api.contracts import EngineLike
-from zerolayer.rules_api.rules.keys import KEY_PATTERN, key_from_headers, resolve
+from zerolayer.rules_api.credentials import zerolayer_keys
+from zerolayer.rules_api.rules.keys import resolve
 from zerolayer.rules_api.rules.rule_router import RuleRouter
 from zerolayer.rules_api.rules.workflow import RulesHub
 
@@ -136,8 +139,8 @@ class TenantMiddleware:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
-        key = key_from_headers(headers)
-        tenant = await run_in_threadpool(self._tenant_of, key) if KEY_PATTERN.match(key) else None
+        keys = zerolayer_keys(headers)
+        tenant = await run_in_threadpool(self._tenant_of_all, keys) if keys else None
         if tenant is _INVALID:
             body = error_body(
                 flavour_of(path, headers),
@@ -152,6 +155,11 @@ class TenantMiddleware:
             await self.app(scope, receive, send)
         finally:
             current_tenant.reset(token)
+
+    def _tenant_of_all(self, keys: tuple[str, ...]) -> str | object | None:
+        """The first key's tenant; ``_INVALID`` when any key is invalid."""
+        tenants = [self._tenant_of(key) for key in keys]
+        return _INVALID if _INVALID in tenants else tenants[0]
 
     def _tenant_of(self, key: str) -> str | object | None:
         """The key's tenant; ``_INVALID`` when it is unknown or revoked; None when the store
@@ -177,4 +185,4 @@ class RulesTenancy:
 
     def has_tenant(self, headers: Mapping[str, str]) -> bool:
         """True when the request carries a zerolayer client key."""
-        return bool(KEY_PATTERN.match(key_from_headers(headers)))
+        return bool(zerolayer_keys(headers))

@@ -391,7 +391,9 @@ class RulesHub:
             "versions": [version_view(v) for v in self.store.list_versions(tenant, name)],
         }
 
-    def list_rules(self, tenant: str) -> list[dict[str, Any]]:
+    def list_rules(
+        self, tenant: str, limit: int | None = None, after: str | None = None
+    ) -> list[dict[str, Any]]:
         return [
             {
                 "name": r["name"],
@@ -400,7 +402,7 @@ class RulesHub:
                 "retired": bool(r["retired"]),
                 "etag": etag_of(r["revision"]),
             }
-            for r in self.store.list_rules(tenant)
+            for r in self.store.list_rules(tenant, limit, after)
         ]
 
     def status(self, tenant: str) -> dict[str, Any]:

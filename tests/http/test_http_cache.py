@@ -122,12 +122,3 @@ def test_cached_answer_still_honours_max_tokens(make_live) -> None:
     assert cut.headers["x-zero-layer-cache-hit"] == "true"
     assert cut.json()["content"][0]["text"] == "A B"
     assert cut.json()["stop_reason"] == "max_tokens"
-
-
-def test_thread_pool_path_answers_like_the_inline_path(make_live) -> None:
-    server = make_live(settings=ServiceSettings(inline_max_chars=0))  # always the thread pool
-    body = anthropic_body("ECHO-UPPER: pooled")
-    first = httpx.post(server.url + "/v1/messages", json=body)
-    second = httpx.post(server.url + "/v1/messages", json=body)
-    assert first.json()["content"][0]["text"] == "POOLED"
-    assert second.headers["x-zero-layer-cache-hit"] == "true"

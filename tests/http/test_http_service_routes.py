@@ -162,6 +162,32 @@ def test_warmup_needs_the_admin_token_when_set(make_live) -> None:
     assert httpx.post(url, json=[], headers={"authorization": "Bearer s3cret"}).status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("client", "token", "headers", "status"),
+    [
+        ("127.0.0.1", None, {}, 200),  # no token set: loopback clients are served
+        ("::1", None, {}, 200),
+        ("203.0.113.9", None, {}, 403),  # ... and no one else
+        ("203.0.113.9", "s3cret", {"x-api-key": "s3cret"}, 200),
+        ("203.0.113.9", "s3cret", {"authorization": "Bearer s3cret"}, 200),
+        ("127.0.0.1", "s3cret", {}, 401),  # a token set is needed from loopback too
+        # one precedence: x-api-key is read first
+        ("127.0.0.1", "s3cret", {"x-api-key": "other", "authorization": "Bearer s3cret"}, 401),
+    ],
+)
+def test_warmup_is_loopback_only_until_a_token_is_set(client, token, headers, status) -> None:  # type: ignore[no-untyped-def]
+    from fastapi.testclient import TestClient
+
+    from zerolayer.rules_api import create_app
+
+    app = create_app(FakeEngine(), settings=ServiceSettings(admin_token=token))
+    with TestClient(app, client=(client, 50000)) as http:
+        response = http.post("/v1/cache/warmup", json=[], headers=headers)
+    assert response.status_code == status, response.text
+    if status == 403:
+        assert "ZEROLAYER_ADMIN_TOKEN" in response.json()["error"]["message"]
+
+
 def test_plugins_health_and_readiness(live) -> None:
     plugins = httpx.get(live.url + "/v1/plugins").json()
     assert plugins["rule_set_version"] == "fake-1"

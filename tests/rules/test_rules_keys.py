@@ -127,3 +127,57 @@ def test_keys_list_and_revoke_on_the_command_line(
     assert main(["keys", "revoke", "not-a-key", "--db", url]) == EXIT_BAD_INPUT
     audit = rig.hub.store.audit_log("globex")
     assert audit[0]["action"] == "key.revoke" and audit[0]["actor"] == "cli"
+
+
+REVOKED_WITH_OTHER_KEYS = [
+    # (x-api-key, Authorization): a revoked zerolayer key is 401 wherever it is and whatever
+    # comes with it; a malformed zerolayer key is invalid too.
+    ("revoked", "Bearer sk-upstream-provider-key"),
+    ("sk-upstream-provider-key", "Bearer revoked"),
+    ("b_client", "Bearer revoked"),
+    ("revoked", "Bearer b_client"),
+    ("zlk_not-a-key", "Bearer sk-upstream-provider-key"),
+]
+
+
+@pytest.mark.parametrize(("api_key", "authorization"), REVOKED_WITH_OTHER_KEYS)
+def test_an_invalid_zerolayer_key_is_401_whatever_else_is_sent(
+    rig: Rig, admin: dict[str, str], api_key: str, authorization: str
+) -> None:
+    revoked = rig.keys["client"]
+    assert rig.client.post(f"/v1/keys/{revoked}/revoke", headers=admin).status_code == 200
+
+    def key(name: str) -> str:
+        return revoked if name == "revoked" else rig.keys.get(name, name)
+
+    scheme, _, name = authorization.partition(" ")
+    headers = {"x-api-key": key(api_key), "authorization": f"{scheme} {key(name)}"}
+    body = {"model": "m", "max_tokens": 10, "temperature": 0}
+    body["messages"] = [{"role": "user", "content": FAQ}]
+    for path in ("/v1/messages", "/v1/chat/completions"):
+        r = rig.client.post(path, json=body, headers=headers)
+        assert r.status_code == 401, (path, r.text)
+    r = rig.client.get("/v1/zero-rules", headers=headers)
+    assert r.status_code == 401, r.text
+
+
+def test_x_api_key_is_read_before_the_bearer_token(rig: Rig) -> None:
+    # two valid keys of two tenants: the rules API reads the x-api-key one
+    headers = {
+        "x-api-key": rig.keys["b_author"],
+        "authorization": f"Bearer {rig.keys['author']}",
+    }
+    r = rig.client.post(
+        "/v1/keys", json={"tenant": "acme", "roles": ["client"]}, headers=headers
+    )  # b_author is no admin: refused as globex's author, not served as acme's
+    assert r.status_code == 403, r.text
+    swapped = {
+        "x-api-key": rig.keys["author"],
+        "authorization": f"Bearer {rig.keys['b_author']}",
+    }
+    publish(rig, contrib("contract-faq.yaml"))  # a rule of acme only
+    mine = rig.client.get("/v1/zero-rules", headers=swapped)
+    theirs = rig.client.get("/v1/zero-rules", headers=headers)
+    assert mine.status_code == theirs.status_code == 200
+    assert len(mine.json()["rules"]) == 1
+    assert theirs.json()["rules"] == []
