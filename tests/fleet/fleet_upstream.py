@@ -101,9 +101,13 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(raw)
 
 
+class Server(ThreadingHTTPServer):
+    request_queue_size = 256  # a load test opens many connections at once
+    daemon_threads = True
+
+
 def main(port: int) -> None:
-    with ThreadingHTTPServer(("127.0.0.1", port), Handler) as server:
-        server.daemon_threads = True
+    with Server(("127.0.0.1", port), Handler) as server:
         server.serve_forever()
 
 
