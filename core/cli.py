@@ -259,6 +259,7 @@ def _load_extra_commands() -> None:
         "zerolayer.rules_api.cli",
         "zerolayer.core.kit_cli",
         "zerolayer.rules_api.rules.cli",
+        "zerolayer.core.config_cli",
     ):
         try:
             importlib.import_module(module)

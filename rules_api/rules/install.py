@@ -50,11 +50,14 @@ def builtin_parser_of(engine: Any) -> Callable[[str], bool] | None:
 
 
 def hub_from_env(engine: Any) -> RulesHub:
-    """A hub on ``ZEROLAYER_DB_URL`` with a worker pool, checking against ``engine``."""
+    """A hub on ``ZEROLAYER_DB_URL`` with a worker pool (its processes started in the
+    background at once), checking against ``engine``."""
     registry = getattr(engine, "registry", None)
+    pool = WorkerPool(int(os.environ.get("ZEROLAYER_RULE_WORKERS") or 2))
+    pool.warm()
     return RulesHub(
         RuleStore(default_db_url()),
-        WorkerPool(int(os.environ.get("ZEROLAYER_RULE_WORKERS") or 2)),
+        pool,
         builtin_ops=dict(registry.ops) if registry is not None else {},
         builtin_parser=builtin_parser_of(engine),
         poll_s=float(os.environ.get("ZEROLAYER_RULES_POLL_S") or 1.0),

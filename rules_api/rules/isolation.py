@@ -221,6 +221,25 @@ class WorkerPool:
         finally:
             self._idle.put(worker)
 
+    def warm(self) -> threading.Thread:
+        """Start the worker processes in the background (each takes a moment to import the
+        engine), so that the first rule request after a start, or after the first
+        activation a replica hears of, does not wait for one; the thread is returned."""
+
+        def start() -> None:
+            for _ in self._all:
+                worker = self._idle.get()
+                try:
+                    worker.ensure(self.start_timeout)
+                except LimitExceeded:
+                    log.warning("a rule worker did not start; the next job retries")
+                finally:
+                    self._idle.put(worker)
+
+        thread = threading.Thread(target=start, name="zerolayer-rule-warm", daemon=True)
+        thread.start()
+        return thread
+
     def close(self) -> None:
         """Stop every worker."""
         for worker in self._all:
