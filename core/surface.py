@@ -103,13 +103,15 @@ class Surface:
         )
 
     def canonical(self, text: str, payloads: tuple[str, ...] = ()) -> str:
+        """The instruction with the surface rewrites applied (remembered: instructions
+        recur)."""
         if len(text) > 512:
-            return self._canonical(text, payloads)
+            return self.rewrite(text, payloads)
         return self._cached(text, payloads)
 
     @lru_cache(maxsize=4096)  # noqa: B019 -- one Surface per engine, instructions recur
     def _cached(self, text: str, payloads: tuple[str, ...]) -> str:
-        return self._canonical(text, payloads)
+        return self.rewrite(text, payloads)
 
     def named(self, text: str) -> tuple[str, ...]:
         """The formats ``text`` names, in order, aliases resolved."""
@@ -118,17 +120,29 @@ class Surface:
     def forget(self) -> None:
         """Drop the remembered rewrites (for benchmarks of first-time instructions)."""
         self._cached.cache_clear()
+        self._typo_of.cache_clear()
 
-    def _canonical(self, text: str, payloads: tuple[str, ...]) -> str:
+    def rewrite(self, text: str, payloads: tuple[str, ...] = ()) -> str:
+        """The rewrites, computed afresh (each one only where its cue word occurs)."""
         text = self._correct(text, payloads)
-        text = _drop_markers(text)
-        text = self._only(text)
-        text = self._in_out.sub(r"\1 to \2", text)
-        text = self._instead.sub(r"\2 to \1", text)
-        text = self._what_form.sub("", text)
-        text = self._produce.sub(r"\2 to \1", text)
-        text = self._code_for.sub(r"convert to \1", text)
-        text = self._need_in.sub(r"convert to \1", text)
+        low = text.lower()
+        if _EN_CUES.search(low):
+            text = _ANSWER_ONLY_EN.sub(" ", text)
+        if _ZH_CUES.search(text):
+            text = _ANSWER_ONLY_ZH.sub(" ", text)
+        if "only" in low or "just" in low or "只" in text or "仅" in text:
+            text = self._only(text)
+        if " out" in low:
+            text = self._in_out.sub(r"\1 to \2", text)
+        if "instead" in low:
+            text = self._instead.sub(r"\2 to \1", text)
+        if "what" in low:
+            text = self._what_form.sub("", text)
+            text = self._produce.sub(r"\2 to \1", text)
+        if "code" in low:
+            text = self._code_for.sub(r"convert to \1", text)
+        if " in " in low:
+            text = self._need_in.sub(r"convert to \1", text)
         return re.sub(r"[ \t]{2,}", " ", text).strip()
 
     def _only(self, text: str) -> str:
@@ -145,27 +159,30 @@ class Surface:
     def _correct(self, text: str, payloads: tuple[str, ...]) -> str:
         if not self._targets:
             return text
-        spans = [m.span() for m in _QUOTED.finditer(text)]
 
         def fix(m: re.Match[str]) -> str:
             word = m.group(0)
-            low = word.lower()
-            if low in self.formats or low in self.keywords or low in _KNOWN_FORMATS:
+            target = self._typo_of(word.lower())
+            if target is None:
                 return word
-            if any(a <= m.start() < b for a, b in spans):
+            if any(a <= m.start() < b for a, b in (q.span() for q in _QUOTED.finditer(text))):
                 return word
-            if _VALUE_BEFORE.search(text[: m.start()]):
+            if _VALUE_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
                 return word
-            hits = [t for t in self._targets if _one_edit(low, t)]
-            if len(hits) != 1:
+            word_re = rf"(?i)(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])"
+            if any(re.search(word_re, p) for p in payloads):
                 return word
-            if any(
-                re.search(rf"(?i)(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", p) for p in payloads
-            ):
-                return word
-            return hits[0]
+            return target
 
         return _WORD.sub(fix, text)
+
+    @lru_cache(maxsize=8192)  # noqa: B019 -- one Surface per engine, words recur
+    def _typo_of(self, low: str) -> str | None:
+        """The one format name ``low`` is a typo of, or None."""
+        if low in self.formats or low in self.keywords or low in _KNOWN_FORMATS:
+            return None
+        hits = [t for t in self._targets if abs(len(t) - len(low)) <= 1 and _one_edit(low, t)]
+        return hits[0] if len(hits) == 1 else None
 
 
 # Formats that are one edit from an installed one but are other formats: never "corrected".
@@ -193,6 +210,5 @@ _ANSWER_ONLY_ZH = re.compile(
 )
 
 
-def _drop_markers(text: str) -> str:
-    text = _ANSWER_ONLY_EN.sub(" ", text)
-    return _ANSWER_ONLY_ZH.sub(" ", text)
+_EN_CUES = re.compile(r"\b(?:no|without|zero|don'?t|do not|nothing|just|only)\b")
+_ZH_CUES = re.compile(r"[不无别勿只仅即就]")
