@@ -4,9 +4,10 @@
 
 Both parsers are built from the same composed grammar (base + every built-in fragment).
 For each instruction it reports the median parse time of the engine's LALR parser, of Lark's
-Earley parser with the dynamic lexer, and whether Earley found the parse ambiguous; then the
-median time to read a 1 KB message (segment it and parse the instruction of the reading the
-engine takes) in the ways users write one.
+Earley parser with the dynamic lexer, and whether Earley found the parse ambiguous; the time
+of the surface rewrites (core/surface.py, uncached) that run before the parse; then the median
+time to read a 1 KB message (segment it and parse the instruction of the reading the engine
+takes) in the ways users write one.
 """
 
 from __future__ import annotations
@@ -58,16 +59,20 @@ def main() -> None:
     lalr = engine.parser
     earley = Lark(lalr.text, parser="earley", lexer="dynamic", ambiguity="explicit")
     print(f"# CPython {platform.python_version()}, {platform.machine()}")
-    print("| instruction | LALR µs | Earley µs | Earley / LALR | Earley ambiguous |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| instruction | surface µs | LALR µs | Earley µs | Earley / LALR | Earley ambiguous |")
+    print("| --- | --- | --- | --- | --- | --- |")
     ratios = []
     lalr_times = []
+    surface_times = []
     for raw in INSTRUCTIONS:
-        text = normalise(raw)
+        written = normalise(raw)
+        text = engine.surface.canonical(written)
+        surface_s = median_time(lambda t=written: engine.surface.rewrite(t), 300)
+        surface_times.append(surface_s)
         try:
             lalr.parse(text)
         except Unsupported as exc:
-            print(f"| {raw[:60]} | falls back ({exc.reason}) | - | - | - |")
+            print(f"| {raw[:60]} | {surface_s * 1e6:.0f} | falls back ({exc.reason}) | - | - | - |")
             continue
         lalr_s = median_time(lambda t=text: lalr.parse(t), 300)
         lalr_times.append(lalr_s)
@@ -80,8 +85,10 @@ def main() -> None:
             earley_us = f"{earley_s * 1e6:.0f}"
         except LarkError as exc:
             earley_us, ratio, ambiguous = f"fails ({type(exc).__name__})", "-", "-"
-        print(f"| {raw[:60]} | {lalr_s * 1e6:.0f} | {earley_us} | {ratio} | {ambiguous} |")
+        times = f"{surface_s * 1e6:.0f} | {lalr_s * 1e6:.0f} | {earley_us} | {ratio}"
+        print(f"| {raw[:60]} | {times} | {ambiguous} |")
     print()
+    print(f"surface median over instructions: {statistics.median(surface_times) * 1e6:.0f} µs")
     print(f"LALR median over instructions: {statistics.median(lalr_times) * 1e6:.0f} µs")
     if ratios:
         print(f"Earley / LALR median ratio: {statistics.median(ratios):.0f}x")

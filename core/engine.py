@@ -44,7 +44,9 @@ from zerolayer.core.plugin_host import load_plugins, selected_plugins
 from zerolayer.core.protocol.model import PROTOCOL_REASON
 from zerolayer.core.protocol.recogniser import recognise_request
 from zerolayer.core.router.config import RouterSettings, load_router
+from zerolayer.core.router.evidence import NOT_FORMATS
 from zerolayer.core.segment import Payload, Segmented, segment
+from zerolayer.core.surface import Surface
 from zerolayer.core.syntax import CURRENT, to_current
 from zerolayer.core.types import CONVERSATION, TEXT
 
@@ -148,6 +150,7 @@ class Engine:
         self.plugin_manager, self.registry = load_plugins(self.config.plugins, extra=plugins)
         self.parser = InstructionParser(self.registry.fragments)
         self._parse_cached = lru_cache(maxsize=self.config.plan_cache_size)(self._parse)
+        self.surface = Surface(self.format_words() - NOT_FORMATS, self.parser.keywords())
         self.router = router if router is not None else load_router(self.config.router)
         self.router_index: RouterIndex | None = None
         digest = hashlib.sha256(self.parser.text.encode())
@@ -239,6 +242,7 @@ class Engine:
         self._parse_cached.cache_clear()
         forget_normalised()
         forget_gate_readings()
+        self.surface.forget()
 
     def fingerprint(self, request: EngineRequest) -> str | None:
         """The exact cache key of a request the engine may answer, else None."""
@@ -362,6 +366,17 @@ class Engine:
     def _parse(self, instruction: str) -> tuple[Directive, ...]:
         return tuple(self.parser.parse(instruction))
 
+    def _parse_surface(self, instruction: str, written: str) -> tuple[Directive, ...]:
+        """Directives of the surface-canonical instruction; where the grammar does not
+        cover it, of the instruction as written (the surface rewrites never make an
+        instruction the grammar already knows unknown)."""
+        try:
+            return self._parse_cached(instruction)
+        except NoMatch:
+            if instruction == written or check_text(written) is not None:
+                raise
+            return self._parse_cached(written)
+
     def _read(self, message: str, payloads: tuple[str, ...] = ()) -> _Reading:
         if payloads:
             given = tuple(Payload(p) for p in payloads)
@@ -377,13 +392,22 @@ class Engine:
             if candidate.closing and not self._closing_reads(candidate):
                 unread = unread or candidate.closing
                 continue
-            instruction = normalise(candidate.instruction)
-            gate = check_text(instruction, tuple(p.text for p in candidate.payloads))
+            texts = tuple(p.text for p in candidate.payloads)
+            written = normalise(candidate.instruction)
+            instruction = self.surface.canonical(written, texts)
+            gate = check_text(instruction, texts)
             if gate is not None:
                 refused.append((candidate, gate))
                 continue
             try:
-                directives = self._parse_cached(instruction)
+                directives = self._parse_surface(instruction, written)
+                if instruction != written and not self._agrees(
+                    directives, candidate, self.surface.named(instruction)
+                ):
+                    raise NoMatch(
+                        "the payload is not in the format the instruction names; "
+                        "name its format as it is"
+                    )
             except NoMatch as exc:
                 first_failure = first_failure or exc
                 unparsed.append((candidate, instruction))

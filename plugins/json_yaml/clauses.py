@@ -217,6 +217,17 @@ def cond(children: Children) -> tuple[str, Any, Any, Any]:
     return ("cond", field, op, value)
 
 
+def cond_between(children: Children) -> list[tuple[str, Any, Any, Any]]:
+    """ "age between 30 and 40 inclusive": at least the first bound and at most the second."""
+    field = children[0]
+    low, high = (c for c in children[1:] if not isinstance(c, Token))
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (low, high)):
+        raise Unsupported("query.range", "a range needs two numbers ('between 30 and 40')")
+    if low > high:
+        raise Unsupported("query.range", f"the range {low} to {high} is empty; swap its bounds")
+    return [("cond", field, "ge", low), ("cond", field, "le", high)]
+
+
 def flag(value: bool, prefix: str) -> Callable[[Children], tuple[str, Any, Any, Any]]:
     """A boolean condition: "in stock" → ``in_stock`` is true, "有库存" → ``库存`` is true."""
 
@@ -696,6 +707,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_ne": _const("ne"),
     "jy_eq": _const("eq"),
     "jy_cond": cond,
+    "jy_cond_between": cond_between,
     "jy_cond_eq": lambda children: ("cond", children[0], "eq", children[-1]),
     "jy_filter": filter_,
     "jy_filter_which": filter_which,

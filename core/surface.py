@@ -1,0 +1,214 @@
+"""Surface forms: freely worded instructions brought to the grammar's frame.
+
+Runs on normalised instruction text, before the gate and the grammar. It knows the format
+lexicon (the formats installed ops read and write, their aliases) and does four things, each
+one a closed class rather than a list of sentences:
+
+- **answer-only markers** are dropped: "no commentary", "nothing else", "without any
+  explanation", "just the code", 不要解释, 无需说明, 只返回JSON, 就行. A negated open ask
+  asks for a terse answer; it is not an open ask. "only the YAML" / 只返回YAML names the target:
+  it is dropped when the target is named elsewhere, else it reads as "output YAML".
+- **format typos** are corrected: a word of four letters or more that is one edit (insertion,
+  deletion, substitution, transposition) from a format name of four letters or more, and is
+  neither a keyword of the grammar, another format, nor a word of the payload ("YMAL", "JSNO",
+  "Pyhton"). Only format names are corrected; any other unknown word still falls back.
+- **conversion frames** whose source and target stand in other orders are read as
+  "SOURCE to TARGET": "JSON in, YAML out", "YAML instead of JSON" (target, then source),
+  "what is the YAML form of this", "what HTML does this Markdown produce", "pandas code for",
+  "I need this in YAML". Both slots must be format names; anything else is left alone (and so
+  falls back if the grammar does not know it).
+- nothing else: every other word is the grammar's to understand or to refuse.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+# Spellings of formats a user writes besides the names of installed ops' formats.
+ALIASES = {
+    "yml": "yaml",
+    "md": "markdown",
+    "htm": "html",
+    "py": "python",
+    "ts": "typescript",
+    "df": "pandas",
+    "dataframe": "pandas",
+}
+
+_QUOTED = re.compile(r""""[^"\n]*"|`[^`\n]*`|'[^'\n]*'(?![A-Za-z])""")
+_WORD = re.compile(r"(?<![A-Za-z0-9_\-.'])[A-Za-z]{4,}(?![A-Za-z0-9_'])")
+# Words after which a word is a value ("name is Jason"), never corrected.
+_VALUE_BEFORE = re.compile(
+    r"(?i)(?:\b(?:is|are|equals?|named|called|was|not|than|like)|=|==|!=|是|为|叫)\s*$"
+)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by exactly one insertion, deletion, substitution or
+    transposition of adjacent letters."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
+class Surface:
+    """The surface rewrites for one set of installed formats."""
+
+    def __init__(self, formats: Iterable[str], keywords: Iterable[str] = ()) -> None:
+        names = {f.lower() for f in formats}
+        self.formats = names | {a for a, f in ALIASES.items() if f in names}
+        self.keywords = {k.lower() for k in keywords}
+        self._targets = sorted(n for n in names if len(n) >= 4)
+        fmt = "|".join(sorted((re.escape(f) for f in self.formats), key=lambda w: -len(w)))
+        f = rf"(?<![A-Za-z0-9_])(?:{fmt})(?![A-Za-z0-9_])"
+        self._fmt = re.compile(f, re.IGNORECASE)
+        article = r"(?:(?:the|this|that|a|an)\s+)?"
+        noun = r"(?:\s+(?:code|output|version|text|document|one|result))?"
+        self._only_fmt = re.compile(
+            rf"(?i)(?:\s*[,;.\-]\s*|\s+|^)(?:and\s+)?(?:(?:return|output|give(?:\s+me)?|"
+            rf"show(?:\s+me)?|print|reply\s+with|respond\s+with)\s+)?(?:only|just)\s+{article}"
+            rf"({f}){noun}(?:\s+only)?(?:\s*,?\s*please)?(?=\s*(?:[,;.!]|$))"
+            rf"|(?:\s*[,;.\-]\s*|\s+)({f})\s+only(?=\s*(?:[,;.!]|$))"
+        )
+        self._only_fmt_zh = re.compile(
+            rf"(?i)(?:[,;.]\s*)?(?:只|仅)(?:需|要)?(?:返回|输出|给我?|要|回复)\s*({f})"
+            rf"(?:\s*(?:代码|结果|文本|内容|格式))?(?:即可|就行|就好|就可以了?)?"
+        )
+        self._in_out = re.compile(rf"(?i)({f})\s+in\s*[,;/]?\s*(?:and\s+)?({f})\s+out(?![A-Za-z])")
+        self._instead = re.compile(rf"(?i)({f})\s+instead\s+of\s+(?:the\s+)?({f})")
+        self._what_form = re.compile(
+            rf"(?i)\bwhat(?:'s|\s+is|\s+would\s+be|\s+does)\s+(?=(?:the\s+)?(?:{f})\s+"
+            r"(?:form|version|equivalent|representation|counterpart)\b)"
+        )
+        self._produce = re.compile(
+            rf"(?i)\bwhat\s+({f})\s+(?:does|would|will)\s+{article}({f})\s+"
+            r"(?:produce|give|render\s+to|render|become|generate|make)(?![A-Za-z])"
+        )
+        self._code_for = re.compile(rf"(?i)^\s*({f})\s+code\s+(?:for|of)\b")
+        self._need_in = re.compile(
+            rf"(?i)\b(?:need|want|like|have)\s+(?:(?:it|this|that|them)\s+)?in\s+({f})\b"
+        )
+
+    def canonical(self, text: str, payloads: tuple[str, ...] = ()) -> str:
+        """The instruction with the surface rewrites applied (remembered: instructions
+        recur)."""
+        if len(text) > 512:
+            return self.rewrite(text, payloads)
+        return self._cached(text, payloads)
+
+    @lru_cache(maxsize=4096)  # noqa: B019 -- one Surface per engine, instructions recur
+    def _cached(self, text: str, payloads: tuple[str, ...]) -> str:
+        return self.rewrite(text, payloads)
+
+    def named(self, text: str) -> tuple[str, ...]:
+        """The formats ``text`` names, in order, aliases resolved."""
+        return tuple(ALIASES.get(w.lower(), w.lower()) for w in self._fmt.findall(text))
+
+    def forget(self) -> None:
+        """Drop the remembered rewrites (for benchmarks of first-time instructions)."""
+        self._cached.cache_clear()
+        self._typo_of.cache_clear()
+
+    def rewrite(self, text: str, payloads: tuple[str, ...] = ()) -> str:
+        """The rewrites, computed afresh (each one only where its cue word occurs)."""
+        text = self._correct(text, payloads)
+        low = text.lower()
+        if _EN_CUES.search(low):
+            text = _ANSWER_ONLY_EN.sub(" ", text)
+        if _ZH_CUES.search(text):
+            text = _ANSWER_ONLY_ZH.sub(" ", text)
+        if "only" in low or "just" in low or "只" in text or "仅" in text:
+            text = self._only(text)
+        if " out" in low:
+            text = self._in_out.sub(r"\1 to \2", text)
+        if "instead" in low:
+            text = self._instead.sub(r"\2 to \1", text)
+        if "what" in low:
+            text = self._what_form.sub("", text)
+            text = self._produce.sub(r"\2 to \1", text)
+        if "code" in low:
+            text = self._code_for.sub(r"convert to \1", text)
+        if " in " in low:
+            text = self._need_in.sub(r"convert to \1", text)
+        return re.sub(r"[ \t]{2,}", " ", text).strip()
+
+    def _only(self, text: str) -> str:
+        """ "only the YAML": dropped when the target is named elsewhere, else "output YAML"."""
+        for pattern, verb in ((self._only_fmt, " output "), (self._only_fmt_zh, "输出")):
+            while m := pattern.search(text):
+                name = next(g for g in m.groups() if g)
+                rest = text[: m.start()] + text[m.end() :]
+                named = any(x.lower() == name.lower() for x in self._fmt.findall(rest))
+                replacement = " " if named else f"{verb}{name} "
+                text = text[: m.start()] + replacement + text[m.end() :]
+        return text
+
+    def _correct(self, text: str, payloads: tuple[str, ...]) -> str:
+        if not self._targets:
+            return text
+
+        def fix(m: re.Match[str]) -> str:
+            word = m.group(0)
+            target = self._typo_of(word.lower())
+            if target is None:
+                return word
+            if any(a <= m.start() < b for a, b in (q.span() for q in _QUOTED.finditer(text))):
+                return word
+            if _VALUE_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
+                return word
+            word_re = rf"(?i)(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])"
+            if any(re.search(word_re, p) for p in payloads):
+                return word
+            return target
+
+        return _WORD.sub(fix, text)
+
+    @lru_cache(maxsize=8192)  # noqa: B019 -- one Surface per engine, words recur
+    def _typo_of(self, low: str) -> str | None:
+        """The one format name ``low`` is a typo of, or None."""
+        if low in self.formats or low in self.keywords or low in _KNOWN_FORMATS:
+            return None
+        hits = [t for t in self._targets if abs(len(t) - len(low)) <= 1 and _one_edit(low, t)]
+        return hits[0] if len(hits) == 1 else None
+
+
+# Formats that are one edit from an installed one but are other formats: never "corrected".
+_KNOWN_FORMATS = frozenset({"jsonl", "json5", "yamls", "toml", "xhtml", "dhtml", "shtml"})
+
+_ANSWER_ONLY_EN = re.compile(
+    r"(?i)(?:\s*[,;.\-]\s*|\s+|^)(?:(?:and|with|but)\s+)?(?:"
+    r"(?:no|without(?:\s+any)?|zero)\s+(?:extra\s+|additional\s+|other\s+)?"
+    r"(?:commentary|comments?|explanations?|explaining(?:\s+(?:it|anything))?|prose|preamble|"
+    r"chit-?chat|chatter|notes?|remarks?|words|text)"
+    r"|(?:do\s+not|don't|dont|no\s+need\s+to)\s+(?:explain|comment)(?:\s+(?:it|anything))?"
+    r"|(?:and\s+)?nothing\s+(?:else|more)"
+    r"|(?:just|only)\s+(?:give\s+me\s+|return\s+|output\s+|show\s+me\s+)?(?:the\s+)?"
+    r"(?:result|output|answer|code|converted\s+(?:version|code|text|document))(?:\s+only)?"
+    r")(?=\s*(?:[,;.!]|$|please))"
+)
+_ANSWER_ONLY_ZH = re.compile(
+    r"(?:[,;.]\s*)?(?:"
+    r"(?:不要|不用|无需|无须|不需要|不必|别|勿|请勿)(?:任何|多余的?|额外的?)?"
+    r"(?:解释|说明|注释|评论|废话|多余的?(?:话|文字|内容)|其他(?:的)?(?:话|文字|内容)?|"
+    r"额外(?:的)?(?:文字|内容))(?:了)?"
+    r"|(?:只|仅)(?:需|要)?(?:返回|输出|给我?|要)?(?:结果|代码|答案)(?:即可|就行|就好)?"
+    r"|(?:即可|就行了?|就好|就可以了?)"
+    r")(?=\s*(?:[,;.!]|$))"
+)
+
+
+_EN_CUES = re.compile(r"\b(?:no|without|zero|don'?t|do not|nothing|just|only)\b")
+_ZH_CUES = re.compile(r"[不无别勿只仅即就]")

@@ -1,0 +1,149 @@
+"""Surface forms: benign words, answer-only markers, format typos and conversion frames are
+understood in any combination, while negation, direction, open asks and unknown words still
+change the plan or fall back (core/surface.py, docs/instructions.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zerolayer.core.engine import Engine
+from zerolayer.core.messages import Route
+from zerolayer.core.surface import Surface, _one_edit
+
+PROBES = yaml.safe_load(
+    (Path(__file__).parent / "cases" / "core" / "paraphrases.yaml").read_text("utf-8")
+)
+JSON_DOC = PROBES["payloads"]["J"]
+YAML_DOC = PROBES["payloads"]["Y"]
+
+
+def _outcome(engine: Engine, instruction: str, payload: str) -> str | None:
+    result = engine.run(instruction, payload)
+    return result.plan if result.route is Route.DETERMINISTIC else None
+
+
+@pytest.mark.parametrize("case", PROBES["cases"], ids=lambda c: c["id"])
+def test_a_probe_answers_its_plan_or_falls_back(engine: Engine, case: dict[str, Any]) -> None:
+    got = _outcome(engine, case["instruction"], PROBES["payloads"][case["payload"]])
+    if case["plan"] is None:
+        assert got is None, f"{case['instruction']!r} must fall back, answered {got}"
+    else:
+        assert got in (None, case["plan"]), f"{case['instruction']!r} answered {got}"
+
+
+def test_most_probes_are_recognised(engine: Engine) -> None:
+    active = [c for c in PROBES["cases"] if c["plan"] is not None]
+    hits = sum(
+        _outcome(engine, c["instruction"], PROBES["payloads"][c["payload"]]) == c["plan"]
+        for c in active
+    )
+    assert hits / len(active) >= 0.7, f"{hits}/{len(active)} probes recognised"
+
+
+PREFIXES = ["", "hey, ", "pls ", "can you ", "could you ", "hi! ", "I need you to "]
+SUFFIXES = [
+    "",
+    ", no commentary",
+    ". Nothing else.",
+    ", without any explanation",
+    " - just the YAML",
+    ", only the YAML please",
+    "，不要解释",
+    "，无需说明",
+    "，只返回YAML",
+    " 就行",
+]
+CORES = [
+    "convert this JSON to YAML",
+    "JSON to YAML",
+    "JSON -> YAML",
+    "JSON ➜ YAML",
+    "JSON in, YAML out",
+    "make this YAML instead of JSON",
+    "give me the YAML version of this",
+    "turn this config into YAML",
+    "把这段JSON转成YAML",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(PREFIXES), st.sampled_from(CORES), st.sampled_from(SUFFIXES))
+def test_benign_variants_keep_the_plan(engine: Engine, pre: str, core: str, post: str) -> None:
+    assert _outcome(engine, pre + core + post, JSON_DOC) == "json.parse | yaml.emit"
+
+
+OPEN = [", and explain it", ", then tell me what you think", "，并解释一下", " and summarise it"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(PREFIXES), st.sampled_from(CORES), st.sampled_from(OPEN))
+def test_an_open_ask_still_falls_back(engine: Engine, pre: str, core: str, ask: str) -> None:
+    assert _outcome(engine, pre + core + ask, JSON_DOC) is None
+
+
+@pytest.mark.parametrize(
+    ("instruction", "payload", "plan"),
+    [
+        # direction words swap source and target; the payload must fit the source
+        ("JSON in, YAML out", JSON_DOC, "json.parse | yaml.emit"),
+        ("YAML in, JSON out", YAML_DOC, "yaml.parse | json.emit"),
+        ("YAML in, JSON out", JSON_DOC, None),
+        ("make this JSON instead of YAML", YAML_DOC, "yaml.parse | json.emit"),
+        ("make this JSON instead of YAML", JSON_DOC, None),
+        ("make this YAML instead of JSON", JSON_DOC, "json.parse | yaml.emit"),
+        # negation is meaning-bearing
+        ("Don't convert this to YAML", JSON_DOC, None),
+        ("do not give me YAML", JSON_DOC, None),
+        # an unknown word is never skipped
+        ("Convert this JSON to frobnicated YAML", JSON_DOC, None),
+        ("Convert this JSON to YAML and XML", JSON_DOC, None),
+    ],
+)
+def test_direction_and_negation_change_the_plan(
+    engine: Engine, instruction: str, payload: str, plan: str | None
+) -> None:
+    assert _outcome(engine, instruction, payload) == plan
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "near"),
+    [
+        ("ymal", "yaml", True),
+        ("jsno", "json", True),
+        ("pyhton", "python", True),
+        ("pands", "pandas", True),
+        ("typscript", "typescript", True),
+        ("yamll", "yaml", True),
+        ("yaml", "yaml", False),
+        ("xaml", "yaml", True),
+        ("yamls", "json", False),
+        ("mlya", "yaml", False),
+    ],
+)
+def test_one_edit(a: str, b: str, near: bool) -> None:
+    assert _one_edit(a, b) is near
+
+
+def test_typos_are_corrected_only_for_format_names() -> None:
+    surface = Surface({"json", "yaml", "markdown", "python"}, keywords={"sort"})
+    assert surface.canonical("Convert this JSNO to YMAL") == "Convert this json to yaml"
+    assert surface.canonical("Convert this to Markdwon") == "Convert this to markdown"
+    # values, quoted words, payload words, other formats and keywords stay as written
+    assert surface.canonical("where name is Jason") == "where name is Jason"
+    assert surface.canonical('rename "jsno" to id') == 'rename "jsno" to id'
+    assert surface.canonical("keep jsno", ('{"jsno": 1}',)) == "keep jsno"
+    assert surface.canonical("convert to jsonl") == "convert to jsonl"
+    assert surface.canonical("sort it") == "sort it"
+
+
+def test_only_the_target_is_dropped_when_named_and_kept_otherwise() -> None:
+    surface = Surface({"json", "yaml"})
+    assert surface.canonical("Convert to YAML, only the YAML") == "Convert to YAML"
+    assert surface.canonical("Return only the JSON") == "output JSON"
+    assert surface.canonical("转成YAML,只返回YAML") == "转成YAML"
