@@ -411,6 +411,9 @@ class Engine:
             except NoMatch as exc:
                 first_failure = first_failure or exc
                 unparsed.append((candidate, instruction))
+                # a reading that ends the payload before a closing instruction did not hold:
+                # a later reading that takes that sentence as data is a guess at the boundary
+                unread = unread or candidate.closing
                 continue
             if not any(isinstance(d, Step) for d in directives):
                 # options alone ("First block here." reads as "block style"): a later reading
@@ -524,8 +527,8 @@ class Engine:
                 raise Unsupported(
                     "segment.closing_sentence",
                     f"the payload does not read with the line after it "
-                    f"({reading.closing_unread!r}) and that line is not understood as "
-                    f"instruction: {exc}",
+                    f"({reading.closing_unread!r}), and without it the request is not "
+                    f"understood: {exc}",
                 ) from exc
             if isinstance(exc, OpError) or plan.format_stated:
                 raise

@@ -5,7 +5,8 @@ lexicon (the formats installed ops read and write, their aliases) and does four 
 one a closed class rather than a list of sentences:
 
 - **answer-only markers** are dropped: "no commentary", "nothing else", "without any
-  explanation", "just the code", 不要解释, 无需说明, 只返回JSON, 就行. A negated open ask
+  explanation", "just the result", 不要解释, 无需说明, 只返回JSON, 就行 (never "only the
+  code" / 只输出代码: the grammar reads that as an option of code-producing ops). A negated open ask
   asks for a terse answer; it is not an open ask. "only the YAML" / 只返回YAML names the target:
   it is dropped when the target is named elsewhere, else it reads as "output YAML".
 - **format typos** are corrected: a word of four letters or more that is one edit (insertion,
@@ -181,6 +182,8 @@ class Surface:
         """The one format name ``low`` is a typo of, or None."""
         if low in self.formats or low in self.keywords or low in _KNOWN_FORMATS:
             return None
+        if low.endswith("s") and low[:-1] in self.formats:
+            return None  # a plural ("tables"), not a typo
         hits = [t for t in self._targets if abs(len(t) - len(low)) <= 1 and _one_edit(low, t)]
         return hits[0] if len(hits) == 1 else None
 
@@ -196,7 +199,7 @@ _ANSWER_ONLY_EN = re.compile(
     r"|(?:do\s+not|don't|dont|no\s+need\s+to)\s+(?:explain|comment)(?:\s+(?:it|anything))?"
     r"|(?:and\s+)?nothing\s+(?:else|more)"
     r"|(?:just|only)\s+(?:give\s+me\s+|return\s+|output\s+|show\s+me\s+)?(?:the\s+)?"
-    r"(?:result|output|answer|code|converted\s+(?:version|code|text|document))(?:\s+only)?"
+    r"(?:result|output|answer|converted\s+(?:version|text|document))(?:\s+only)?"
     r")(?=\s*(?:[,;.!]|$|please))"
 )
 _ANSWER_ONLY_ZH = re.compile(
@@ -204,7 +207,7 @@ _ANSWER_ONLY_ZH = re.compile(
     r"(?:不要|不用|无需|无须|不需要|不必|别|勿|请勿)(?:任何|多余的?|额外的?)?"
     r"(?:解释|说明|注释|评论|废话|多余的?(?:话|文字|内容)|其他(?:的)?(?:话|文字|内容)?|"
     r"额外(?:的)?(?:文字|内容))(?:了)?"
-    r"|(?:只|仅)(?:需|要)?(?:返回|输出|给我?|要)?(?:结果|代码|答案)(?:即可|就行|就好)?"
+    r"|(?:只|仅)(?:需|要)?(?:返回|输出|给我?|要)?(?:结果|答案)(?:即可|就行|就好)?"
     r"|(?:即可|就行了?|就好|就可以了?)"
     r")(?=\s*(?:[,;.!]|$))"
 )
