@@ -45,7 +45,7 @@ from zerolayer.core.protocol.model import PROTOCOL_REASON
 from zerolayer.core.protocol.recogniser import recognise_request
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.router.evidence import NOT_FORMATS
-from zerolayer.core.segment import Payload, Segmented, segment
+from zerolayer.core.segment import Payload, Segmented, last_sentence, segment
 from zerolayer.core.surface import Surface
 from zerolayer.core.syntax import CURRENT, to_current
 from zerolayer.core.types import CONVERSATION, TEXT
@@ -420,6 +420,14 @@ class Engine:
                 # that asks for an operation is the instruction; else this one fails planning
                 stepless = stepless or _Reading(candidate, instruction, directives)
                 continue
+            if (sentence := last_sentence(candidate)) and self._ambiguous_end(
+                directives, sentence
+            ):
+                raise Unsupported(
+                    "segment.ambiguous",
+                    f"the payload ends in {sentence!r}, which reads as an instruction too: "
+                    "fence the payload, or put all of the instruction before it",
+                )
             reading = _Reading(candidate, instruction, directives, closing_unread=unread)
             return _accepted(reading, refused)
         if stepless is not None:
@@ -444,6 +452,22 @@ class Engine:
         except (Unsupported, PlanError):
             return False
         return self._is_instruction(candidate.closing)
+
+    def _ambiguous_end(self, directives: tuple[Directive, ...], sentence: str) -> bool:
+        """Whether a reading whose payload ends in ``sentence`` may have cut the instruction
+        short: the payload is data of a format (text of the conversation may end in any
+        sentence) and the grammar reads the sentence as asking for an operation."""
+        try:
+            if make_plan(directives, self.registry).input_type == CONVERSATION:
+                return False
+        except (Unsupported, PlanError):
+            pass
+        written = normalise(sentence)
+        try:
+            directives = self._parse_surface(self.surface.canonical(written), written)
+        except Unsupported:
+            return False
+        return any(isinstance(d, Step) for d in directives)
 
     def _is_instruction(self, sentence: str) -> bool:
         """Whether the grammar reads ``sentence`` on its own as instruction (one it may still

@@ -24,7 +24,7 @@ _COLON_END = re.compile(r"[:：]\s*$")
 # starts with a symbol rather than a word (a bracket, a quote, a tag, a YAML indicator, a
 # Markdown block marker) or reads as "key: value".
 _INLINE_PAYLOAD = re.compile(
-    r"^(?P<instr>[^\n:：{}\[\]<>\"]*[^\s:：{}\[\]<>\"][^\n:：{}\[\]<>\"]*)"
+    r"^(?P<instr>[^\n:：{}\[\]<>\"]*)"  # one run (linear); it must hold a word: checked after
     r"(?:[:：]+[ \t]*(?=[\[{<`\"])|[:：]+[ \t]+(?=[^\w\s]|[^\s:：][^\n:：]*[:：](?:[ \t]|\n|$)))"
     r"(?P<payload>.+)$",
     re.DOTALL,
@@ -129,7 +129,7 @@ def _unfenced(full: str) -> list[Segmented]:
     end = full[lead + len(text) :]  # the message's final line breaks
     out: list[Segmented] = []
     inline = _INLINE_PAYLOAD.match(text)
-    if inline and _ends_instruction(inline["instr"]):
+    if inline and inline["instr"].strip() and _ends_instruction(inline["instr"]):
         # data follows the colon on the instruction line: the instruction takes no word of it
         base = Segmented(inline["instr"].strip(), (Payload(inline["payload"] + end),), how="inline")
         return [*_closing(base), base, Segmented(text.strip(), (), how="plain")]
@@ -168,23 +168,44 @@ def _closing(reading: Segmented) -> list[Segmented]:
     blank = text.rfind("\n", 0, cut) if cut > 0 else -1
     if cut <= 0 or blank < 0 or text[blank + 1 : cut].strip(" \t"):
         return []
-    line = text[cut + 1 :]
-    sentence = line.strip()
     body = text[: blank + 1]
-    if (
-        not sentence
-        or line.startswith(("    ", "\t"))  # indented code, not a sentence
-        or not body.strip()
-        or _NOT_PROSE.search(sentence)
-        or len(sentence) > _CLOSING_MAX_CHARS
-        or len(sentence.split()) > _CLOSING_MAX_WORDS
-    ):
+    sentence = _prose_line(text[cut + 1 :])
+    if not sentence or not body.strip():
         return []
     sentence = _strip_colon(sentence)
     instruction = f"{reading.instruction} {sentence}"
     return [
         Segmented(instruction, (Payload(body),), how=f"{reading.how}-closing", closing=sentence)
     ]
+
+
+def _prose_line(line: str) -> str:
+    """``line`` stripped when it reads as one short sentence of prose, else ""."""
+    sentence = line.strip()
+    if (
+        not sentence
+        or line.startswith(("    ", "\t"))  # indented code, not a sentence
+        or _NOT_PROSE.search(sentence)
+        or len(sentence) > _CLOSING_MAX_CHARS
+        or len(sentence.split()) > _CLOSING_MAX_WORDS
+    ):
+        return ""
+    return sentence
+
+
+def last_sentence(reading: Segmented) -> str:
+    """The last paragraph of a reading's unfenced payload when it is one short line of prose
+    (in "null\n\nConvert the JSON above.\n\nReturn only the YAML" the reading that takes
+    the last line as instruction has a payload ending in a sentence that may be the
+    instruction, and so has one with two closing sentences); else ""."""
+    if not reading.payloads or reading.how in ("fenced", "explicit", "convert-block"):
+        return ""
+    text = reading.payloads[0].text.rstrip("\n")
+    tail = text[-(_CLOSING_MAX_CHARS + 8) :]  # the sentence is short: the end is enough
+    breaks = list(_PARAGRAPH_BREAK.finditer(tail))
+    if not breaks or "\n" in tail[breaks[-1].end() :]:
+        return ""
+    return _prose_line(tail[breaks[-1].end() :])
 
 
 def _strip_colon(instruction: str) -> str:

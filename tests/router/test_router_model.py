@@ -48,11 +48,12 @@ def test_recall_on_the_paraphrase_set(routed_engine, plain_engine) -> None:
         return sum(engine.run(c["text"], c["payload_text"]).plan == c["plan"] for c in positives)
 
     off, on = hits(plain_engine), hits(routed_engine)
-    assert on - off >= 12, (off, on)  # measured: 10 → 27 of 34 (docs/neural.md)
+    # measured: 17 → 28 of 34 (docs/neural.md); the surface forms answer 7 of them unrouted
+    assert on >= 27 and on - off >= 10, (off, on)
 
 
 def test_routed_answers_equal_the_canonical_instructions(routed_engine) -> None:
-    routed = routed_engine.run("Express this JSON in YAML", JSON)
+    routed = routed_engine.run("Restate this JSON as YAML", JSON)
     assert routed.routed == "Convert this JSON to YAML"
     assert routed.output == routed_engine.run("Convert this JSON to YAML", JSON).output
 
@@ -71,7 +72,7 @@ def test_the_router_is_not_asked_when_the_gate_refuses(routed_engine) -> None:
 def test_a_proposal_that_does_not_fit_the_payload_falls_back(routed_engine) -> None:
     yaml_text = "server:\n  host: localhost\n"
     # states JSON, but the payload is YAML: json.parse's sniffer refuses it
-    result = routed_engine.run("Express this JSON in YAML", yaml_text)
+    result = routed_engine.run("Restate this JSON as YAML", yaml_text)
     assert result.route is Route.FALLBACK
     # "YAML for this JSON" in word order would read the JSON payload as YAML: refused
     wrong_way = routed_engine.run("Express this YAML in JSON", JSON)
