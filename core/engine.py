@@ -420,9 +420,7 @@ class Engine:
                 # that asks for an operation is the instruction; else this one fails planning
                 stepless = stepless or _Reading(candidate, instruction, directives)
                 continue
-            if (sentence := last_sentence(candidate)) and self._ambiguous_end(
-                directives, sentence
-            ):
+            if (sentence := last_sentence(candidate)) and self._ambiguous_end(directives, sentence):
                 raise Unsupported(
                     "segment.ambiguous",
                     f"the payload ends in {sentence!r}, which reads as an instruction too: "
