@@ -1,4 +1,8 @@
-"""YAML 1.2 reading into plain JSON-compatible values, with positioned errors.
+"""YAML 1.2 reading with ruamel.yaml: the reference reader, and the wording of YAML errors.
+
+The engine reads YAML payloads with two compiled parsers (see
+:mod:`~zerolayer.plugins.json_yaml.yaml_read`); this pure-Python reader words the positioned
+error when both reject a text, and is the reference the tests compare with. Its rules:
 
 ruamel.yaml's pure-Python parser (YAML 1.2) produces the event stream; this module builds
 values from the events itself, so every typing rule is explicit and JSON-shaped:
@@ -20,9 +24,10 @@ values from the events itself, so every typing rule is explicit and JSON-shaped:
 * Duplicate keys are a :class:`PayloadError`. Anchors and aliases are resolved (shared
   values); ``<<`` merge keys are applied like PyYAML and ruamel.yaml do (explicit keys win,
   earlier merged mappings win over later ones).
-* :func:`parse_yaml` reads one document: an empty stream is ``None``, several documents
-  raise :class:`Unsupported` (``yaml_multi_document``); :func:`parse_yaml_documents`
-  returns the list of all documents. A leading byte order mark is skipped.
+* :func:`parse_yaml` reads one document (here an empty stream is ``None``), several
+  documents raise :class:`Unsupported` (``yaml_multi_document``);
+  :func:`parse_yaml_documents` returns the list of all documents. A leading byte order
+  mark is skipped.
 * Collections nested more than :data:`MAX_DEPTH` (100) levels deep -- flow ``[``/``{`` and
   block alike -- raise :class:`PositionedLimit` at the collection that passes the limit.
   The YAML scanner's cost per token grows with the flow nesting depth, so the limit is
