@@ -197,15 +197,15 @@ def last_sentence(reading: Segmented) -> str:
     """The last paragraph of a reading's unfenced payload when it is one short line of prose
     (in "null\n\nConvert the JSON above.\n\nReturn only the YAML" the reading that takes
     the last line as instruction has a payload ending in a sentence that may be the
-    instruction, and so has one with two closing sentences); else ""."""
+    instruction, and so has one with two closing sentences, or one whose payload is that
+    sentence alone); else ""."""
     if not reading.payloads or reading.how in ("fenced", "explicit", "convert-block"):
         return ""
     text = reading.payloads[0].text.rstrip("\n")
     tail = text[-(_CLOSING_MAX_CHARS + 8) :]  # the sentence is short: the end is enough
     breaks = list(_PARAGRAPH_BREAK.finditer(tail))
-    if not breaks or "\n" in tail[breaks[-1].end() :]:
-        return ""
-    return _prose_line(tail[breaks[-1].end() :])
+    last = tail[breaks[-1].end() :] if breaks else text  # else the payload is one paragraph
+    return "" if "\n" in last else _prose_line(last)
 
 
 def _strip_colon(instruction: str) -> str:
