@@ -275,13 +275,17 @@ class FrameReader:
                 continue
             other = [i for i, w in enumerate(clause) if w.kind is Kind.OTHER]
             lo, hi = other[0], other[-1]
-            if any(w.kind in (Kind.FORMAT, Kind.TARGET) for w in clause[lo : hi + 1]):
-                raise _refuse("a format stands inside words the frame does not know")
+            slot = (Kind.FORMAT, Kind.TARGET)
+            if any(w.kind in slot for w in clause[lo : hi + 1]) or (
+                any(w.kind in slot for w in clause[:lo])
+                and any(w.kind in slot for w in clause[hi + 1 :])
+            ):
+                raise _refuse("a format stands among words the frame does not know")
             if lo > 0 and clause[lo - 1].kind is Kind.BENIGN and clause[lo - 1].text.isascii():
                 lo -= 1  # "with keys sorted", "by four spaces": the word that links the option
             islands.append(text[clause[lo].start : clause[hi].end])
             slots.extend(clause[:lo] + clause[hi + 1 :])
-        if not any(
+        if not islands and not any(
             w.kind in (Kind.TO, Kind.FROM, Kind.INSTEAD, Kind.TARGET)
             or w.text.lower() in REQUEST_EN
             or w.text in REQUEST_ZH
