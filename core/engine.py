@@ -409,13 +409,13 @@ class Engine:
                 continue
             try:
                 directives = self._parse_surface(instruction, written)
-                if instruction != written and not self._agrees(
-                    directives, candidate, self.surface.named(instruction)
-                ):
-                    raise NoMatch(
-                        "the payload is not in the format the instruction names; "
-                        "name its format as it is"
-                    )
+                if instruction != written:
+                    if not self._agrees(directives, candidate, self.surface.named(instruction)):
+                        raise NoMatch(
+                            "the payload is not in the format the instruction names; "
+                            "name its format as it is"
+                        )
+                    self._screened(written)
             except NoMatch as exc:
                 first_failure = first_failure or exc
                 unparsed.append((candidate, instruction))
@@ -438,6 +438,14 @@ class Engine:
         if self.router is not None and first_failure is not None and unparsed:
             return self._routed(unparsed, first_failure)
         raise first_failure or NoMatch("the instruction is not understood")
+
+    def _screened(self, written: str) -> None:
+        """A rewritten instruction is read only when the words as written ask nothing open
+        ("should this be YAML instead of JSON?" is a question, not a request)."""
+        try:
+            self.frames.screen(written)
+        except Unsupported as exc:
+            raise NoMatch(exc.message) from None
 
     def _framed(self, candidate: Segmented, instruction: str) -> _Reading | None:
         """The conversion frame of an instruction the grammar has no shape for

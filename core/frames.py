@@ -260,8 +260,7 @@ class FrameReader:
         ``payload_formats``: the formats the payload is known to be in (its fence tag, the
         readers whose sniffers claim it)."""
         words = self.words(text)
-        if any(w.kind in (Kind.OPEN, Kind.QUOTE) for w in words):
-            raise _refuse("the instruction asks for more than a conversion")
+        self._screen(words)
         slots: list[Word] = []
         islands: list[str] = []
         for clause in _clauses(words):
@@ -294,6 +293,19 @@ class FrameReader:
             raise _refuse("a format name alone does not say what to do with the payload")
         source, target = self._slots(slots, payload_formats)
         return Frame(source, target, tuple(islands))
+
+    def screen(self, text: str) -> None:
+        """``Unsupported`` when ``text`` asks something open (an open-ask word, a question
+        whether something is so): for the grammar's readings of rewritten text too."""
+        self._screen(self.words(text), quotes=True)
+
+    def _screen(self, words: Sequence[Word], *, quotes: bool = False) -> None:
+        if any(w.kind is Kind.OPEN for w in words):
+            raise _refuse("the instruction asks for more than a conversion")
+        if not quotes and any(w.kind is Kind.QUOTE for w in words):
+            raise _refuse("the instruction quotes words; say what to do without quoting")
+        if any(_asks_whether(clause) for clause in _clauses(words)):
+            raise _refuse("the instruction asks a question about the payload")
 
     def _slots(
         self, words: Sequence[Word], payload_formats: frozenset[str]
@@ -362,6 +374,18 @@ def _clauses(words: Sequence[Word]) -> list[list[Word]]:
         else:
             out[-1].append(w)
     return [c for c in out if c]
+
+
+# A clause that opens with one of these and not with "you" next asks whether something is so
+# ("is this valid", "does this have a YAML equivalent", "can this be YAML"), not for an answer.
+_AUXILIARIES = _words("is are was were does did do has have can could would will may might")
+_ADDRESSEES = _words("you u ya ye")
+
+
+def _asks_whether(clause: Sequence[Word]) -> bool:
+    first = clause[0].text.lower()
+    follows = clause[1].text.lower() if len(clause) > 1 else ""
+    return first in _AUXILIARIES and follows not in _ADDRESSEES
 
 
 def _marker_before(words: Sequence[Word], index: int) -> Kind | None:
