@@ -188,3 +188,21 @@ def test_direction_and_negation_change_the_answer(
     engine: Engine, instruction: str, payload: str, answer: str | None
 ) -> None:
     assert _answer(engine, instruction, payload) == answer
+
+
+def test_a_plugin_lexicon_extends_the_benign_nouns() -> None:
+    from types import SimpleNamespace
+
+    from zerolayer.core.engine import EngineConfig
+    from zerolayer.core.hookspecs import hookimpl
+
+    @hookimpl
+    def register_lexicon(register: Any) -> None:
+        register(Lexicon(nouns=frozenset({"blob"})))
+
+    config = EngineConfig(plugins=frozenset({"json_yaml"}))
+    plain = Engine(config)
+    extended = Engine(config, plugins={"b": SimpleNamespace(register_lexicon=register_lexicon)})
+    ask = "I would like this blob as YAML"
+    assert _answer(plain, ask, '{"a": 1}') is None
+    assert _answer(extended, ask, '{"a": 1}') == "a: 1\n"
