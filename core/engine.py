@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,7 @@ from zerolayer.core.errors import (
     ZeroLayerError,
 )
 from zerolayer.core.execute import execute
+from zerolayer.core.frames import FrameReader, payload_formats
 from zerolayer.core.gate import GateFailure, check_sampling, check_text, forget_gate_readings
 from zerolayer.core.grammar import InstructionParser, NoMatch
 from zerolayer.core.message import normalise_newlines
@@ -38,7 +39,7 @@ from zerolayer.core.messages import (
 from zerolayer.core.normalise import forget_normalised, normalise
 from zerolayer.core.parts import merge_texts
 from zerolayer.core.pipeline import format_plan, parse_plan
-from zerolayer.core.plan import Directive, Plan, Step
+from zerolayer.core.plan import Directive, Plan, Source, Step
 from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
 from zerolayer.core.protocol.model import PROTOCOL_REASON
@@ -150,7 +151,14 @@ class Engine:
         self.plugin_manager, self.registry = load_plugins(self.config.plugins, extra=plugins)
         self.parser = InstructionParser(self.registry.fragments)
         self._parse_cached = lru_cache(maxsize=self.config.plan_cache_size)(self._parse)
-        self.surface = Surface(self.format_words() - NOT_FORMATS, self.parser.keywords())
+        formats = self.format_words() - NOT_FORMATS
+        self.surface = Surface(formats, self.parser.keywords())
+        self.frames = FrameReader(formats, self.registry.lexicons, self._parse_cached)
+        self._sniffers: dict[str, list[Callable[[str], bool]]] = {}
+        for spec in self.registry.ops.values():
+            if spec.implicit and spec.input_type == TEXT and spec.sniff is not None:
+                for f in spec.formats:
+                    self._sniffers.setdefault(f, []).append(spec.sniff)
         self.router = router if router is not None else load_router(self.config.router)
         self.router_index: RouterIndex | None = None
         digest = hashlib.sha256(self.parser.text.encode())
@@ -401,13 +409,13 @@ class Engine:
                 continue
             try:
                 directives = self._parse_surface(instruction, written)
-                if instruction != written and not self._agrees(
-                    directives, candidate, self.surface.named(instruction)
-                ):
-                    raise NoMatch(
-                        "the payload is not in the format the instruction names; "
-                        "name its format as it is"
-                    )
+                if instruction != written:
+                    if not self._agrees(directives, candidate, self.surface.named(instruction)):
+                        raise NoMatch(
+                            "the payload is not in the format the instruction names; "
+                            "name its format as it is"
+                        )
+                    self._screened(written)
             except NoMatch as exc:
                 first_failure = first_failure or exc
                 unparsed.append((candidate, instruction))
@@ -419,6 +427,7 @@ class Engine:
                 # options alone ("First block here." reads as "block style"): a later reading
                 # that asks for an operation is the instruction; else this one fails planning
                 stepless = stepless or _Reading(candidate, instruction, directives)
+                unparsed.append((candidate, instruction))
                 continue
             if (sentence := last_sentence(candidate)) and self._ambiguous_end(directives, sentence):
                 raise Unsupported(
@@ -428,6 +437,9 @@ class Engine:
                 )
             reading = _Reading(candidate, instruction, directives, closing_unread=unread)
             return _accepted(reading, refused)
+        for candidate, instruction in unparsed:
+            if (framed := self._framed(candidate, instruction)) is not None:
+                return _accepted(replace(framed, closing_unread=unread), refused)
         if stepless is not None:
             return _accepted(replace(stepless, closing_unread=unread), refused)
         if refused:
@@ -435,6 +447,33 @@ class Engine:
         if self.router is not None and first_failure is not None and unparsed:
             return self._routed(unparsed, first_failure)
         raise first_failure or NoMatch("the instruction is not understood")
+
+    def _screened(self, written: str) -> None:
+        """A rewritten instruction is read only when the words as written ask nothing open
+        ("should this be YAML instead of JSON?" is a question, not a request)."""
+        try:
+            self.frames.screen(written)
+        except Unsupported as exc:
+            raise NoMatch(exc.message) from None
+
+    def _framed(self, candidate: Segmented, instruction: str) -> _Reading | None:
+        """The conversion frame of an instruction the grammar has no shape for
+        (core/frames.py), when the grammar reads its sentence and the payload fits it."""
+        first = candidate.payloads[0] if candidate.payloads else None
+        known = (
+            payload_formats(first.hint, first.text, self._sniffers)
+            if first is not None
+            else frozenset()
+        )
+        try:
+            directives = tuple(self.frames.read(instruction, known))
+        except Unsupported:
+            return None
+        named = tuple(d.format for d in directives if isinstance(d, Source))
+        targets = self.surface.named(instruction)
+        if not self._agrees(directives, candidate, (*named, *targets)):
+            return None
+        return _Reading(candidate, instruction, directives)
 
     def _closing_reads(self, candidate: Segmented) -> bool:
         """Whether a reading's closing sentence is instruction: the instruction before the

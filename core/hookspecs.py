@@ -33,3 +33,9 @@ def register_examples(register: Callable[[Any], None]) -> None:
 @hookspec
 def register_backends(register: Callable[[Any], None]) -> None:
     """Register neural fallback backends: call ``register(BackendSpec(...))`` once per backend."""
+
+
+@hookspec
+def register_lexicon(register: Callable[[Any], None]) -> None:
+    """Register words for frame recognition: call ``register(Lexicon(...))`` (see
+    :mod:`zerolayer.core.frames`)."""

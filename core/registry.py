@@ -45,6 +45,22 @@ class GrammarFragment:
 
 
 @dataclass(frozen=True)
+class Lexicon:
+    """A plugin's words for frame recognition (core/frames.py, docs/recognition.md).
+
+    ``aliases`` maps other spellings of a format to its name (``"yml": "yaml"``);
+    ``nouns`` are benign nouns that name the payload or the answer in this family ("query",
+    "script", 脚本); ``targets`` maps words that name a target format by themselves to it
+    (``"render": "html"``). Words are matched in lower case; a Chinese word as written.
+    """
+
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    nouns: frozenset[str] = frozenset()
+    targets: Mapping[str, str] = field(default_factory=dict)
+    plugin: str = ""
+
+
+@dataclass(frozen=True)
 class Example:
     """A worked example: an instruction, its payload and the exact expected answer.
 
@@ -103,6 +119,7 @@ class Registry:
     examples: list[Example] = field(default_factory=list)
     backends: dict[str, BackendSpec] = field(default_factory=dict)
     plugins: dict[str, PluginInfo] = field(default_factory=dict)
+    lexicons: list[Lexicon] = field(default_factory=list)
 
     def op(self, name: str) -> OpSpec:
         return self.ops[name]
@@ -169,6 +186,20 @@ class Registry:
         self.backends[spec.name] = replace(spec, plugin=plugin)
         self.plugins[plugin].backends.append(spec.name)
 
+    def add_lexicon(self, lexicon: Lexicon, plugin: str) -> None:
+        if not isinstance(lexicon, Lexicon):
+            raise StartupError(
+                f"plugin {plugin!r} registered {type(lexicon).__name__} through "
+                "register_lexicon; register Lexicon objects"
+            )
+        words = [*lexicon.aliases, *lexicon.aliases.values(), *lexicon.nouns, *lexicon.targets]
+        if not all(isinstance(w, str) and w.strip() == w and w for w in words):
+            raise StartupError(
+                f"plugin {plugin!r} registered a Lexicon with an empty or padded word; "
+                "give each word as it is written"
+            )
+        self.lexicons.append(replace(lexicon, plugin=plugin))
+
     def implicit_ops(self, from_type: str, to_type: str) -> list[OpSpec]:
         """Ops the planner may insert to turn ``from_type`` into ``to_type``."""
         return [
@@ -197,6 +228,7 @@ def build_registry(pm: pluggy.PluginManager, versions: Mapping[str, str]) -> Reg
         ("register_grammar", registry.add_fragment),
         ("register_examples", registry.add_example),
         ("register_backends", registry.add_backend),
+        ("register_lexicon", registry.add_lexicon),
     )
     for hook_name, add in hooks:
         hook = getattr(pm.hook, hook_name)

@@ -37,7 +37,13 @@ def _blocks() -> list[tuple[str, int, str]]:
 
 
 def test_hooks_are_found() -> None:
-    assert HOOKS == ["register_backends", "register_examples", "register_grammar", "register_ops"]
+    assert HOOKS == [
+        "register_backends",
+        "register_examples",
+        "register_grammar",
+        "register_lexicon",
+        "register_ops",
+    ]
 
 
 @pytest.mark.parametrize("hook", HOOKS)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from zerolayer.core.hookspecs import hookimpl
-from zerolayer.core.registry import Example, GrammarFragment, grammar_text, register_each
+from zerolayer.core.registry import Example, GrammarFragment, Lexicon, grammar_text, register_each
 
 
 @hookimpl
@@ -62,3 +62,26 @@ EXAMPLES = (
 @hookimpl
 def register_examples(register: Callable[[Any], None]) -> None:
     register_each(register, EXAMPLES)
+
+
+LEXICON = Lexicon(
+    aliases={"yml": "yaml"},
+    nouns=frozenset(
+        {
+            "config",
+            "configuration",
+            "manifest",
+            "mapping",
+            "mappings",
+            "dict",
+            "dictionary",
+            "配置",
+            "配置文件",
+        }
+    ),
+)
+
+
+@hookimpl
+def register_lexicon(register: Callable[[Any], None]) -> None:
+    register(LEXICON)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from zerolayer.core.hookspecs import hookimpl
-from zerolayer.core.registry import Example, GrammarFragment, grammar_text, register_each
+from zerolayer.core.registry import Example, GrammarFragment, Lexicon, grammar_text, register_each
 
 
 @hookimpl
@@ -47,3 +47,15 @@ EXAMPLES = (
 @hookimpl
 def register_examples(register: Callable[[Any], None]) -> None:
     register_each(register, EXAMPLES)
+
+
+LEXICON = Lexicon(
+    aliases={"md": "markdown", "htm": "html"},
+    nouns=frozenset({"markup", "page", "notes", "readme", "文档", "页面", "网页"}),
+    targets={"render": "html", "rendered": "html", "渲染": "html"},
+)
+
+
+@hookimpl
+def register_lexicon(register: Callable[[Any], None]) -> None:
+    register(LEXICON)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from zerolayer.core.hookspecs import hookimpl
-from zerolayer.core.registry import Example, GrammarFragment, grammar_text, register_each
+from zerolayer.core.registry import Example, GrammarFragment, Lexicon, grammar_text, register_each
 
 
 @hookimpl
@@ -72,3 +72,16 @@ EXAMPLES = (
 @hookimpl
 def register_examples(register: Callable[[Any], None]) -> None:
     register_each(register, EXAMPLES)
+
+
+LEXICON = Lexicon(
+    aliases={"py": "python", "python3": "python", "ts": "typescript"},
+    nouns=frozenset(
+        {"script", "program", "function", "functions", "module", "脚本", "程序", "函数"}
+    ),
+)
+
+
+@hookimpl
+def register_lexicon(register: Callable[[Any], None]) -> None:
+    register(LEXICON)

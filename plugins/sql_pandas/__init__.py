@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from zerolayer.core.hookspecs import hookimpl
-from zerolayer.core.registry import Example, GrammarFragment, grammar_text, register_each
+from zerolayer.core.registry import Example, GrammarFragment, Lexicon, grammar_text, register_each
 
 
 @hookimpl
@@ -53,3 +53,14 @@ EXAMPLES = (
 @hookimpl
 def register_examples(register: Callable[[Any], None]) -> None:
     register_each(register, EXAMPLES)
+
+
+LEXICON = Lexicon(
+    aliases={"df": "pandas", "dataframe": "pandas", "dataframes": "pandas"},
+    nouns=frozenset({"query", "queries", "statement", "select", "查询", "语句", "查询语句"}),
+)
+
+
+@hookimpl
+def register_lexicon(register: Callable[[Any], None]) -> None:
+    register(LEXICON)

@@ -1,0 +1,429 @@
+"""Frames and slots: conversion requests the grammar has no sentence shape for.
+
+A conversion is a frame of three slots: the source format, the target format and options.
+When the grammar does not match an instruction, the frame reader reads it word by word:
+
+- every word is classified: a **format** (an installed op's format or an alias a plugin
+  declares), a **target word** that names a target by itself ("render" → html), a
+  **direction** word (to, into, as, ->, 转成 …; "instead of" and "from" name the source), a
+  **benign** word (function words, politeness, request verbs, nouns for the payload or the
+  answer: closed classes, in English and Chinese, extended by the plugins' lexicons), or
+  **other**;
+- the instruction is split into clauses at punctuation; a clause of benign words alone says
+  nothing; a clause with other words and no format is an **option island**; in a clause with
+  both, the span from its first other word to its last is the island and the rest must be
+  frame words;
+- the slots are filled: two formats are ordered by the direction words, else by the payload's
+  own format (the payload parsing as JSON makes JSON the source); one format is the target,
+  unless a target word names the target and the format is the source;
+- the frame is written as the grammar's own sentence ("convert this JSON to YAML, <island>")
+  and parsed by the grammar, so the plan is the one the grammar gives, and an island the
+  grammar does not read makes the whole request fall back.
+
+Anything else falls back: a quoted phrase, an open-ask word (explain, why, review, improve,
+解释 …), a word of no class that no island parse explains, no format or three, two formats no
+direction word orders, a source that contradicts the payload (checked by the engine after).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from itertools import pairwise
+
+from zerolayer.core.errors import Unsupported
+from zerolayer.core.plan import Directive, Step
+from zerolayer.core.registry import Lexicon
+
+
+class Kind(Enum):
+    FORMAT = "format"
+    TARGET = "target"  # a word naming a target format by itself
+    TO = "to"  # the target follows
+    FROM = "from"  # the source follows
+    INSTEAD = "instead"  # "B instead of A": the source follows, the target came before
+    BENIGN = "benign"
+    OPEN = "open"  # an open ask: the request is not deterministic
+    QUOTE = "quote"
+    SEP = "sep"
+    OTHER = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    text: str  # as written
+    kind: Kind
+    start: int
+    end: int
+    value: str = ""  # the format a FORMAT or TARGET word names
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A conversion frame with its slots filled."""
+
+    source: str | None
+    target: str
+    islands: tuple[str, ...] = ()
+
+    def sentence(self, chinese: bool = False) -> str:
+        """The frame as the grammar's own sentence."""
+        if chinese:
+            head = f"把这段{self.source}转成{self.target}" if self.source else f"转成{self.target}"
+            return "，".join((head, *self.islands))
+        head = (
+            f"convert this {self.source} to {self.target}"
+            if self.source
+            else f"convert this to {self.target}"
+        )
+        return ", ".join((head, *self.islands))
+
+
+# ---- closed classes --------------------------------------------------------------------------
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+BENIGN_EN = _words(
+    """
+    a an the this that these those it its it's them they their some any my me i i'd i'm i've
+    we us our you u your ya here here's there there's following below above attached pasted
+    given said same whole entire full of for on at by with please pls plz kindly thanks thank
+    thx ty hey hi hello yo ok okay so now just only also too again quickly quick simply is are
+    be was were would will can could should may might must shall do does did what what's whats
+    how's look looks like need needs want wants wanna gotta got have has give gimme show
+    output return print produce generate emit write spit make turn change convert conversion
+    converted transform transformed translate translated translation rewrite rewritten
+    re-express reexpress express expressed redo rework port ported switch serialize serialise
+    serialized serialised render rendered dump reformat cast map move get put send provide
+    reply respond answer format formatted formatting document doc file data object objects
+    array arrays snippet snippets config payload version equivalent form representation
+    counterpart one code text content input thing stuff result output markup source block
+    blocks structure contents body listing instead out
+    """
+)
+# Words that ask for something open (an explanation, an opinion, a judgement): never benign.
+OPEN_EN = _words(
+    """
+    explain explanation explaining why how describe summarise summarize summary review improve
+    improved better best worse nicer prettier cleaner idiomatic optimise optimize fix correct
+    valid validate wrong mistake mistakes bug bugs difference differences compare comparison
+    opinion think recommend suggest advice meaning mean means tell understand teach comment
+    comments annotate document-it should which whether
+    """
+)
+# Chinese words, longest match first; a character no word covers is OTHER.
+BENIGN_ZH = _words(
+    """
+    这 这个 这段 这份 这些 那 那个 那段 下面 下面的 以下 以下的 如下 上面 上面的 它 它们 我 给
+    给我 帮 帮我 一下 的 地 了 吧 呢 啊 呀 吗 嘛 一个 一份
+    格式 版本 版 代码 对应 对应的 对应地 等价 等价的 用 表示 实现 写 重写 改写 翻译 转换 改 变
+    输出 生成 返回 给出 弄 弄成 做 做成 来 下 内容 文本 数据
+    对象 数组 片段 结果 形式 怎么写 可以 能 能否 请 麻烦 谢谢 就行 即可 就好 一段 把 将
+    """
+)
+# Benign words that ask for something: a frame needs one of them or a direction word ("YAML
+# please." alone does not say what to do with the payload).
+REQUEST_EN = _words(
+    """
+    do give gimme show output return print produce generate emit write make turn change convert
+    conversion converted transform transformed translate translated translation rewrite
+    rewritten re-express reexpress express expressed redo rework port ported switch serialize
+    serialise serialized serialised render rendered dump reformat cast map get put provide
+    need needs want wants wanna like version equivalent form representation counterpart code
+    instead out
+    """
+)
+REQUEST_ZH = _words(
+    """
+    用 表示 实现 写 重写 改写 翻译 转换 改 变 输出 生成 返回 给出 给 给我 版本 版 代码 对应
+    对应的 等价 等价的 怎么写 弄 弄成 做成 形式
+    """
+)
+TO_ZH = _words(
+    """
+    转 成 为 到 转成 转为 转换成 转换为 改成 改为 变成 变为 翻成 翻译成 写成 输出成 输出为
+    """
+)
+OPEN_ZH = _words(
+    """
+    解释 为什么 为何 说明 优化 总结 评价 怎么样 区别 问题 建议 意思 含义 分析 好不好 哪个 正确
+    对不对 检查 修复 改进 点评 介绍 描述
+    """
+)
+TO_EN = frozenset({"to", "into", "as", "in", "->", "=>", "→", "⇒", ">"})
+_TOKEN = re.compile(
+    r"\[[^\]\n]*\]"  # a bracketed example ("[a, b]") stays one word
+    r"|[A-Za-z][A-Za-z0-9]*(?:['’\-][A-Za-z0-9]+)*"
+    r"|\d+(?:[.\-]\d+)*"
+    r"|->|=>|[→⇒>]"
+    r"|[\u3400-\u9fff]+"
+    r"|[,;.!?:，；。！？：\n]"
+    r"|[\"'`“”‘’]"
+    r"|\S"
+)
+
+
+class FrameReader:
+    """Reads conversion frames for one set of installed formats and plugin lexicons."""
+
+    def __init__(
+        self,
+        formats: Iterable[str],
+        lexicons: Sequence[Lexicon],
+        parse: Callable[[str], Sequence[Directive]],
+    ) -> None:
+        self.formats = {f.lower(): f.lower() for f in formats}
+        nouns: set[str] = set()
+        self.targets: dict[str, str] = {}
+        for lexicon in lexicons:
+            for alias, name in lexicon.aliases.items():
+                if name.lower() in self.formats:
+                    self.formats.setdefault(alias.lower(), name.lower())
+            nouns.update(n.lower() for n in lexicon.nouns)
+            self.targets.update({w.lower(): t.lower() for w, t in lexicon.targets.items()})
+        self.benign = (BENIGN_EN | {n for n in nouns if n.isascii()}) - OPEN_EN
+        zh_words = BENIGN_ZH | TO_ZH | OPEN_ZH | {n for n in nouns if not n.isascii()}
+        zh_words |= {w for w in self.targets if not w.isascii()}
+        self.benign_zh = (BENIGN_ZH | {n for n in nouns if not n.isascii()}) - OPEN_ZH
+        self._zh_longest = max(len(w) for w in zh_words)
+        self._zh_words = zh_words
+        self._parse = parse
+
+    # ---- words ---------------------------------------------------------------------------
+
+    def words(self, text: str) -> list[Word]:
+        out: list[Word] = []
+        for m in _TOKEN.finditer(text):
+            tok = m.group(0)
+            if "\u3400" <= tok[0] <= "\u9fff":
+                out.extend(self._chinese(tok, m.start()))
+            else:
+                out.append(self._word(tok, m.start(), m.end()))
+        return out
+
+    def _word(self, tok: str, start: int, end: int) -> Word:
+        low = tok.lower().replace("’", "'")
+        if low in self.formats:
+            return Word(tok, Kind.FORMAT, start, end, self.formats[low])
+        if low in self.targets:
+            return Word(tok, Kind.TARGET, start, end, self.targets[low])
+        if low in TO_EN:
+            return Word(tok, Kind.TO, start, end)
+        if low == "from":
+            return Word(tok, Kind.FROM, start, end)
+        if low == "instead":
+            return Word(tok, Kind.INSTEAD, start, end)
+        if low in OPEN_EN:
+            return Word(tok, Kind.OPEN, start, end)
+        if low in self.benign:
+            return Word(tok, Kind.BENIGN, start, end)
+        if low in {",", ";", ".", "!", "?", ":", "，", "；", "。", "！", "？", "：", "\n"}:
+            return Word(tok, Kind.SEP, start, end)
+        if low in {'"', "'", "`", "“", "”", "‘", "’"}:
+            return Word(tok, Kind.QUOTE, start, end)
+        return Word(tok, Kind.OTHER, start, end)
+
+    def _chinese(self, run: str, offset: int) -> list[Word]:
+        """A run of Chinese characters split at the longest known word from the left; a
+        character no word covers is a word of its own, of no class."""
+        out: list[Word] = []
+        i = 0
+        while i < len(run):
+            for size in range(min(self._zh_longest, len(run) - i), 0, -1):
+                piece = run[i : i + size]
+                if piece in self._zh_words or size == 1:
+                    break
+            start, end = offset + i, offset + i + len(piece)
+            if piece in self.targets:
+                out.append(Word(piece, Kind.TARGET, start, end, self.targets[piece]))
+            elif piece in OPEN_ZH:
+                out.append(Word(piece, Kind.OPEN, start, end))
+            elif piece in TO_ZH:
+                out.append(Word(piece, Kind.TO, start, end))
+            elif piece in self.benign_zh:
+                out.append(Word(piece, Kind.BENIGN, start, end))
+            else:
+                out.append(Word(piece, Kind.OTHER, start, end))
+            i += len(piece)
+        return out
+
+    # ---- frames --------------------------------------------------------------------------
+
+    def frame(self, text: str, payload_formats: frozenset[str] = frozenset()) -> Frame:
+        """The frame of ``text``; ``Unsupported`` when it is not one (the request falls back).
+
+        ``payload_formats``: the formats the payload is known to be in (its fence tag, the
+        readers whose sniffers claim it)."""
+        words = self.words(text)
+        self._screen(words)
+        slots: list[Word] = []
+        islands: list[str] = []
+        for clause in _clauses(words):
+            kinds = {w.kind for w in clause}
+            if Kind.OTHER not in kinds:
+                slots.extend(clause)
+                continue
+            frame_words = [w for w in clause if w.kind in (Kind.FORMAT, Kind.TARGET)]
+            if not frame_words:
+                islands.append(text[clause[0].start : clause[-1].end])
+                continue
+            other = [i for i, w in enumerate(clause) if w.kind is Kind.OTHER]
+            lo, hi = other[0], other[-1]
+            slot = (Kind.FORMAT, Kind.TARGET)
+            if any(w.kind in slot for w in clause[lo : hi + 1]) or (
+                any(w.kind in slot for w in clause[:lo])
+                and any(w.kind in slot for w in clause[hi + 1 :])
+            ):
+                raise _refuse("a format stands among words the frame does not know")
+            if lo > 0 and clause[lo - 1].kind is Kind.BENIGN and clause[lo - 1].text.isascii():
+                lo -= 1  # "with keys sorted", "by four spaces": the word that links the option
+            islands.append(text[clause[lo].start : clause[hi].end])
+            slots.extend(clause[:lo] + clause[hi + 1 :])
+        if not islands and not any(
+            w.kind in (Kind.TO, Kind.FROM, Kind.INSTEAD, Kind.TARGET)
+            or w.text.lower() in REQUEST_EN
+            or w.text in REQUEST_ZH
+            for w in slots
+        ):
+            raise _refuse("a format name alone does not say what to do with the payload")
+        source, target = self._slots(slots, payload_formats)
+        return Frame(source, target, tuple(islands))
+
+    def screen(self, text: str) -> None:
+        """``Unsupported`` when ``text`` asks something open (an open-ask word, a question
+        whether something is so): for the grammar's readings of rewritten text too."""
+        self._screen(self.words(text), quotes=True)
+
+    def _screen(self, words: Sequence[Word], *, quotes: bool = False) -> None:
+        if any(w.kind is Kind.OPEN for w in words):
+            raise _refuse("the instruction asks for more than a conversion")
+        if not quotes and any(w.kind is Kind.QUOTE for w in words):
+            raise _refuse("the instruction quotes words; say what to do without quoting")
+        if any(_asks_whether(clause) for clause in _clauses(words)):
+            raise _refuse("the instruction asks a question about the payload")
+
+    def _slots(
+        self, words: Sequence[Word], payload_formats: frozenset[str]
+    ) -> tuple[str | None, str]:
+        named: list[tuple[int, str]] = []  # (index, format), repeats of one format merged
+        targets = {w.value for w in words if w.kind is Kind.TARGET}
+        for i, w in enumerate(words):
+            if w.kind is Kind.FORMAT and (not named or named[-1][1] != w.value):
+                named.append((i, w.value))
+        distinct = list(dict.fromkeys(f for _, f in named))
+        if len(targets) > 1 or len(distinct) > 2 or (targets and len(distinct) > 1):
+            raise _refuse("the instruction names more formats than one conversion has")
+        if targets:
+            target = next(iter(targets))
+            source = distinct[0] if distinct else None
+            if source == target:
+                return None, target
+            return source, target
+        if not distinct:
+            raise _refuse("the instruction names no format")
+        if len(distinct) == 1:
+            (index, only), *_ = named
+            if _marker_before(words, index) is Kind.FROM:
+                raise _refuse("the instruction names a source and no target")
+            if only in payload_formats and _marker_before(words, index) is not Kind.TO:
+                raise _refuse(f"the payload is {only} already; say which format to make it")
+            return None, only
+        (ia, a), (ib, b) = named[0], next(n for n in named if n[1] != named[0][1])
+        if any(f == a for _, f in named[named.index((ib, b)) :]):
+            raise _refuse("the instruction names its formats in no one order")
+        between = {w.kind for w in words[ia + 1 : ib]}
+        before_a = _marker_before(words, ia)
+        if Kind.INSTEAD in between or _names_target_first(words[ia + 1 : ib]):
+            return b, a  # "B instead of A", "the B version of this A", "B code for this A"
+        if Kind.TO in between or before_a is Kind.FROM:
+            return a, b
+        if before_a is Kind.TO and Kind.FROM in between:  # "to B from A"
+            return b, a
+        if (a in payload_formats) != (b in payload_formats):
+            return (a, b) if a in payload_formats else (b, a)
+        raise _refuse("the instruction does not say which format is the source")
+
+    def read(self, text: str, payload_formats: frozenset[str] = frozenset()) -> list[Directive]:
+        """The grammar's directives for the frame of ``text``; ``Unsupported`` when there is
+        no frame or the grammar does not read its islands."""
+        frame = self.frame(text, payload_formats)
+        chinese = any("\u3400" <= ch <= "\u9fff" for island in frame.islands for ch in island)
+        tries = (False, True) if chinese else (False,)
+        failure: Unsupported | None = None
+        for zh in tries:
+            try:
+                directives = list(self._parse(frame.sentence(zh)))
+            except Unsupported as exc:
+                failure = failure or exc
+                continue
+            if any(isinstance(d, Step) for d in directives):
+                return directives
+        raise failure or _refuse("the frame asks for no operation")
+
+
+def _clauses(words: Sequence[Word]) -> list[list[Word]]:
+    out: list[list[Word]] = [[]]
+    for w in words:
+        if w.kind is Kind.SEP:
+            out.append([])
+        else:
+            out[-1].append(w)
+    return [c for c in out if c]
+
+
+# A clause that opens with one of these and not with "you" next asks whether something is so
+# ("is this valid", "does this have a YAML equivalent", "can this be YAML"), not for an answer.
+_AUXILIARIES = _words("is are was were does did do has have can could would will may might")
+_ADDRESSEES = _words("you u ya ye")
+
+
+def _asks_whether(clause: Sequence[Word]) -> bool:
+    first = clause[0].text.lower()
+    follows = clause[1].text.lower() if len(clause) > 1 else ""
+    return first in _AUXILIARIES and follows not in _ADDRESSEES
+
+
+def _marker_before(words: Sequence[Word], index: int) -> Kind | None:
+    """The direction word nearest before ``words[index]`` with only benign words between."""
+    for w in reversed(words[:index]):
+        if w.kind in (Kind.TO, Kind.FROM, Kind.INSTEAD):
+            return w.kind
+        if w.kind is not Kind.BENIGN:
+            return None
+    return None
+
+
+# "the YAML version of this JSON", "pandas code for this query": the first format is the target.
+_OF_NOUNS = frozenset(
+    {"version", "equivalent", "form", "representation", "counterpart", "translation", "code"}
+)
+
+
+def _names_target_first(between: Sequence[Word]) -> bool:
+    low = [w.text.lower() for w in between]
+    if Kind.TO in {w.kind for w in between}:
+        return False
+    if "for" in low:
+        return True
+    return any(a in _OF_NOUNS and b == "of" for a, b in pairwise(low))
+
+
+def _refuse(message: str) -> Unsupported:
+    return Unsupported("parse.no_match", message)
+
+
+def payload_formats(
+    lang: str | None, text: str | None, sniffers: Mapping[str, Sequence[Callable[[str], bool]]]
+) -> frozenset[str]:
+    """The formats a payload may be in: its fence tag, else the formats a reader of which
+    claims it (its sniffer says yes)."""
+    if lang:
+        return frozenset({lang})
+    if text is None:
+        return frozenset()
+    return frozenset(f for f, sniffs in sniffers.items() if any(s(text) for s in sniffs))
