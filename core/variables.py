@@ -55,8 +55,11 @@ VARIABLES: tuple[Variable, ...] = (
              "engine"),
     Variable("ZEROLAYER_TIME_LIMIT", "5.0", "seconds one plan may run", "engine"),
     Variable("ZEROLAYER_MAX_BLOCKS", "64", "blocks of one message written in blocks", "engine"),
+    Variable("ZEROLAYER_STRICT_SAMPLING", "",
+             "1 or true: a request without temperature goes to the fallback "
+             "(gate.temperature_absent) instead of letting the instruction decide", "engine"),
     Variable("ZEROLAYER_ASSUME_TEMPERATURE_ZERO", "",
-             "1 or true: a request without temperature counts as temperature 0", "engine"),
+             "deprecated: 0 or false is ZEROLAYER_STRICT_SAMPLING=1; 1 is the default", "engine"),
     Variable("ZEROLAYER_ROUTER", "off", "intent router: off, minilm or auto", "engine"),
     Variable("ZEROLAYER_ROUTER_THRESHOLD", "0.8", "router's English cosine threshold", "engine"),
     Variable("ZEROLAYER_ROUTER_ZH_THRESHOLD", "0.15", "router's Chinese n-gram threshold",
@@ -85,12 +88,25 @@ VARIABLES: tuple[Variable, ...] = (
              "service"),
     Variable("ZEROLAYER_ADMIN_TOKEN", "", "token the warm-up route requires", "service",
              secret=True),
-    Variable("ZEROLAYER_INLINE_MAX_CHARS", "65536",
-             "requests up to this many characters are decided on the event loop", "service"),
+    Variable("ZEROLAYER_DECIDE_TIMEOUT_S", "",
+             "seconds one engine run from a route may take, off the event loop (unset: the "
+             "engine's ZEROLAYER_TIME_LIMIT); past it the answer is a 400 naming the limit",
+             "service"),
     Variable("ZEROLAYER_FAST_PATH_MAX_BYTES", "65536",
              "largest body the fast path of cached answers reads; 0 turns it off", "service"),
     Variable("ZEROLAYER_FAST_PATH_CACHE_BYTES", "16777216",
              "memory budget of the fast path's answers, per worker; 0 turns it off", "service"),
+    Variable("ZEROLAYER_HEADER_TIMEOUT_S", "10.0",
+             "seconds from a connection to the end of a request's headers, then it is "
+             "closed; 0: none", "service"),
+    Variable("ZEROLAYER_BODY_TIMEOUT_S", "30.0",
+             "longest pause between two pieces of a request body, then the connection is "
+             "closed; 0: none", "service"),
+    Variable("ZEROLAYER_KEEP_ALIVE_S", "5", "idle seconds a keep-alive connection is kept",
+             "service"),
+    Variable("ZEROLAYER_MAX_CONNECTIONS", "2048",
+             "open connections per worker; beyond it a request is answered 503; 0: no cap",
+             "service"),
     # rules, keys and tenants
     Variable("ZEROLAYER_RULES", "on", "off: no rules API and no tenant rules", "rules"),
     Variable("ZEROLAYER_DB_URL", "", "rules and keys store (postgresql+psycopg://… for a "
