@@ -22,6 +22,7 @@ from zerolayer.rules_api.guard import GuardMiddleware
 from zerolayer.rules_api.lint_api import lint_router
 from zerolayer.rules_api.metrics import ServiceMetrics
 from zerolayer.rules_api.openai_api import openai_router
+from zerolayer.rules_api.openapi_doc import install_contract
 from zerolayer.rules_api.service import AnswerService
 from zerolayer.rules_api.settings import ServiceSettings
 from zerolayer.rules_api.status_api import status_router
@@ -107,6 +108,7 @@ def create_app(
     app.include_router(lint_router(service))
     app.include_router(status_router())
     _install_rules(app, service)
+    install_contract(app)
     app.add_middleware(
         GuardMiddleware, max_body_bytes=settings.max_body_bytes, on_reject=on_guard_reject
     )

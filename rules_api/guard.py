@@ -49,7 +49,8 @@ class GuardMiddleware:
         path: str = scope.get("path", "")
         length = headers.get("content-length")
         if length is not None and length.strip().isdigit() and int(length) > self.max_body_bytes:
-            await self._answer(send, path, headers, 413, str(BodyTooLarge(self.max_body_bytes)))
+            message = str(BodyTooLarge(self.max_body_bytes).detail)
+            await self._answer(send, path, headers, 413, message)
             return
         seen = 0
         started = False

@@ -126,6 +126,39 @@ def test_fingerprint_is_exact_and_skips_non_deterministic_requests(engine: Engin
     assert engine.fingerprint(hot) is None
 
 
+SAMPLING_CASES = [
+    ("Convert this JSON to YAML", '{"a": 1}'),
+    ("Sort by id and output YAML", TICKETS),
+    ("Convert this JSON to YAML", '{"a": }'),  # an error answer
+    ("Write a poem about the sea", None),  # open-ended: never cached
+]
+
+
+@pytest.mark.parametrize(("instruction", "payload"), SAMPLING_CASES)
+def test_fingerprint_of_absent_and_zero_temperature(engine: Engine, instruction, payload) -> None:
+    """Absent temperature and 0 share a cache key only where their answers are the same: the
+    lenient default answers both alike; under the strict rule an absent temperature has no key
+    at all, so an engine of either setting can share one cache (Redis) with the other."""
+    zero = EngineRequest.from_instruction(instruction, *([payload] if payload else []))
+    absent = EngineRequest(messages=zero.messages, payloads=zero.payloads)
+    assert zero.temperature == 0 and absent.temperature is None
+    strict = Engine(EngineConfig.from_env({"ZEROLAYER_STRICT_SAMPLING": "1"}))
+    for one in (engine, strict):
+        for request in (zero, absent):
+            key = one.fingerprint(request)
+            result = one.run(request)
+            if key is None:
+                continue
+            for other in (engine, strict):  # whoever computes the same key answers alike
+                for again in (zero, absent):
+                    if other.fingerprint(again) == key:
+                        twin = other.run(again)
+                        assert (twin.route, twin.output) == (result.route, result.output)
+    assert strict.fingerprint(absent) is None
+    assert strict.run(absent).reason == "gate.temperature_absent"
+    assert engine.fingerprint(absent) == engine.fingerprint(zero)
+
+
 def test_one_engine_serves_many_threads(engine: Engine) -> None:
     payloads = [f'{{"n": {i}, "tags": ["a", "b"]}}' for i in range(200)]
     with ThreadPoolExecutor(max_workers=8) as pool:

@@ -171,7 +171,11 @@ class _Worker:
             self.process.start()
             child.close()
             self.conn = parent
-            if not parent.poll(start_timeout) or not parent.recv().get("ready"):
+            try:
+                ready = parent.poll(start_timeout) and parent.recv().get("ready")
+            except (EOFError, OSError):  # it died, or the pool was closed while it started
+                ready = False
+            if not ready:
                 self.stop()
                 raise LimitExceeded("the rule worker did not start")
         return self.conn

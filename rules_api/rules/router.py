@@ -206,8 +206,17 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
     @router.get("/v1/zero-rules/{name}/versions", summary="The rule's versions")
     async def versions(request: Request, name: str) -> dict[str, Any]:
         hub, _, tenant = await allow(request, *READ)
+        page = page_of(request.query_params, 1)
+        after = page.after[0] if page.after else 0
+        if not isinstance(after, int):
+            raise RulesError(
+                "cursor is not one this list returned; start again without it",
+                errors=[Issue("query:cursor", "a next_cursor of this list")],
+            )
         view = await run_in_threadpool(hub.view, tenant, name)
-        return {"versions": view["versions"]}
+        ordered = sorted(view["versions"], key=lambda v: v["number"])
+        rows = [v for v in ordered if v["number"] > after][: page.limit + 1]
+        return paged("versions", rows, page, ("number",))
 
     @router.get("/v1/zero-rules/{name}/versions/{number}", summary="One version")
     async def version(request: Request, name: str, number: int) -> dict[str, Any]:

@@ -192,3 +192,20 @@ def test_sdk_does_not_retry_when_no_fallback_is_configured(bare) -> None:
     with pytest.raises(openai.InternalServerError):
         create(client, "an open question")
     assert bare.engine.runs == before + 1  # x-should-retry: false was obeyed
+
+
+@pytest.mark.parametrize("size", [5_000, 2_000_000])  # just over the limit; far over it
+def test_oversized_request_is_413_in_openai_shape(bare, size) -> None:
+    with pytest.raises(openai.APIStatusError) as info:
+        create(bare.openai(max_retries=2), ECHO + "x" * size)
+    err = info.value
+    assert err.status_code == 413
+    assert err.response.headers["x-zero-layer-reason"] == "request.too_large"
+    assert err.response.json() == {
+        "error": {
+            "message": "request body is larger than the limit of 4096 bytes",
+            "type": "invalid_request_error",
+            "param": None,
+            "code": "request_too_large",
+        }
+    }

@@ -49,12 +49,26 @@ def test_every_list_route_pages_through_all_its_items(rig: Rig, admin: dict[str,
         r = c.post("/v1/zero-rules", content=contrib(name),
                    headers={**rig.h("author"), "content-type": "application/yaml"})  # fmt: skip
         assert r.status_code == 201, r.text
+    etag = c.get("/v1/zero-rules/contract-faq", headers=rig.h("author")).headers["etag"]
+    for i in range(3):  # three frozen versions, each of a changed draft
+        if i:
+            text = contrib("contract-faq.yaml").replace("user-friendly FAQ", f"FAQ (revision {i})")
+            r = c.put("/v1/zero-rules/contract-faq/draft", content=text,
+                      headers={**rig.h("author", etag), "content-type": "application/yaml"})  # fmt: skip
+            assert r.status_code == 200, r.text
+            etag = r.headers["etag"]
+        r = c.post("/v1/zero-rules/contract-faq/versions", headers=rig.h("author", etag))
+        assert r.status_code == 201, r.text
+        etag = r.json()["etag"]
+    versions = c.get("/v1/zero-rules/contract-faq/versions", headers=rig.h("author")).json()
+    assert [v["number"] for v in versions["versions"]] == [1, 2, 3]
     auditor = rig.h("auditor")
     cases = [
         ("/v1/keys", "keys", admin, lambda k: k["key_id"]),
         ("/v1/audit", "audit", auditor, lambda a: a["id"]),
         ("/v1/zero-rules", "rules", rig.h("author"), lambda r: r["name"]),
         ("/v1/zero-rules/contract-faq/audit", "audit", auditor, lambda a: a["id"]),
+        ("/v1/zero-rules/contract-faq/versions", "versions", auditor, lambda v: v["number"]),
     ]
     for path, key, headers, ident in cases:
         whole = c.get(path, params={"limit": MAX_LIMIT}, headers=headers).json()
