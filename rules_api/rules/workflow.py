@@ -529,7 +529,7 @@ class RulesHub:
             return EngineResult(Route.FALLBACK, reason="rule.limit", detail=exc.message)
         if answer["ok"]:
             return EngineResult(
-                Route.DETERMINISTIC, output=answer["output"], plan=f"{label} {rule.pipeline}"
+                Route.DETERMINISTIC, output=answer["output"], plan=f"{label} {rule.plan.to_text()}"
             )
         return EngineResult(
             Route.FALLBACK,

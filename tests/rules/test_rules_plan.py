@@ -1,0 +1,137 @@
+"""A rule compiles into a plan over OpSpecs: checked by the planner (implicit reading steps
+included) and run by the engine's executor, over a registry of the rule's own."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from zerolayer.core.engine import Engine
+from zerolayer.core.errors import StartupError
+from zerolayer.core.execute import FUSED, execute
+from zerolayer.core.ops import OpSpec
+from zerolayer.core.plan import Plan, Step
+from zerolayer.core.planner import check_chain
+from zerolayer.core.registry import Registry
+from zerolayer.core.types import JSON_VALUE, TEXT
+from zerolayer.rules_api.rules.compiler import compile_rule
+from zerolayer.rules_api.rules.document import RuleInvalid
+from zerolayer.rules_api.rules.rule_ops import RULE_OP_NAMES, RuleAssets, rule_ops, rule_registry
+from zerolayer.rules_api.rules.runner import run_examples, run_rule
+
+TEMPLATE = "{% for t in data %}{{ t.title }}\n{% endfor %}"
+
+
+def _doc(pipeline: str, inputs: list[str], **extra: Any) -> str:
+    titles = "".join(f"{t}\n" for t in ("a", "b"))
+    return json.dumps(
+        {
+            "name": "due-list",
+            "triggers": {"phrases": ["list the tasks by due date"]},
+            "templates": {"list": TEMPLATE},
+            "pipeline": pipeline,
+            "examples": [{"input": text, "expected": titles} for text in inputs],
+            **extra,
+        }
+    )
+
+
+JSON_TASKS = '[{"title": "b", "due": 2}, {"title": "a", "due": 1}]'
+YAML_TASKS = "- title: b\n  due: 2\n- title: a\n  due: 1\n"
+SORTED = 'sort(key="due", order="asc") | template.render(template="list")'
+
+
+def _compile(engine: Engine, text: str) -> Any:
+    return compile_rule(text, "json", builtin_ops=engine.registry.ops)
+
+
+@pytest.mark.parametrize(
+    ("inputs", "extra", "reader"),
+    [
+        ([JSON_TASKS], {}, "json.parse"),
+        ([YAML_TASKS], {}, "yaml.parse"),
+        ([JSON_TASKS], {"input": {"format": "yaml"}}, "yaml.parse"),
+    ],
+    ids=["json examples", "yaml examples", "stated format"],
+)
+def test_the_planner_inserts_the_reading_step(
+    engine: Engine, inputs: list[str], extra: dict[str, Any], reader: str
+) -> None:
+    rule = _compile(engine, _doc(SORTED, inputs, **extra))
+    assert [s.op for s in rule.plan.steps] == [reader, "sort", "template.render"]
+    assert rule.plan.to_text().startswith(f"{reader} | sort(")
+    assert rule.steps[0].op == reader
+    results = run_examples(rule, engine.registry.ops)
+    assert all(r.passed for r in results), [r.to_dict() for r in results]
+
+
+def test_examples_in_two_formats_need_a_stated_format(engine: Engine) -> None:
+    with pytest.raises(RuleInvalid) as info:
+        _compile(engine, _doc(SORTED, [JSON_TASKS, YAML_TASKS]))
+    assert any(
+        i.location == "/pipeline" and "input: {format: json}" in i.message
+        for i in info.value.issues
+    ), [i.to_dict() for i in info.value.issues]
+    rule = _compile(engine, _doc(SORTED, [JSON_TASKS, YAML_TASKS], input={"format": "yaml"}))
+    assert all(r.passed for r in run_examples(rule, engine.registry.ops))
+
+
+def test_an_unknown_input_format_is_located(engine: Engine) -> None:
+    with pytest.raises(RuleInvalid) as info:
+        _compile(engine, _doc(SORTED, [JSON_TASKS], input={"format": "toml"}))
+    assert info.value.issues[0].location == "/input/format"
+
+
+def test_a_written_reader_is_kept_and_the_trace_shows_each_step(engine: Engine) -> None:
+    rule = _compile(engine, _doc("json.parse | " + SORTED, [JSON_TASKS]))
+    assert [s.op for s in rule.plan.steps] == ["json.parse", "sort", "template.render"]
+    out, trace = run_rule(rule, JSON_TASKS, {}, engine.registry.ops)
+    assert out == "a\nb\n"
+    assert [(t.step, t.input_type, t.output_type) for t in trace] == [
+        ("json.parse", TEXT, JSON_VALUE),
+        ('sort(key="due", order="asc")', JSON_VALUE, JSON_VALUE),
+        ('template.render(template="list")', JSON_VALUE, TEXT),
+    ]
+
+
+def test_rule_ops_are_opspecs_bound_to_the_rules_assets(engine: Engine) -> None:
+    assets = RuleAssets({"word": r"\w+"}, {"t": "{{ data | join(',') }}/{{ slots.n }}"}, {"n": 3})
+    specs = rule_ops(assets)
+    assert all(isinstance(s, OpSpec) and s.plugin == "rules" for s in specs)
+    assert tuple(s.name for s in specs) == RULE_OP_NAMES
+    registry = rule_registry(engine.registry, assets)
+    assert "regex.findall" not in engine.registry.ops  # the engine's registry is unchanged
+    plan = check_chain(
+        [Step("regex.findall", {"pattern": "word"}), Step("template.render", {"template": "t"})],
+        registry,
+        TEXT,
+    )
+    assert execute(plan, "x y", registry)[0] == "x,y/3"
+
+
+def test_an_overlay_never_replaces_an_op() -> None:
+    base = Registry()
+    base.ops["regex.split"] = rule_ops(RuleAssets())[3]
+    with pytest.raises(StartupError, match=r"duplicate op name 'regex\.split'"):
+        rule_registry(base, RuleAssets())
+
+
+def test_an_op_takes_the_types_it_also_accepts_as_they_are() -> None:
+    registry = rule_registry({}, RuleAssets(templates={"t": "<{{ data }}>"}))
+    plan = check_chain([Step("template.render", {"template": "t"})], registry, TEXT)
+    assert [s.op for s in plan.steps] == ["template.render"]
+    assert execute(plan, "raw", registry)[0] == "<raw>"
+
+
+def test_execute_reports_each_step_and_fused_pairs(engine: Engine) -> None:
+    seen: list[tuple[str, Any]] = []
+    plan = Plan((Step("json.parse"), Step("yaml.emit")))
+    out, _ = execute(
+        plan, '{"a": 1}', engine.registry, on_step=lambda s, _spec, v, _t: seen.append((s.op, v))
+    )
+    assert out == "a: 1\n"
+    assert [op for op, _ in seen] == ["json.parse", "yaml.emit"]
+    fused = engine.registry.ops["yaml.emit"].fused.get("json.parse") is not None
+    assert (seen[0][1] is FUSED) == fused
