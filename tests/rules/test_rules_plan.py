@@ -4,12 +4,22 @@ included) and run by the engine's executor, over a registry of the rule's own.""
 from __future__ import annotations
 
 import json
+import pickle
 from typing import Any
 
 import pytest
 
 from zerolayer.core.engine import Engine
-from zerolayer.core.errors import StartupError
+from zerolayer.core.errors import (
+    LimitExceeded,
+    OpError,
+    PayloadError,
+    PipelineSyntaxError,
+    PositionedLimit,
+    StartupError,
+    Unsupported,
+    ZeroLayerError,
+)
 from zerolayer.core.execute import FUSED, execute
 from zerolayer.core.ops import OpSpec
 from zerolayer.core.plan import Plan, Step
@@ -18,8 +28,11 @@ from zerolayer.core.registry import Registry
 from zerolayer.core.types import JSON_VALUE, TEXT
 from zerolayer.rules_api.rules.compiler import compile_rule
 from zerolayer.rules_api.rules.document import RuleInvalid
+from zerolayer.rules_api.rules.isolation import InlineRunner, Job, failure
 from zerolayer.rules_api.rules.rule_ops import RULE_OP_NAMES, RuleAssets, rule_ops, rule_registry
 from zerolayer.rules_api.rules.runner import run_examples, run_rule
+from zerolayer.rules_api.rules.wire import WireError, error_from_wire, error_to_wire
+from zerolayer.rules_api.rules.workflow import fallback_reason
 
 TEMPLATE = "{% for t in data %}{{ t.title }}\n{% endfor %}"
 
@@ -135,3 +148,48 @@ def test_execute_reports_each_step_and_fused_pairs(engine: Engine) -> None:
     assert [op for op, _ in seen] == ["json.parse", "yaml.emit"]
     fused = engine.registry.ops["yaml.emit"].fused.get("json.parse") is not None
     assert (seen[0][1] is FUSED) == fused
+
+
+WIRE_ERRORS = [
+    PayloadError("Expecting value", fmt="JSON", text='{"a": }', line=1, column=7),
+    PositionedLimit("nested too deeply", fmt="JSON", text="[[[", line=1, column=3),
+    Unsupported("rule.no_match", "the rule's pattern finds nothing in the payload"),
+    OpError("sort: field 'due' is missing"),
+    LimitExceeded("the plan ran past its time limit of 1 s", hint="make it cheaper"),
+    PipelineSyntaxError("expected )", text="sort(", line=1, column=6),
+]
+
+
+@pytest.mark.parametrize("error", WIRE_ERRORS, ids=lambda e: type(e).__name__)
+def test_errors_cross_the_process_boundary_as_their_class_with_positions(
+    error: ZeroLayerError,
+) -> None:
+    data = pickle.loads(pickle.dumps(error_to_wire(error)))  # what a worker's pipe does
+    back = error_from_wire(data)
+    assert type(back) is type(error)
+    assert vars(back) == vars(error)
+    assert str(back) == str(error) and back.to_dict() == error.to_dict()
+
+
+def test_a_subclass_travels_as_the_nearest_class_of_the_tree() -> None:
+    class Special(PayloadError):
+        pass
+
+    back = error_from_wire(error_to_wire(Special("bad", text="x", line=1, column=1)))
+    assert type(back) is PayloadError and (back.line, back.column) == (1, 1)
+
+
+@pytest.mark.parametrize("data", [None, {}, {"type": "KeyError", "attrs": {"message": "x"}}])
+def test_data_that_is_not_an_error_is_refused(data: Any) -> None:
+    with pytest.raises(WireError):
+        error_from_wire(data)
+
+
+def test_a_payload_error_keeps_its_position_through_a_worker(engine: Engine) -> None:
+    doc = _doc("json.parse | " + SORTED, [JSON_TASKS])
+    runner = InlineRunner()
+    answer = runner.submit(Job("run", doc, "json", '[{"title": "a",\n  "due": }]'))
+    error = failure(answer)
+    assert isinstance(error, PayloadError) and (error.line, error.column) == (2, 10)
+    assert fallback_reason(error) == "rule.invalid_payload"
+    assert "line 2, column 10" in error.message
