@@ -16,7 +16,7 @@ from zerolayer.core.execute import FUSED, execute
 from zerolayer.core.ops import OpSpec
 from zerolayer.core.pipeline import format_step
 from zerolayer.core.plan import Step
-from zerolayer.core.segment import segment
+from zerolayer.core.segment import Payload, Segmented, segment
 from zerolayer.rules_api.rules.compiler import CompiledRule, example_slots
 from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
 from zerolayer.rules_api.rules.rule_ops import RuleAssets, rule_registry
@@ -162,23 +162,35 @@ def _one_line(exc: ZeroLayerError) -> str:
     return f"{exc.code}: {exc.message}"
 
 
+def readings_of(
+    message: str, payloads: Sequence[str] = (), segmented: Sequence[Segmented] | None = None
+) -> Sequence[Segmented]:
+    """The readings of a message: those the engine made when given, else the payloads given
+    apart (the message is the instruction), else the message segmented."""
+    if segmented:
+        return segmented
+    if payloads:
+        return [Segmented(message, tuple(Payload(p) for p in payloads), how="explicit")]
+    return segment(message)
+
+
 def match_message(
     rules: Sequence[CompiledRule],
     message: str,
     payloads: Sequence[str] = (),
     grammars: Sequence[TenantGrammar] | None = None,
+    segmented: Sequence[Segmented] | None = None,
 ) -> Match | None:
     """The rule whose trigger matches the message's instruction, with its one payload.
 
     Phrases are tried first, then ``grammars`` (the tenant's composed trigger grammars); by
-    default each rule's own grammar, which is right for a single rule.
+    default each rule's own grammar, which is right for a single rule. ``segmented`` are the
+    readings of the message the engine made already; without them the message is read here.
     """
-    if payloads:
-        readings = [(message, tuple(payloads), "explicit")]
-    else:
-        readings = [
-            (s.instruction, tuple(p.text for p in s.payloads), s.how) for s in segment(message)
-        ]
+    readings = [
+        (s.instruction, tuple(p.text for p in s.payloads), s.how)
+        for s in readings_of(message, payloads, segmented)
+    ]
     by_name = {rule.name: rule for rule in rules}
     for instruction, texts, how in readings:
         if len(texts) != 1:

@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from zerolayer.core.errors import Unsupported, ZeroLayerError
 from zerolayer.core.messages import EngineRequest, EngineResult, Route
 from zerolayer.core.ops import OpSpec
+from zerolayer.core.segment import Segmented
 from zerolayer.rules_api.rules.compiler import BuiltinParser, CompiledRule, compile_rule
 from zerolayer.rules_api.rules.document import Issue, RuleInvalid, load_document, pointer
 from zerolayer.rules_api.rules.errors import Conflict, Invalid, RulesError
@@ -505,8 +506,11 @@ class RulesHub:
             log.error("trigger grammars of tenant %s collide: %s", tenant, exc.message)
             return None
 
-    def answer(self, tenant: str, request: EngineRequest) -> EngineResult | None:
-        """The tenant's rules' answer to a request, or None when no trigger matches."""
+    def answer(
+        self, tenant: str, request: EngineRequest, segmented: Sequence[Segmented] | None = None
+    ) -> EngineResult | None:
+        """The tenant's rules' answer to a request, or None when no trigger matches;
+        ``segmented``: the readings of its last message the engine made already."""
         if not request.messages or request.messages[-1].role != "user":
             return None
         entry = self._entry(tenant)
@@ -519,6 +523,7 @@ class RulesHub:
             request.messages[-1].content,
             request.payloads,
             grammars=[entry.grammar] if entry.grammar is not None else [],
+            segmented=segmented,
         )
         if match is None:
             return None

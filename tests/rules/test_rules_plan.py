@@ -3,12 +3,15 @@ included) and run by the engine's executor, over a registry of the rule's own.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 from typing import Any
 
 import pytest
+from rules_helpers import CONTRIB
 
+from zerolayer.core import engine as core_engine
 from zerolayer.core.engine import Engine
 from zerolayer.core.errors import (
     LimitExceeded,
@@ -21,16 +24,20 @@ from zerolayer.core.errors import (
     ZeroLayerError,
 )
 from zerolayer.core.execute import FUSED, execute
+from zerolayer.core.messages import EngineRequest, EngineResult, Message, Route
 from zerolayer.core.ops import OpSpec
 from zerolayer.core.plan import Plan, Step
 from zerolayer.core.planner import check_chain
 from zerolayer.core.registry import Registry
+from zerolayer.core.segment import segment
 from zerolayer.core.types import JSON_VALUE, TEXT
+from zerolayer.rules_api.rules import runner as runner_module
 from zerolayer.rules_api.rules.compiler import compile_rule
 from zerolayer.rules_api.rules.document import RuleInvalid
 from zerolayer.rules_api.rules.isolation import InlineRunner, Job, failure
 from zerolayer.rules_api.rules.rule_ops import RULE_OP_NAMES, RuleAssets, rule_ops, rule_registry
-from zerolayer.rules_api.rules.runner import run_examples, run_rule
+from zerolayer.rules_api.rules.runner import match_message, run_examples, run_rule
+from zerolayer.rules_api.rules.tenant_engine import TenantRulesEngine
 from zerolayer.rules_api.rules.wire import WireError, error_from_wire, error_to_wire
 from zerolayer.rules_api.rules.workflow import fallback_reason
 
@@ -193,3 +200,66 @@ def test_a_payload_error_keeps_its_position_through_a_worker(engine: Engine) -> 
     assert isinstance(error, PayloadError) and (error.line, error.column) == (2, 10)
     assert fallback_reason(error) == "rule.invalid_payload"
     assert "line 2, column 10" in error.message
+
+
+class _Hub:
+    """The tenant's active rules answered with the readings the engine made."""
+
+    def __init__(self, engine: Engine) -> None:
+        text = (CONTRIB / "email-list.yaml").read_text(encoding="utf-8")
+        self.rules = [compile_rule(text, "yaml", builtin_ops=engine.registry.ops)]
+        self.given: list[Any] = []
+
+    def active(self, tenant: str) -> tuple[int, list[tuple[Any, int]]]:
+        return 1, [(rule, 1) for rule in self.rules]
+
+    def answer(
+        self, tenant: str, request: EngineRequest, segmented: Any = None
+    ) -> EngineResult | None:
+        self.given.append(segmented)
+        match = match_message(
+            self.rules, request.messages[-1].content, request.payloads, segmented=segmented
+        )
+        if match is None:
+            return None
+        output, _ = run_rule(match.rule, match.payload, match.slots, {})
+        return EngineResult(Route.DETERMINISTIC, output=output, plan=match.rule.plan.to_text())
+
+
+def test_a_tenant_request_is_segmented_once(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+
+    def counted(message: str) -> Any:
+        calls.append(message)
+        return segment(message)
+
+    for module in (core_engine, runner_module):
+        monkeypatch.setattr(module, "segment", counted)
+    hub = _Hub(engine)
+    tenant_engine = TenantRulesEngine(engine, lambda: hub)
+    message = "Extract the email addresses:\n\nWrite to ann@example.com or bo@example.org.\n"
+    request = EngineRequest((Message("user", message),), temperature=0.0, tenant="acme")
+    result = tenant_engine.run(request)
+    assert result.route is Route.DETERMINISTIC, result
+    assert result.output == "ann@example.com\nbo@example.org\n"
+    assert len(calls) == 1 and hub.given[0], calls  # the rules read the engine's readings
+    assert "tenant" in result.timings
+
+    calls.clear()
+    untenanted = tenant_engine.run(dataclasses.replace(request, tenant=None))
+    assert untenanted.route is Route.FALLBACK and untenanted.reason == "parse.no_match"
+    assert len(hub.given) == 1  # a request without a tenant never reaches the rules
+
+
+def test_the_gate_refusal_never_reaches_the_rules(engine: Engine) -> None:
+    hub = _Hub(engine)
+    request = EngineRequest(
+        (Message("user", "Extract the email addresses:\n\nann@example.com\n"),),
+        temperature=0.9,
+        tenant="acme",
+    )
+    result = TenantRulesEngine(engine, lambda: hub).run(request)
+    assert result.route is Route.FALLBACK and result.reason.startswith("gate.")
+    assert hub.given == []
