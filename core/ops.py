@@ -8,6 +8,7 @@ anything runs.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -71,6 +72,15 @@ class OpSpec:
         validator = jsonschema.Draft202012Validator(closed)
         object.__setattr__(self, "_validator", validator)
         object.__setattr__(self, "_takes_none", validator.is_valid({}))
+
+    def with_func(self, func: OpFunction) -> OpSpec:
+        """This op with another function (the same schema, checked once: a rule's ops are
+        made for every run with its assets bound in)."""
+        if not callable(func):
+            raise TypeError(f"op {self.name!r}: func must be callable")
+        clone = copy.copy(self)
+        object.__setattr__(clone, "func", func)
+        return clone
 
     def accepts(self, input_type: str) -> bool:
         """Whether the op takes a value of ``input_type`` as it is."""

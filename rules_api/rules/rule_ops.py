@@ -11,7 +11,7 @@ name is a ``StartupError`` when a rule's registry is made.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,61 +78,61 @@ def rule_ops(assets: RuleAssets) -> list[OpSpec]:
             time_limit=assets.limits.run_timeout_s,
         )
 
-    def spec(
-        name: str,
-        output: str,
-        params: dict[str, Any],
-        func: Callable[..., Any],
-        description: str,
-        **extra: Any,
-    ) -> OpSpec:
-        return OpSpec(name, TEXT, output, func, params, description, plugin=OWNER, **extra)
+    funcs = [findall, match, replace, split, render]
+    return [spec.with_func(func) for spec, func in zip(_SPECS, funcs, strict=True)]
 
-    return [
-        spec(
-            "regex.findall",
-            JSON_VALUE,
-            _schema(["pattern"], pattern=_PATTERN),
-            findall,
-            "every match: a mapping of named groups, or the matched text",
+
+def _unbound(value: Any, **params: Any) -> Any:
+    raise OpError("a rule op runs only with its rule's assets bound in")
+
+
+def _spec(name: str, output: str, params: dict[str, Any], description: str) -> OpSpec:
+    return OpSpec(name, TEXT, output, _unbound, params, description, plugin=OWNER)
+
+
+# The specs, their schemas checked once; ``rule_ops`` binds a rule's functions into copies.
+_SPECS = (
+    _spec(
+        "regex.findall",
+        JSON_VALUE,
+        _schema(["pattern"], pattern=_PATTERN),
+        "every match: a mapping of named groups, or the matched text",
+    ),
+    _spec(
+        "regex.match",
+        JSON_VALUE,
+        _schema(["pattern"], pattern=_PATTERN),
+        "the named groups of a match of the whole text; no match falls back",
+    ),
+    _spec(
+        "regex.replace",
+        TEXT,
+        _schema(
+            ["pattern", "replacement"],
+            pattern=_PATTERN,
+            replacement={"type": "string", "maxLength": 1000},
+            count={"type": "integer", "minimum": 0},
         ),
-        spec(
-            "regex.match",
-            JSON_VALUE,
-            _schema(["pattern"], pattern=_PATTERN),
-            match,
-            "the named groups of a match of the whole text; no match falls back",
-        ),
-        spec(
-            "regex.replace",
-            TEXT,
-            _schema(
-                ["pattern", "replacement"],
-                pattern=_PATTERN,
-                replacement={"type": "string", "maxLength": 1000},
-                count={"type": "integer", "minimum": 0},
-            ),
-            replace,
-            "replace matches (\\g<name> and \\1 name groups)",
-        ),
-        spec(
-            "regex.split",
-            JSON_VALUE,
-            _schema(["pattern"], pattern=_PATTERN),
-            split,
-            "the non-empty pieces between matches",
-        ),
-        OpSpec(
-            "template.render",
-            JSON_VALUE,
-            TEXT,
-            render,
-            _schema(["template"], template=_TEMPLATE),
-            "render a sandboxed Jinja2 template with data (the input) and slots",
-            also_accepts=TEXTUAL_TYPES,
-            plugin=OWNER,
-        ),
-    ]
+        "replace matches (\\g<name> and \\1 name groups)",
+    ),
+    _spec(
+        "regex.split",
+        JSON_VALUE,
+        _schema(["pattern"], pattern=_PATTERN),
+        "the non-empty pieces between matches",
+    ),
+    OpSpec(
+        "template.render",
+        JSON_VALUE,
+        TEXT,
+        _unbound,
+        _schema(["template"], template=_TEMPLATE),
+        "render a sandboxed Jinja2 template with data (the input) and slots",
+        also_accepts=TEXTUAL_TYPES,
+        plugin=OWNER,
+    ),
+)
+assert tuple(s.name for s in _SPECS) == RULE_OP_NAMES
 
 
 def rule_registry(builtin: Registry | Mapping[str, OpSpec], assets: RuleAssets) -> Registry:
