@@ -124,10 +124,19 @@ def _accepted(reading: _Reading, refused: list[tuple[Segmented, GateFailure]]) -
     return reading
 
 
+#: What the engine asks when it does not understand a request (a tenant's rules, say): the
+#: request, the readings of its last message the engine made (reused, never made again) and
+#: why the engine cannot answer; an answer it gives is the request's answer.
+NotUnderstoodHook = Callable[
+    [EngineRequest, tuple[Segmented, ...], Unsupported], EngineResult | None
+]
+
+
 @dataclass
 class _Trace:
     timings: dict[str, float] = field(default_factory=dict)
     last: float = field(default_factory=time.perf_counter)
+    readings: list[Segmented] = field(default_factory=list)  # of the last message, once
 
     def mark(self, stage: str) -> None:
         now = time.perf_counter()
@@ -176,10 +185,17 @@ class Engine:
     # ---- public API -------------------------------------------------------------------
 
     def run(
-        self, request: EngineRequest | str, *payloads: str, syntax: str | None = None
+        self,
+        request: EngineRequest | str,
+        *payloads: str,
+        syntax: str | None = None,
+        not_understood: NotUnderstoodHook | None = None,
     ) -> EngineResult:
         """Answer a request, or an instruction with its payloads (``syntax``: the block syntax
-        version of an instruction given as text)."""
+        version of an instruction given as text). ``not_understood`` is asked for an answer
+        when the engine would hand a whole request to the fallback for not understanding it
+        (never one the gate refused, nor a message written in blocks), with the readings of
+        the message the engine made."""
         if isinstance(request, str):
             request = EngineRequest.from_instruction(request, *payloads, syntax=syntax)
         trace = _Trace()
@@ -192,9 +208,25 @@ class Engine:
         except (PayloadError, OpError, LimitExceeded) as exc:
             result = EngineResult(Route.ERROR, error=exc, reason=exc.code, timings=trace.timings)
         except Unsupported as exc:
-            result = self._fallback(exc.reason, exc.message, trace)
+            answer = self._not_understood(request, exc, trace, not_understood)
+            result = answer or self._fallback(exc.reason, exc.message, trace)
         result.warnings = warnings
         return result
+
+    def _not_understood(
+        self,
+        request: EngineRequest,
+        failure: Unsupported,
+        trace: _Trace,
+        hook: NotUnderstoodHook | None,
+    ) -> EngineResult | None:
+        if hook is None or failure.reason.startswith(("gate.", "blocks.")):
+            return None
+        answer = hook(request, tuple(trace.readings), failure)
+        if answer is not None:
+            trace.mark("tenant")
+            answer.timings = {**trace.timings, **answer.timings}
+        return answer
 
     def explain(
         self, request: EngineRequest | str, *payloads: str, syntax: str | None = None
@@ -385,12 +417,16 @@ class Engine:
                 raise
             return self._parse_cached(written)
 
-    def _read(self, message: str, payloads: tuple[str, ...] = ()) -> _Reading:
+    def _read(
+        self, message: str, payloads: tuple[str, ...] = (), seen: list[Segmented] | None = None
+    ) -> _Reading:
         if payloads:
             given = tuple(Payload(p) for p in payloads)
             candidates = [Segmented(message, given, how="explicit")]
         else:
             candidates = segment(message)
+        if seen is not None:
+            seen[:] = candidates
         first_failure: Unsupported | None = None
         refused: list[tuple[Segmented, GateFailure]] = []
         unparsed: list[tuple[Segmented, str]] = []
@@ -534,8 +570,10 @@ class Engine:
             raise NoMatch(f"{failure.message} ({why})", column=failure.column)
         raise failure
 
-    def _plan(self, request: EngineRequest) -> tuple[_Reading, Plan]:
-        reading = self._read(request.messages[-1].content, request.payloads)
+    def _plan(
+        self, request: EngineRequest, seen: list[Segmented] | None = None
+    ) -> tuple[_Reading, Plan]:
+        reading = self._read(request.messages[-1].content, request.payloads, seen)
         payloads = reading.segmented.payloads
         first = payloads[0] if payloads else None
         hint = (
@@ -573,7 +611,7 @@ class Engine:
         blocks = self._blocks(request)
         if blocks is not None:
             return self._parts(request, blocks, trace, run=True)
-        reading, plan = self._plan(request)
+        reading, plan = self._plan(request, trace.readings)
         trace.mark("parse")
         value = self._input(request, reading, plan)
         try:

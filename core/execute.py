@@ -8,36 +8,54 @@ names, is returned for the trace.
 When a step has no parameters and the next op offers a ``fused`` function for it, the two
 run as that one function (same output, checked the same way): ``json.parse | yaml.emit``
 converts a large payload a batch at a time instead of holding its whole parsed value.
+
+``on_step(step, spec, output, seconds)``, when given, sees every step that ran, with resolved
+parameters and its output (``FUSED`` for a step run as one with the next), for traces that
+show what each step did.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 from zerolayer.core.errors import LimitExceeded, Unsupported, ZeroLayerError
 from zerolayer.core.fields import FieldRef, resolve_params
+from zerolayer.core.ops import OpSpec
 from zerolayer.core.plan import Plan, Step
 from zerolayer.core.registry import Registry
 from zerolayer.core.types import OpFunction
 
 log = logging.getLogger(__name__)
 
+#: The output ``on_step`` sees for a step that ran as one with the next (it has none).
+FUSED: Final = object()
+StepObserver = Callable[[Step, OpSpec, Any, float], None]
+
 
 def execute(
-    plan: Plan, value: Any, registry: Registry, *, time_limit: float | None = None
+    plan: Plan,
+    value: Any,
+    registry: Registry,
+    *,
+    time_limit: float | None = None,
+    limit_hint: str = "send a smaller payload, or raise ZEROLAYER_TIME_LIMIT",
+    on_step: StepObserver | None = None,
 ) -> tuple[Any, Plan]:
     """Run ``plan`` on ``value``; return the result and the plan with resolved parameters."""
     deadline = time.perf_counter() + time_limit if time_limit else None
     ran: list[Step] = []
     steps = list(plan.steps)
     while steps:
+        started = time.perf_counter()
         step = steps.pop(0)
         fused = _fused(step, steps[0] if steps else None, registry)
         if fused is not None:
             ran.append(step)
+            if on_step is not None:
+                on_step(step, registry.ops[step.op], FUSED, 0.0)
             step = steps.pop(0)
         spec = registry.ops[step.op]
         params = resolve_params(step.params, value)
@@ -57,10 +75,12 @@ def execute(
             raise Unsupported("op.failed", f"{step.op} failed: {type(exc).__name__}") from exc
         ran.append(Step(step.op, params))
         value = out
+        if on_step is not None:
+            on_step(ran[-1], spec, out, time.perf_counter() - started)
         if deadline is not None and time.perf_counter() > deadline:
             raise LimitExceeded(
                 f"the plan ran past its time limit of {time_limit:g} s at {step.op}",
-                hint="send a smaller payload, or raise ZEROLAYER_TIME_LIMIT",
+                hint=limit_hint,
             )
     return value, Plan(tuple(ran), plan.input_type)
 

@@ -8,6 +8,7 @@ anything runs.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -38,6 +39,8 @@ class OpSpec:
     (```` ```postgres ```` → ``{"dialect": "postgres"}``); the planner sets them where the
     instruction does not, and falls back when the instruction sets another value. ``None``
     for a tag marks payloads this op cannot take exactly (```` ```tsql ````): they fall back.
+    ``also_accepts`` names further input types the op takes as they are (a template renders
+    parsed data or text alike); the planner bridges only from other types.
     """
 
     name: str
@@ -52,6 +55,7 @@ class OpSpec:
     sniff: Callable[[str], bool] | None = None  # does this implicit op claim that payload?
     fused: Mapping[str, OpFunction] = field(default_factory=dict)
     tag_params: Mapping[str, Mapping[str, Any] | None] = field(default_factory=dict)
+    also_accepts: frozenset[str] = frozenset()
     plugin: str = ""  # filled in by the registry
 
     def __post_init__(self) -> None:
@@ -68,6 +72,19 @@ class OpSpec:
         validator = jsonschema.Draft202012Validator(closed)
         object.__setattr__(self, "_validator", validator)
         object.__setattr__(self, "_takes_none", validator.is_valid({}))
+
+    def with_func(self, func: OpFunction) -> OpSpec:
+        """This op with another function (the same schema, checked once: a rule's ops are
+        made for every run with its assets bound in)."""
+        if not callable(func):
+            raise TypeError(f"op {self.name!r}: func must be callable")
+        clone = copy.copy(self)
+        object.__setattr__(clone, "func", func)
+        return clone
+
+    def accepts(self, input_type: str) -> bool:
+        """Whether the op takes a value of ``input_type`` as it is."""
+        return input_type == self.input_type or input_type in self.also_accepts
 
     @property
     def param_names(self) -> tuple[str, ...]:

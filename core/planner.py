@@ -170,8 +170,17 @@ def check_chain(
         spec = registry.ops.get(step.op)
         if spec is None:
             raise PlanError(f"unknown op {step.op!r}", hint=_did_you_mean(step.op, registry))
-        if spec.input_type != current:
-            bridge = _bridge(current, spec.input_type, registry, sources, hint)
+        if not spec.accepts(current):
+            try:
+                bridge = _bridge(current, spec.input_type, registry, sources, hint)
+            except Unsupported as exc:
+                if exc.reason == "plan.type_mismatch":
+                    raise Unsupported(
+                        exc.reason,
+                        f"{step.op} takes {spec.input_type}, not {current}, and nothing turns "
+                        "one into the other",
+                    ) from None
+                raise
             stated = stated and _stated(current, bridge, sources, hint)
             out.append(Step(bridge.name))
             current = bridge.output_type

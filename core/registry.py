@@ -200,6 +200,32 @@ class Registry:
             )
         self.lexicons.append(replace(lexicon, plugin=plugin))
 
+    def overlay(self, ops: Iterable[OpSpec]) -> Registry:
+        """A registry of this one's contents with ``ops`` laid over it (one rule's ops, with
+        its compiled assets bound in, over the built-in ones); this registry is unchanged.
+        Each spec keeps the owner it names in ``plugin``; a name that is taken already is a
+        ``StartupError``: an overlay never replaces an op."""
+        added: dict[str, OpSpec] = {}
+        for spec in ops:
+            if not isinstance(spec, OpSpec):
+                raise StartupError(f"an overlay got {type(spec).__name__}; give OpSpec objects")
+            if spec.name in self.ops or spec.name in added:
+                owner = self.ops[spec.name].plugin if spec.name in self.ops else spec.plugin
+                raise StartupError(
+                    f"duplicate op name {spec.name!r}: registered by {owner!r} and laid over "
+                    f"it by {spec.plugin!r}",
+                    hint="rename the plugin's op: this name belongs to another family",
+                )
+            added[spec.name] = spec
+        return Registry(
+            {**self.ops, **added},
+            self.fragments,
+            self.examples,
+            self.backends,
+            self.plugins,
+            self.lexicons,
+        )
+
     def implicit_ops(self, from_type: str, to_type: str) -> list[OpSpec]:
         """Ops the planner may insert to turn ``from_type`` into ``to_type``."""
         return [

@@ -20,16 +20,25 @@ from typing import Any
 
 import jsonschema
 
-from zerolayer.core.errors import PipelineSyntaxError, PlanError
+from zerolayer.core.errors import PipelineSyntaxError, PlanError, Unsupported
 from zerolayer.core.normalise import normalise
 from zerolayer.core.ops import OpSpec
 from zerolayer.core.pipeline import parse_plan
-from zerolayer.core.types import TEXT, TEXTUAL_TYPES
+from zerolayer.core.plan import Plan, Step
+from zerolayer.core.planner import PayloadHint, check_chain
+from zerolayer.core.registry import Registry
+from zerolayer.core.types import TEXT
 from zerolayer.rules_api.rules import sandbox
 from zerolayer.rules_api.rules.document import Document, Issue, RuleInvalid, load_document, pointer
 from zerolayer.rules_api.rules.grammar_fragment import Fragment, FragmentInvalid, parse_fragment
 from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
-from zerolayer.rules_api.rules.rule_ops import RULE_OPS
+from zerolayer.rules_api.rules.rule_ops import (
+    RULE_OP_NAMES,
+    RuleAssets,
+    refers_to,
+    rule_ops,
+    rule_registry,
+)
 from zerolayer.rules_api.rules.schema import rule_schema
 from zerolayer.rules_api.rules.tenant_grammar import GrammarConflict, TenantGrammar, sentences
 from zerolayer.rules_api.rules.triggers import (
@@ -46,7 +55,8 @@ BuiltinParser = Callable[[str], bool]
 
 @dataclass(frozen=True, slots=True)
 class CompiledStep:
-    """One pipeline step: the op, its parameters as written, and whose op it is."""
+    """One step of a rule's plan as a reader sees it: the op, its parameters, whether it is a
+    rule op, and the types it takes and gives there."""
 
     op: str
     params: dict[str, Any]
@@ -72,6 +82,7 @@ class CompiledRule:
     description: str
     content_hash: str
     triggers: tuple[Trigger, ...]
+    plan: Plan
     steps: tuple[CompiledStep, ...]
     pipeline: str
     patterns: dict[str, str]
@@ -154,16 +165,17 @@ def compile_document(
         for line, col, message in sandbox.template_problems(source):
             issues.append(doc.issue(pointer("templates", name), message, offset=(line, col)))
     output_type = data.get("output", {}).get("type", TEXT)
-    steps = _pipeline(doc, builtin_ops, limits, output_type, issues)
+    plan = _pipeline(doc, builtin_ops, limits, output_type, issues)
     _examples(doc, triggers, grammar, issues)
-    if issues:
+    if issues or plan is None:
         raise RuleInvalid(issues)
     return CompiledRule(
         name=data["name"],
         description=data.get("description", ""),
         content_hash=content_hash(data),
         triggers=tuple(triggers),
-        steps=tuple(steps),
+        plan=plan,
+        steps=_typed_steps(plan, builtin_ops),
         pipeline=data["pipeline"],
         patterns=dict(patterns),
         templates=dict(templates),
@@ -251,52 +263,31 @@ def _pipeline(
     limits: RuleLimits,
     output_type: str,
     issues: list[Issue],
-) -> list[CompiledStep]:
+) -> Plan | None:
+    """The rule's checked plan: the planner's ``check_chain`` over the rule's registry, with
+    the implicit steps that read the input (``json.parse`` before ``sort``) inserted; None,
+    with the problems in ``issues``, when it does not check."""
     text = doc.data["pipeline"]
     try:
-        plan = parse_plan(text)
+        written = parse_plan(text)
     except PipelineSyntaxError as exc:
         line, col = exc.line or 1, exc.column or 1
         hint = f" ({exc.hint})" if exc.hint else ""
         issues.append(doc.issue("/pipeline", f"pipeline: {exc.reason}{hint}", offset=(line, col)))
-        return []
-    if len(plan.steps) > limits.max_steps:
+        return None
+    if len(written.steps) > limits.max_steps:
         issues.append(doc.issue("/pipeline", f"at most {limits.max_steps} steps"))
-        return []
+        return None
     data = doc.data
-    current = TEXT
-    out: list[CompiledStep] = []
-    for i, step in enumerate(plan.steps, 1):
+    registry = rule_registry(
+        builtin_ops, RuleAssets(data.get("patterns", {}), data.get("templates", {}), {}, limits)
+    )
+    found = len(issues)
+    for i, step in enumerate(written.steps, 1):
         where = f"pipeline step {i} ({step.op})"
-        rule_op = RULE_OPS.get(step.op)
-        builtin = builtin_ops.get(step.op)
-        if rule_op is not None:
-            problem = _rule_op_problem(rule_op.params, step.params, data, rule_op.refs)
-            if problem:
-                issues.append(doc.issue("/pipeline", f"{where}: {problem}"))
-            if current not in rule_op.inputs:
-                issues.append(doc.issue("/pipeline", f"{where}: takes text, not {current}"))
-            out.append(CompiledStep(step.op, dict(step.params), True, current, rule_op.output))
-            current = rule_op.output
-        elif builtin is not None:
-            try:
-                builtin.validate_params(step.params)
-            except PlanError as exc:
-                issues.append(doc.issue("/pipeline", f"{where}: {exc.message}"))
-            if builtin.input_type != current:
-                issues.append(
-                    doc.issue(
-                        "/pipeline",
-                        f"{where}: takes {builtin.input_type}, but the step before gives "
-                        f"{current}; add the op that converts it (json.parse, yaml.parse …)",
-                    )
-                )
-            out.append(
-                CompiledStep(step.op, dict(step.params), False, current, builtin.output_type)
-            )
-            current = builtin.output_type
-        else:
-            known = ", ".join(sorted(RULE_OPS))
+        spec = registry.ops.get(step.op)
+        if spec is None:
+            known = ", ".join(RULE_OP_NAMES)
             issues.append(
                 doc.issue(
                     "/pipeline",
@@ -304,30 +295,100 @@ def _pipeline(
                     "and every registered op (GET /v1/plugins)",
                 )
             )
-            return out
-    if current not in TEXTUAL_TYPES:
-        issues.append(
-            doc.issue(
-                "/pipeline",
-                f"the pipeline ends with {current}, not text: end with template.render, "
-                "json.emit or yaml.emit",
-            )
-        )
-    elif output_type != TEXT and current not in (TEXT, output_type):
+            return None
+        problem = _refs_problem(spec, step.params, data)
+        if problem:
+            issues.append(doc.issue("/pipeline", f"{where}: {problem}"))
+    if len(issues) > found:
+        return None
+    fmt = data.get("input", {}).get("format")
+    readers = sorted({f for s in registry.ops.values() if s.implicit for f in s.formats})
+    if fmt is not None and fmt not in readers:
+        issues.append(doc.issue("/input/format", f"no op reads {fmt!r}; formats: {readers}"))
+        return None
+    try:
+        plan = _checked(written.steps, registry, [fmt] if fmt else [], data["examples"])
+    except (PlanError, Unsupported) as exc:
+        issues.append(doc.issue("/pipeline", f"pipeline: {exc.message}"))
+        return None
+    problem = _bridge_problem(written.steps, plan.steps, registry)
+    if problem:
+        issues.append(doc.issue("/pipeline", problem))
+        return None
+    current = registry.ops[plan.steps[-1].op].output_type
+    if output_type != TEXT and current not in (TEXT, output_type):
         issues.append(doc.issue("/output/type", f"the pipeline gives {current}, not {output_type}"))
-    return out
+        return None
+    return plan
 
 
-def _rule_op_problem(
-    schema: dict[str, Any], params: Mapping[str, Any], data: dict[str, Any], refs: dict[str, str]
+def _typed_steps(plan: Plan, builtin_ops: Mapping[str, OpSpec]) -> tuple[CompiledStep, ...]:
+    out: list[CompiledStep] = []
+    current = plan.input_type
+    rule_specs = {s.name: s for s in rule_ops(RuleAssets())}
+    for step in plan.steps:
+        spec = builtin_ops.get(step.op) or rule_specs[step.op]
+        rule_op = step.op in rule_specs
+        out.append(CompiledStep(step.op, dict(step.params), rule_op, current, spec.output_type))
+        current = spec.output_type
+    return tuple(out)
+
+
+def _checked(
+    steps: Sequence[Step], registry: Registry, sources: list[str], examples: Sequence[Any]
+) -> Plan:
+    """``check_chain`` from text. When the reader of the input is not stated and more than one
+    could read it, the examples decide: the reader that claims all of them, else none."""
+    try:
+        return check_chain(steps, registry, TEXT, sources)
+    except Unsupported as exc:
+        if exc.reason != "plan.ambiguous_input":
+            raise
+        ambiguous = exc
+    plans = {
+        check_chain(steps, registry, TEXT, sources, PayloadHint(text=e["input"])).to_text()
+        for e in examples
+    }
+    if len(plans) != 1:
+        raise Unsupported(
+            ambiguous.reason,
+            f"{ambiguous.message} (input: {{format: json}}); the examples do not settle it",
+        )
+    return check_chain(steps, registry, TEXT, sources, PayloadHint(text=examples[0]["input"]))
+
+
+def _bridge_problem(
+    written: Sequence[Step], checked: Sequence[Step], registry: Registry
 ) -> str | None:
-    validator = jsonschema.Draft202012Validator({"additionalProperties": False, **schema})
-    for err in validator.iter_errors(dict(params)):
-        where = ".".join(map(str, err.absolute_path)) or "parameters"
-        return f"{where}: {err.message}"
-    for param, section in refs.items():
+    """Why the steps the planner inserted are not for a rule: a rule's pipeline is read
+    as written except for the steps that read its input text (``json.parse``); a value that
+    would be rendered to text between two steps, or at the end, is the author's to say."""
+    j = 0
+    for step in checked:
+        if j < len(written) and step == written[j]:
+            j += 1
+            continue
+        bridge = registry.ops[step.op]
+        if bridge.input_type == TEXT:
+            continue  # the implicit step that reads the input text
+        if j < len(written):
+            spec = registry.ops[written[j].op]
+            return (
+                f"pipeline step {j + 1} ({spec.name}): takes {spec.input_type}, "
+                f"not {bridge.input_type}"
+            )
+        return (
+            f"the pipeline ends with {bridge.input_type}, not text: end with template.render, "
+            "json.emit or yaml.emit"
+        )
+    return None
+
+
+def _refs_problem(spec: OpSpec, params: Mapping[str, Any], data: dict[str, Any]) -> str | None:
+    """Why a rule op's parameters name no entry of the rule's patterns or templates."""
+    for param, section in refers_to(spec).items():
         name = params.get(param)
-        if name not in data.get(section, {}):
+        if name is not None and name not in data.get(section, {}):
             names = ", ".join(sorted(data.get(section, {}))) or "none"
             return f"{param}={name!r} names no entry of {section} (defined: {names})"
     return None

@@ -4,7 +4,9 @@ Each worker compiles the rule document it is sent (cached by content hash), runs
 answers. A run that passes its hard time limit gets its worker killed and replaced, and the
 caller a ``LimitExceeded``; a worker that dies (memory limit) is replaced the same way. The
 workers cap their own address space. ``InlineRunner`` runs the same jobs in-process (CLI,
-tests of the pure functions).
+tests of the pure functions). An answer is ``{"ok": True, ...}`` or ``{"ok": False, "error":
+...}``, the error being the engine's typed error on the wire (``wire.py``): ``failure`` turns
+it back into that error, with its positions.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from zerolayer.core.errors import LimitExceeded, OpError, PayloadError, Unsupported, ZeroLayerError
+from zerolayer.core.errors import LimitExceeded, ZeroLayerError
 from zerolayer.rules_api.rules.compiler import CompiledRule, compile_rule
 from zerolayer.rules_api.rules.document import RuleInvalid
 from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
 from zerolayer.rules_api.rules.runner import run_examples, run_rule
+from zerolayer.rules_api.rules.wire import error_from_wire, error_to_wire
 
 log = logging.getLogger("zerolayer.rules")
 
@@ -41,26 +44,17 @@ class Job:
 
 
 def _error(exc: ZeroLayerError) -> dict[str, Any]:
-    return {
-        "ok": False,
-        "code": exc.code,
-        "reason": getattr(exc, "reason", exc.code),
-        "message": exc.message,
-    }
+    return {"ok": False, "error": error_to_wire(exc)}
+
+
+def failure(answer: dict[str, Any]) -> ZeroLayerError:
+    """A worker's error answer as the typed exception it was (positions included)."""
+    return error_from_wire(answer["error"])
 
 
 def raise_failure(answer: dict[str, Any]) -> None:
     """Re-raise a worker's error answer as the typed exception it was."""
-    code, reason, message = answer["code"], answer["reason"], answer["message"]
-    if code == "unsupported":
-        raise Unsupported(reason, message)
-    if code == "limit_exceeded":
-        raise LimitExceeded(message)
-    if code == "invalid_payload":
-        raise OpError(message)
-    if code == "op_error":
-        raise OpError(message)
-    raise Unsupported(f"rule.{code}", message)
+    raise failure(answer)
 
 
 class _Executor:
@@ -96,8 +90,6 @@ class _Executor:
                 return {"ok": True, "results": [r.to_dict() for r in results]}
             output, trace = run_rule(rule, job.payload, dict(job.slots), self.ops, self.limits)
             return {"ok": True, "output": output, "trace": [t.to_dict() for t in trace]}
-        except (PayloadError, OpError, Unsupported, LimitExceeded) as exc:
-            return _error(exc)
         except ZeroLayerError as exc:
             return _error(exc)
         except MemoryError:
@@ -146,7 +138,7 @@ class InlineRunner:
         self.limits = limits
 
     def submit(self, job: Job, timeout: float | None = None) -> dict[str, Any]:
-        """The job's answer (``ok`` with output or results, or an error description);
+        """The job's answer (``ok`` with output or results, or the error on the wire);
         ``timeout`` is not enforced in-process."""
         return self._executor.handle(job)
 

@@ -20,8 +20,9 @@ from zerolayer.core.errors import Unsupported
 from zerolayer.core.messages import EngineRequest, Message
 from zerolayer.core.normalise import normalise
 from zerolayer.core.plan import Step
-from zerolayer.core.segment import segment
+from zerolayer.core.segment import Segmented
 from zerolayer.rules_api.rules.compiler import CompiledRule
+from zerolayer.rules_api.rules.runner import readings_of
 from zerolayer.rules_api.rules.triggers import instruction_key
 
 MAX_TENANTS = 1024
@@ -78,22 +79,26 @@ class RuleRouter:
         return index, parse
 
     def propose(
-        self, tenant: str, version: int, active: list[tuple[CompiledRule, int]], request: Any
+        self,
+        tenant: str,
+        version: int,
+        active: list[tuple[CompiledRule, int]],
+        request: Any,
+        segmented: Sequence[Segmented] | None = None,
     ) -> tuple[EngineRequest, str] | None:
         """The request rewritten with the proposed instruction (and its payload given apart),
-        and the proposal; None when the router has nothing to propose."""
+        and the proposal; None when the router has nothing to propose. ``segmented``: the
+        readings of the message the engine made already."""
         if not active or not request.messages or request.messages[-1].role != "user":
             return None
         index, parse = self._index(tenant, version, active)
         if not index.entries:
             return None
         message = request.messages[-1].content
-        if request.payloads:
-            readings = [(message, tuple(request.payloads))]
-        else:
-            readings = [
-                (s.instruction, tuple(p.text for p in s.payloads)) for s in segment(message)
-            ]
+        readings = [
+            (s.instruction, tuple(p.text for p in s.payloads))
+            for s in readings_of(message, request.payloads, segmented)
+        ]
         router = self.engine.router
         for instruction, payloads in readings[:3]:
             if len(payloads) != 1:

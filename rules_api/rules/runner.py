@@ -6,25 +6,23 @@ are pure and also run in-process (the CLI, tests).
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from zerolayer.core.errors import LimitExceeded, Unsupported, ZeroLayerError
-from zerolayer.core.fields import resolve_params
+from zerolayer.core.execute import FUSED, execute
 from zerolayer.core.ops import OpSpec
 from zerolayer.core.pipeline import format_step
 from zerolayer.core.plan import Step
-from zerolayer.core.segment import segment
+from zerolayer.core.segment import Payload, Segmented, segment
 from zerolayer.rules_api.rules.compiler import CompiledRule, example_slots
 from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
-from zerolayer.rules_api.rules.rule_ops import RULE_OPS, RunContext
+from zerolayer.rules_api.rules.rule_ops import RuleAssets, rule_registry
 from zerolayer.rules_api.rules.tenant_grammar import TenantGrammar
 from zerolayer.rules_api.rules.triggers import instruction_key
 
-log = logging.getLogger("zerolayer.rules")
 PREVIEW_CHARS = 200
 
 
@@ -97,7 +95,8 @@ def run_rule(
     builtin_ops: Mapping[str, OpSpec],
     limits: RuleLimits = DEFAULT_LIMITS,
 ) -> tuple[str, list[StepTrace]]:
-    """Run the rule's pipeline on ``payload``; the output text and a trace of each step.
+    """Run the rule's plan on ``payload`` with the engine's executor, over the built-in ops
+    with the rule's own laid over them; the output text and a trace of each step.
 
     Raises the typed errors: ``Unsupported`` (the request falls back), ``OpError``,
     ``PayloadError`` and ``LimitExceeded``.
@@ -105,40 +104,24 @@ def run_rule(
     size = len(payload.encode("utf-8", "surrogatepass"))
     if size > limits.max_payload_bytes:
         raise LimitExceeded(f"the payload is {size} bytes; the limit is {limits.max_payload_bytes}")
-    ctx = RunContext(rule.patterns, rule.templates, dict(slots), limits)
-    deadline = time.perf_counter() + limits.run_timeout_s
-    value: Any = payload
+    assets = RuleAssets(rule.patterns, rule.templates, dict(slots), limits)
+    registry = rule_registry(builtin_ops, assets)
     trace: list[StepTrace] = []
-    for step in rule.steps:
-        started = time.perf_counter()
-        try:
-            if step.rule_op:
-                value = RULE_OPS[step.op].func(value, ctx, **step.params)
-            else:
-                spec = builtin_ops[step.op]
-                params = resolve_params(step.params, value)
-                out = spec.func(value, **params)
-                if spec.verify is not None:
-                    spec.verify(value, out, **params)
-                value = out
-        except ZeroLayerError:
-            raise
-        except RecursionError as exc:
-            raise LimitExceeded(f"{step.op}: the input is nested too deeply") from exc
-        except Exception as exc:  # an op defect: not certain, so fall back
-            log.exception("rule op %s failed", step.op)
-            raise Unsupported("rule.op_failed", f"{step.op} failed: {type(exc).__name__}") from exc
-        trace.append(
-            StepTrace(
-                format_step(Step(step.op, step.params)),
-                step.input_type,
-                step.output_type,
-                time.perf_counter() - started,
-                _preview(value),
-            )
-        )
-        if time.perf_counter() > deadline:
-            raise LimitExceeded(f"the rule ran past its time limit of {limits.run_timeout_s:g} s")
+    current = [rule.plan.input_type]
+
+    def observe(step: Step, spec: OpSpec, out: Any, seconds: float) -> None:
+        preview = "(run as one with the next step)" if out is FUSED else _preview(out)
+        trace.append(StepTrace(format_step(step), current[0], spec.output_type, seconds, preview))
+        current[0] = spec.output_type
+
+    value, _ = execute(
+        rule.plan,
+        payload,
+        registry,
+        time_limit=limits.run_timeout_s,
+        limit_hint="send a smaller payload, or make the rule's patterns and templates cheaper",
+        on_step=observe,
+    )
     if not isinstance(value, str):
         raise Unsupported("rule.no_text", "the rule's pipeline did not produce text")
     return value, trace
@@ -179,23 +162,35 @@ def _one_line(exc: ZeroLayerError) -> str:
     return f"{exc.code}: {exc.message}"
 
 
+def readings_of(
+    message: str, payloads: Sequence[str] = (), segmented: Sequence[Segmented] | None = None
+) -> Sequence[Segmented]:
+    """The readings of a message: those the engine made when given, else the payloads given
+    apart (the message is the instruction), else the message segmented."""
+    if segmented:
+        return segmented
+    if payloads:
+        return [Segmented(message, tuple(Payload(p) for p in payloads), how="explicit")]
+    return segment(message)
+
+
 def match_message(
     rules: Sequence[CompiledRule],
     message: str,
     payloads: Sequence[str] = (),
     grammars: Sequence[TenantGrammar] | None = None,
+    segmented: Sequence[Segmented] | None = None,
 ) -> Match | None:
     """The rule whose trigger matches the message's instruction, with its one payload.
 
     Phrases are tried first, then ``grammars`` (the tenant's composed trigger grammars); by
-    default each rule's own grammar, which is right for a single rule.
+    default each rule's own grammar, which is right for a single rule. ``segmented`` are the
+    readings of the message the engine made already; without them the message is read here.
     """
-    if payloads:
-        readings = [(message, tuple(payloads), "explicit")]
-    else:
-        readings = [
-            (s.instruction, tuple(p.text for p in s.payloads), s.how) for s in segment(message)
-        ]
+    readings = [
+        (s.instruction, tuple(p.text for p in s.payloads), s.how)
+        for s in readings_of(message, payloads, segmented)
+    ]
     by_name = {rule.name: rule for rule in rules}
     for instruction, texts, how in readings:
         if len(texts) != 1:

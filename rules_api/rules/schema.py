@@ -61,6 +61,12 @@ def rule_schema(limits: RuleLimits = DEFAULT_LIMITS) -> dict[str, Any]:
                 "additionalProperties": False,
                 "properties": {
                     "type": {"const": "text"},
+                    "format": {
+                        "type": "string",
+                        "pattern": KEY_PATTERN,
+                        "description": "The format of the input text (json, yaml, csv …): "
+                        "chooses the op that reads it when a step needs parsed data.",
+                    },
                     "description": {"type": "string", "maxLength": 500},
                 },
             },

@@ -10,7 +10,9 @@ it commits); other keys (an upstream provider's) are left alone, and a request w
 zerolayer key gets no tenant rules.
 ``TenantRulesEngine`` wraps the engine: the built-in grammar answers first, and only a request
 the engine would hand to the fallback for not understanding it (never one refused by the
-sampling gate) is offered to the tenant's active rules. A tenant rule therefore never shadows
+sampling gate) is offered to the tenant's active rules. The engine asks them itself, through
+its ``not_understood`` hook, with the readings of the message it made: a tenant's message is
+segmented once. A tenant rule therefore never shadows
 a built-in instruction, and a request without a tenant never sees any rule. The cache key of
 a tenant's request includes the tenant's rule-set version, so no stale answer survives an
 activation. When the engine's intent router is on and no trigger matches, the router may
@@ -21,7 +23,9 @@ proposal must match a trigger before the rule runs.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
+import inspect
 import logging
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
@@ -32,7 +36,9 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from zerolayer.core.errors import Unsupported
 from zerolayer.core.messages import EngineRequest, EngineResult, Route
+from zerolayer.core.segment import Segmented
 from zerolayer.rules_api.api_errors import error_body, flavour_of, rejection_headers
 from zerolayer.rules_api.contracts import EngineLike
 from zerolayer.rules_api.credentials import zerolayer_keys
@@ -54,6 +60,11 @@ class TenantRulesEngine:
         self._hub = hub
         router = getattr(inner, "router", None)
         self._rule_router = RuleRouter(inner) if router is not None else None
+        try:
+            params = inspect.signature(inner.run).parameters
+        except (TypeError, ValueError):
+            params = {}  # type: ignore[assignment]
+        self._takes_hook = "not_understood" in params
 
     @property
     def rule_set_version(self) -> str:
@@ -71,31 +82,59 @@ class TenantRulesEngine:
         return request.tenant or current_tenant.get()
 
     def run(self, request: EngineRequest) -> EngineResult:
-        """The engine's answer; when it does not understand the request, the tenant's rules'."""
-        result = self.inner.run(request)
+        """The engine's answer; when it does not understand the request, the tenant's rules'.
+
+        An engine that takes a ``not_understood`` hook asks the rules itself, after it found
+        no instruction it knows, with the readings of the message it made (the message is read
+        once); any other engine is asked first, and its fallback offered to the rules after.
+        """
         tenant = self._tenant(request)
-        if tenant is None or result.route is not Route.FALLBACK or result.parts:
+        if tenant is None:
+            return self.inner.run(request)
+        request = dataclasses.replace(request, tenant=tenant)
+        if self._takes_hook:
+            run: Callable[..., EngineResult] = self.inner.run
+            return run(request, not_understood=self._not_understood)
+        result = self.inner.run(request)
+        if result.route is not Route.FALLBACK or result.parts:
             return result  # a mixed answer's engine parts stand; rules see whole requests only
         if (result.reason or "").startswith(("gate.", "blocks.")):
             return result
+        return self._answer(request, result.reason or "", None) or result
+
+    def _not_understood(
+        self, request: EngineRequest, readings: tuple[Segmented, ...], failure: Unsupported
+    ) -> EngineResult | None:
+        return self._answer(request, failure.reason, readings)
+
+    def _answer(
+        self, request: EngineRequest, reason: str, readings: tuple[Segmented, ...] | None
+    ) -> EngineResult | None:
+        """The answer of the tenant's rules to a request the engine does not understand."""
         hub = self._hub()
-        if hub is None:
-            return result
+        if hub is None or request.tenant is None:
+            return None
         try:
-            answer = hub.answer(tenant, dataclasses.replace(request, tenant=tenant))
-            if answer is None and result.reason == "parse.no_match":
-                answer = self._routed(hub, tenant, request)
+            answer = _ask(hub, request.tenant, request, readings)
+            if answer is None and reason == "parse.no_match":
+                answer = self._routed(hub, request.tenant, request, readings)
         except Exception:  # the rules store failing must not fail the request
             log.exception("tenant rules failed")
-            return result
-        return answer or result
+            return None
+        return answer
 
-    def _routed(self, hub: RulesHub, tenant: str, request: EngineRequest) -> EngineResult | None:
+    def _routed(
+        self,
+        hub: RulesHub,
+        tenant: str,
+        request: EngineRequest,
+        readings: tuple[Segmented, ...] | None,
+    ) -> EngineResult | None:
         """The answer of the rule whose example the router proposes, when it is on."""
         if self._rule_router is None:
             return None
         version, active = hub.active(tenant)
-        proposed = self._rule_router.propose(tenant, version, active, request)
+        proposed = self._rule_router.propose(tenant, version, active, request, readings)
         if proposed is None:
             return None
         rewritten, text = proposed
@@ -124,6 +163,24 @@ class TenantRulesEngine:
 
     def plugin_info(self) -> list[dict[str, Any]]:
         return self.inner.plugin_info()
+
+
+@functools.cache
+def _takes_readings(hub_type: type) -> bool:
+    try:
+        return "segmented" in inspect.signature(hub_type.answer).parameters
+    except (AttributeError, TypeError, ValueError):
+        return False
+
+
+def _ask(
+    hub: RulesHub, tenant: str, request: EngineRequest, readings: tuple[Segmented, ...] | None
+) -> EngineResult | None:
+    """``hub.answer``, with the engine's readings of the message where the hub takes them
+    (a hub that does not, a test double, reads the message itself)."""
+    if readings and _takes_readings(type(hub)):
+        return hub.answer(tenant, request, segmented=readings)
+    return hub.answer(tenant, request)
 
 
 class TenantMiddleware:

@@ -14,23 +14,25 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from zerolayer.core.errors import ZeroLayerError
+from zerolayer.core.errors import Unsupported, ZeroLayerError
 from zerolayer.core.messages import EngineRequest, EngineResult, Route
 from zerolayer.core.ops import OpSpec
+from zerolayer.core.segment import Segmented
 from zerolayer.rules_api.rules.compiler import BuiltinParser, CompiledRule, compile_rule
 from zerolayer.rules_api.rules.document import Issue, RuleInvalid, load_document, pointer
 from zerolayer.rules_api.rules.errors import Conflict, Invalid, RulesError
-from zerolayer.rules_api.rules.isolation import Job
+from zerolayer.rules_api.rules.isolation import Job, failure
 from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
 from zerolayer.rules_api.rules.propagation import LISTENING_POLL_S, ChangeListener
 from zerolayer.rules_api.rules.runner import match_message
 from zerolayer.rules_api.rules.store import RuleStore, etag_of
 from zerolayer.rules_api.rules.tenant_grammar import GrammarConflict, TenantGrammar
+from zerolayer.rules_api.rules.wire import error_to_wire
 
 log = logging.getLogger("zerolayer.rules")
 RESERVED_NAMES = frozenset({"schema", "validate"})
@@ -125,7 +127,7 @@ class RulesHub:
             problem = f"compiling it ran past the hard limit of {hard:g} s, or out of memory"
         else:
             if not answer.get("ok"):
-                problem = str(answer.get("message", "compiling it failed"))
+                problem = failure(answer).message
             elif answer["seconds"] > limit:
                 problem = f"compiling it took {answer['seconds']:.1f} s; the limit is {limit:g} s"
         if problem is not None:
@@ -181,11 +183,10 @@ class RulesHub:
         try:
             answer = self.runner.submit(Job("test", version["text"], version["format"]))
         except ZeroLayerError as exc:  # the worker was killed: a hard limit
-            answer = {"ok": False, "message": exc.message}
+            answer = {"ok": False, "error": error_to_wire(exc)}
         if not answer["ok"]:
-            results = [
-                {"index": None, "name": "(all)", "passed": False, "error": answer["message"]}
-            ]
+            error = failure(answer)
+            results = [{"index": None, "name": "(all)", "passed": False, "error": error.message}]
         else:
             results = answer["results"]
         passed = bool(results) and all(r["passed"] for r in results)
@@ -240,11 +241,15 @@ class RulesHub:
                 Job("run", text, fmt, match.payload, tuple(sorted(match.slots.items())))
             )
         except ZeroLayerError as exc:
-            answer = {"ok": False, "reason": "rule.limit", "message": exc.message}
+            out.update(route="fallback", reason="rule.limit", error=exc.message, steps=[])
+            return out
         if answer["ok"]:
             out.update(route="deterministic", output=answer["output"], steps=answer["trace"])
-        else:
-            out.update(route="fallback", reason=answer["reason"], error=answer["message"], steps=[])
+            return out
+        error = failure(answer)
+        out.update(route="fallback", reason=fallback_reason(error), error=error.message, steps=[])
+        if getattr(error, "line", None) is not None:
+            out["position"] = {"line": error.line, "column": error.column}  # type: ignore[attr-defined]
         return out
 
     # ---- review -----------------------------------------------------------------------
@@ -501,8 +506,11 @@ class RulesHub:
             log.error("trigger grammars of tenant %s collide: %s", tenant, exc.message)
             return None
 
-    def answer(self, tenant: str, request: EngineRequest) -> EngineResult | None:
-        """The tenant's rules' answer to a request, or None when no trigger matches."""
+    def answer(
+        self, tenant: str, request: EngineRequest, segmented: Sequence[Segmented] | None = None
+    ) -> EngineResult | None:
+        """The tenant's rules' answer to a request, or None when no trigger matches;
+        ``segmented``: the readings of its last message the engine made already."""
         if not request.messages or request.messages[-1].role != "user":
             return None
         entry = self._entry(tenant)
@@ -515,6 +523,7 @@ class RulesHub:
             request.messages[-1].content,
             request.payloads,
             grammars=[entry.grammar] if entry.grammar is not None else [],
+            segmented=segmented,
         )
         if match is None:
             return None
@@ -529,13 +538,17 @@ class RulesHub:
             return EngineResult(Route.FALLBACK, reason="rule.limit", detail=exc.message)
         if answer["ok"]:
             return EngineResult(
-                Route.DETERMINISTIC, output=answer["output"], plan=f"{label} {rule.pipeline}"
+                Route.DETERMINISTIC, output=answer["output"], plan=f"{label} {rule.plan.to_text()}"
             )
-        return EngineResult(
-            Route.FALLBACK,
-            reason=f"rule.{answer['reason']}".replace("rule.rule.", "rule."),
-            detail=answer["message"],
-        )
+        error = failure(answer)
+        return EngineResult(Route.FALLBACK, reason=fallback_reason(error), detail=error.message)
+
+
+def fallback_reason(error: ZeroLayerError) -> str:
+    """The reason a rule's error gives its request's fallback: ``rule.`` and the error's
+    reason (an ``Unsupported``'s own, ``rule.no_match``) or its code (``rule.invalid_payload``)."""
+    reason = error.reason if isinstance(error, Unsupported) else error.code
+    return reason if reason.startswith("rule.") else f"rule.{reason}"
 
 
 def describe(rule: CompiledRule) -> dict[str, Any]:
