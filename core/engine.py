@@ -46,7 +46,7 @@ from zerolayer.core.protocol.model import PROTOCOL_REASON
 from zerolayer.core.protocol.recogniser import recognise_request
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.router.evidence import NOT_FORMATS
-from zerolayer.core.segment import Payload, Segmented, last_sentence, segment
+from zerolayer.core.segment import Payload, Segmented, is_one_sentence, last_sentence, segment
 from zerolayer.core.surface import Surface
 from zerolayer.core.syntax import CURRENT, to_current
 from zerolayer.core.types import CONVERSATION, TEXT
@@ -465,7 +465,8 @@ class Engine:
                 stepless = stepless or _Reading(candidate, instruction, directives)
                 unparsed.append((candidate, instruction))
                 continue
-            if (sentence := last_sentence(candidate)) and self._ambiguous_end(directives, sentence):
+            sentence = last_sentence(candidate)
+            if sentence and self._ambiguous_end(directives, sentence, candidate):
                 raise Unsupported(
                     "segment.ambiguous",
                     f"the payload ends in {sentence!r}, which reads as an instruction too: "
@@ -526,15 +527,21 @@ class Engine:
             return False
         return self._is_instruction(candidate.closing)
 
-    def _ambiguous_end(self, directives: tuple[Directive, ...], sentence: str) -> bool:
+    def _ambiguous_end(
+        self, directives: tuple[Directive, ...], sentence: str, candidate: Segmented
+    ) -> bool:
         """Whether a reading whose payload ends in ``sentence`` may have cut the instruction
         short: the payload is data of a format (text of the conversation may end in any
-        sentence) and the grammar reads the sentence as asking for an operation."""
+        sentence) and is that sentence alone (a payload of one sentence of prose is the
+        user's words, such as an instruction the grammar does not read, not data), or the
+        grammar reads the sentence as asking for an operation."""
         try:
             if make_plan(directives, self.registry).input_type == CONVERSATION:
                 return False
         except (Unsupported, PlanError):
             pass
+        if is_one_sentence(candidate, sentence):
+            return True
         written = normalise(sentence)
         try:
             directives = self._parse_surface(self.surface.canonical(written), written)

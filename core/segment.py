@@ -208,6 +208,15 @@ def last_sentence(reading: Segmented) -> str:
     return "" if "\n" in last else _prose_line(last)
 
 
+_SENTENCE_END = re.compile(r"[.!?。！？]$")
+
+
+def is_one_sentence(reading: Segmented, sentence: str) -> bool:
+    """Whether a reading's payload is ``sentence`` alone, ended as a sentence is (the
+    user's words, such as an instruction the grammar does not read, not data)."""
+    return bool(_SENTENCE_END.search(sentence)) and reading.payloads[0].text.strip() == sentence
+
+
 def _strip_colon(instruction: str) -> str:
     return _COLON_END.sub("", instruction.strip()).strip()
 
