@@ -49,7 +49,7 @@ def test_recall_on_the_paraphrase_set(routed_engine, plain_engine) -> None:
 
     off, on = hits(plain_engine), hits(routed_engine)
     # measured: 17 → 28 of 34 (docs/neural.md); the surface forms answer 7 of them unrouted
-    assert on >= 27 and on - off >= 10, (off, on)
+    assert on >= 30 and on - off >= 8, (off, on)
 
 
 def test_routed_answers_equal_the_canonical_instructions(routed_engine) -> None:
