@@ -36,9 +36,7 @@ def _transport(prefix: str, what: str) -> list[Variable]:
         Variable(f"{prefix}_READ_TIMEOUT_S", "120.0", f"seconds to wait for {what}'s bytes", g),
         Variable(f"{prefix}_RETRIES", "2", f"extra attempts at {what} before the first byte", g),
         Variable(f"{prefix}_BACKOFF_S", "0.2", "first pause between attempts (doubles)", g),
-        Variable(
-            f"{prefix}_RETRY_BUDGET_S", "2.0", "most seconds of pauses in one call", g
-        ),
+        Variable(f"{prefix}_RETRY_BUDGET_S", "2.0", "most seconds of pauses in one call", g),
         Variable(
             f"{prefix}_BREAKER_THRESHOLD", "3", f"failures in a row that open {what}'s breaker", g
         ),
