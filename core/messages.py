@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from zerolayer.core.errors import ZeroLayerError
 from zerolayer.core.syntax import check_version
@@ -38,6 +38,9 @@ class EngineRequest:
     ``syntax`` is the block syntax version the request was written for (``v1``, ``v2``;
     ``None``: not declared, see ``zerolayer.core.syntax``); an unknown version raises
     ``SyntaxVersionError``.
+    ``sampling`` holds the other sampling parameters the caller sent, as (name, value) pairs
+    in the caller's names (``n``, ``seed``, ``top_k``, ``presence_penalty`` …): the engine
+    ignores them, a fallback backend forwards or honours them (``core/fallback.py``).
     """
 
     messages: tuple[Message, ...]
@@ -48,6 +51,7 @@ class EngineRequest:
     tenant: str | None = None
     payloads: tuple[str, ...] = ()  # given apart from the message: not searched for in it
     syntax: str | None = None
+    sampling: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         if self.syntax is not None:
@@ -68,6 +72,17 @@ class EngineRequest:
             payloads=payloads,
             syntax=syntax,
         )
+
+    def option(self, name: str, default: Any = None) -> Any:
+        """The value of sampling parameter ``name``, or ``default`` when it was not sent."""
+        for key, value in self.sampling:
+            if key == name:
+                return value
+        return default
+
+    def without_options(self, *names: str) -> EngineRequest:
+        """This request without the sampling parameters ``names``."""
+        return replace(self, sampling=tuple(kv for kv in self.sampling if kv[0] not in names))
 
     def with_last_message(self, content: str, *, syntax: str | None = None) -> EngineRequest:
         """This request with the last message's text replaced (same role, earlier turns)."""

@@ -36,6 +36,7 @@ def _transport(prefix: str, what: str) -> list[Variable]:
         Variable(f"{prefix}_READ_TIMEOUT_S", "120.0", f"seconds to wait for {what}'s bytes", g),
         Variable(f"{prefix}_RETRIES", "2", f"extra attempts at {what} before the first byte", g),
         Variable(f"{prefix}_BACKOFF_S", "0.2", "first pause between attempts (doubles)", g),
+        Variable(f"{prefix}_RETRY_BUDGET_S", "2.0", "most seconds of pauses in one call", g),
         Variable(
             f"{prefix}_BREAKER_THRESHOLD", "3", f"failures in a row that open {what}'s breaker", g
         ),
@@ -70,6 +71,8 @@ VARIABLES: tuple[Variable, ...] = (
     # the HTTP service (rules_api.settings.ServiceSettings)
     Variable("ZEROLAYER_MAX_BODY_BYTES", "8388608", "request body limit (413)",
              "service"),
+    Variable("ZEROLAYER_READY_WHEN_DEGRADED", "False",
+             "/health/ready stays 200 while the fallback's breaker is open", "service"),
     Variable("ZEROLAYER_CACHE_MAX_BYTES", "67108864",
              "memory cache budget when Redis is not set; 0 disables the cache", "service"),
     Variable("ZEROLAYER_REDIS_URL", "", "Redis for answers shared by every worker and replica",

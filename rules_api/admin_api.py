@@ -64,9 +64,11 @@ def admin_router(service: AnswerService) -> APIRouter:
     async def health() -> dict[str, str]:
         return {"status": "ok"}
 
-    @router.get("/health/ready", summary="Readiness: the engine is loaded")
+    @router.get("/health/ready", summary="Readiness: the engine is loaded, the fallback is up")
     async def ready() -> JSONResponse:
         def probe() -> dict[str, Any]:
+            """ready; degraded while the fallback's circuit breaker is open (503 unless
+            ZEROLAYER_READY_WHEN_DEGRADED); not_ready when the engine cannot answer."""
             out: dict[str, Any] = {"status": "ready"}
             try:
                 out["rule_set_version"] = service.engine.rule_set_version
@@ -77,10 +79,19 @@ def admin_router(service: AnswerService) -> APIRouter:
             if service.fast is not None:
                 out["fast_path"] = service.fast.answers.stats()
             out["fallback"] = getattr(service.fallback, "name", None)
+            breaker = getattr(service.fallback, "breaker", None)
+            if breaker is not None:
+                out["fallback_breaker"] = breaker.state
+                if breaker.state == "open":
+                    out["status"] = "degraded"
+                    out["retry_after_s"] = round(breaker.retry_in(), 1)
             return out
 
         result = await run_in_threadpool(probe)
-        return JSONResponse(result, status_code=200 if result["status"] == "ready" else 503)
+        up = result["status"] == "ready" or (
+            result["status"] == "degraded" and service.settings.ready_when_degraded
+        )
+        return JSONResponse(result, status_code=200 if up else 503)
 
     @router.get("/metrics", summary="Prometheus metrics")
     async def metrics() -> Response:

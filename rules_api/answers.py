@@ -12,20 +12,23 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
-from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
+import httpx
+from starlette.concurrency import iterate_in_threadpool
 
-from zerolayer.core.fallback import Completion
+from zerolayer.core.fallback import ChoiceDelta, Completion
 from zerolayer.core.messages import Route
+from zerolayer.core.neural.transport import UpstreamError
 from zerolayer.rules_api.api_errors import ApiError
 from zerolayer.rules_api.metrics import AnswerRecorder
 from zerolayer.rules_api.service import (
     AnswerService,
     Decision,
     Shaped,
+    StreamItem,
     StreamStart,
     apply_limits,
     input_tokens,
@@ -39,13 +42,21 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Finish:
-    """The end of an answer: why it stopped and its usage, or the error that broke it."""
+    """The end of an answer: why it stopped and its usage, or the error that broke it.
+
+    ``choices`` are the further choices (text, stop reason) the backend generated for
+    ``n`` > 1. ``per_choice``: ``output_tokens`` counts one choice of ``n`` identical ones
+    (a deterministic answer); false when it is the backend's own count of all it generated.
+    ``error_kind`` is the Anthropic error type of ``error``."""
 
     stop_reason: str  # end_turn | stop_sequence | max_tokens (Anthropic names)
     stop_sequence: str | None
     input_tokens: int
     output_tokens: int
     error: str | None = None
+    choices: tuple[tuple[str, str], ...] = ()
+    per_choice: bool = True
+    error_kind: str = "api_error"
 
 
 OPENAI_FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length"}
@@ -98,12 +109,16 @@ def shape_deterministic(prepared: Prepared, decision: Decision) -> tuple[Shaped,
 
 
 def completion_finish(prepared: Prepared, completion: Completion) -> Finish:
-    """The finish of a fallback completion: its own token counts, else the local counter."""
+    """The finish of a fallback completion: the backend's (upstream's) token counts, else
+    the local counter's count of what it answered."""
+    own = count_tokens(completion.text) + sum(count_tokens(c.text) for c in completion.choices)
     return Finish(
         completion.stop_reason,
         completion.stop_sequence,
         completion.input_tokens or input_tokens(prepared.request),
-        completion.output_tokens or count_tokens(completion.text),
+        completion.output_tokens or own,
+        choices=tuple((c.text, c.stop_reason) for c in completion.choices),
+        per_choice=False,
     )
 
 
@@ -112,7 +127,7 @@ async def fallback_completion(
 ) -> tuple[str, Finish]:
     """The fallback's whole answer to a request that does not stream: its text and finish,
     with the request's metrics recorded (a failure too, before its ``ApiError`` goes on)."""
-    completion = await _call_fallback(service.complete, service, api, prepared, decision, started)
+    completion = await _call_fallback(service.acomplete, service, api, prepared, decision, started)
     finish = completion_finish(prepared, completion)
     record(service, api, decision, started, failed=False, model_tokens=finish.output_tokens)
     return completion.text, finish
@@ -123,11 +138,11 @@ async def open_fallback_stream(
 ) -> StreamStart:
     """The fallback's stream for a streaming request (``answer_deltas`` reads it); a failure to
     open it is recorded before its ``ApiError`` goes on."""
-    return await _call_fallback(service.open_stream, service, api, prepared, decision, started)
+    return await _call_fallback(service.aopen_stream, service, api, prepared, decision, started)
 
 
 async def _call_fallback(
-    call: Callable[[Prepared, Decision], T],
+    call: Callable[[Prepared, Decision], Awaitable[T]],
     service: AnswerService,
     api: str,
     prepared: Prepared,
@@ -135,7 +150,7 @@ async def _call_fallback(
     started: float,
 ) -> T:
     try:
-        return await run_in_threadpool(call, prepared, decision)
+        return await call(prepared, decision)
     except ApiError:
         record(service, api, decision, started, failed=True)
         raise
@@ -148,8 +163,9 @@ async def answer_deltas(
     decision: Decision,
     start: StreamStart | None,
     started: float,
-) -> AsyncIterator[str | Finish]:
-    """Text deltas then one ``Finish``; metrics are recorded when the sequence ends."""
+) -> AsyncIterator[str | ChoiceDelta | Finish]:
+    """Text deltas (``ChoiceDelta`` for further choices) then one ``Finish``; metrics are
+    recorded when the sequence ends."""
     failed, saved, spent = True, 0, 0
     try:
         if decision.route is Route.DETERMINISTIC:
@@ -162,28 +178,28 @@ async def answer_deltas(
         assert start is not None
         texts: list[str] = []
         final: Completion | None = None
-
-        def items() -> Iterator[str | Completion]:
-            yield from start.first
-            yield from start.rest
-
         try:
-            async for item in iterate_in_threadpool(items()):
+            async for item in _items(start):
                 if isinstance(item, Completion):
                     final = item
                     break
-                if item:
+                if isinstance(item, ChoiceDelta):
+                    yield item
+                elif item:
                     texts.append(item)
                     yield item
         except Exception as exc:  # the backend broke mid-stream: end with an error event
             log.error("fallback stream failed: %r", exc)
             text = "".join(texts)
+            detail = broken(exc)
             yield Finish("end_turn", None, input_tokens(prepared.request), count_tokens(text),
-                         error="the neural fallback failed while streaming")  # fmt: skip
+                         error=f"the neural fallback failed while streaming: {detail}",
+                         error_kind=getattr(exc, "kind", "api_error"))  # fmt: skip
             return
         text = "".join(texts)
         if final is None:
-            finish = Finish("end_turn", None, input_tokens(prepared.request), count_tokens(text))
+            finish = Finish("end_turn", None, input_tokens(prepared.request), count_tokens(text),
+                            per_choice=False)  # fmt: skip
         else:
             finish = completion_finish(prepared, dataclasses.replace(final, text=text))
         failed, spent = False, finish.output_tokens
@@ -191,3 +207,31 @@ async def answer_deltas(
     finally:
         record(service, api, decision, started, failed=failed, saved_tokens=saved,
                model_tokens=spent)  # fmt: skip
+
+
+def broken(exc: BaseException) -> str:
+    """Why a fallback stream broke, in words for its error event."""
+    if isinstance(exc, UpstreamError):
+        return str(exc)
+    if isinstance(exc, httpx.HTTPError):
+        return f"the upstream connection broke ({type(exc).__name__}: {exc})"
+    return "the backend broke off"
+
+
+async def _items(start: StreamStart) -> AsyncIterator[StreamItem]:
+    """The items of a started stream: its first, then the rest (an asynchronous iterator is
+    read on the event loop, a blocking one in a worker thread)."""
+    for item in start.first:
+        yield item
+    rest = start.rest
+    if isinstance(rest, Iterator):
+        async for item in iterate_in_threadpool(rest):
+            yield item
+        return
+    try:
+        async for item in rest:
+            yield item
+    finally:
+        aclose = getattr(rest, "aclose", None)
+        if aclose is not None:
+            await aclose()

@@ -19,6 +19,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response, StreamingResponse
 
+from zerolayer.core.fallback import ChoiceDelta
 from zerolayer.core.messages import Route
 from zerolayer.core.neural.anthropic import caller_api_key
 from zerolayer.core.syntax import SyntaxVersionError, check_version, supported
@@ -115,9 +116,13 @@ def sse(event: str, data: dict[str, Any]) -> bytes:
 
 
 async def event_stream(
-    prepared: Prepared, msg_id: str, deltas: AsyncIterator[str | Finish]
+    prepared: Prepared, msg_id: str, deltas: AsyncIterator[str | ChoiceDelta | Finish]
 ) -> AsyncIterator[bytes]:
-    """Anthropic's streaming event sequence around the answer's text deltas."""
+    """Anthropic's streaming event sequence around the answer's text deltas.
+
+    ``message_start`` is sent before the model has answered, so its ``input_tokens`` is
+    zerolayer's count; ``message_delta`` carries the final usage, the upstream's
+    ``input_tokens`` included (the SDKs take it as the message's)."""
     start: dict[str, Any] = {
         "id": msg_id,
         "type": "message",
@@ -135,6 +140,8 @@ async def event_stream(
     )
     yield sse("ping", {"type": "ping"})
     async for item in deltas:
+        if isinstance(item, ChoiceDelta):  # a Messages request asks for one answer
+            continue
         if isinstance(item, str):
             delta = {"type": "text_delta", "text": item}
             yield sse(
@@ -142,7 +149,7 @@ async def event_stream(
             )
             continue
         if item.error is not None:
-            error = {"type": "api_error", "message": item.error}
+            error = {"type": item.error_kind, "message": item.error}
             yield sse("error", {"type": "error", "error": error})
             return
         yield sse("content_block_stop", {"type": "content_block_stop", "index": 0})
@@ -151,7 +158,7 @@ async def event_stream(
             {
                 "type": "message_delta",
                 "delta": {"stop_reason": item.stop_reason, "stop_sequence": item.stop_sequence},
-                "usage": {"output_tokens": item.output_tokens},
+                "usage": {"input_tokens": item.input_tokens, "output_tokens": item.output_tokens},
             },
         )
         yield sse("message_stop", {"type": "message_stop"})

@@ -33,10 +33,15 @@ KIND_OF_STATUS = {
     405: "invalid_request_error",
     413: "request_too_large",
     415: "invalid_request_error",
+    408: "timeout_error",
+    409: "invalid_request_error",
     422: "invalid_request_error",
+    429: "rate_limit_error",
     500: "api_error",
     502: "api_error",
     503: "overloaded_error",
+    504: "timeout_error",
+    529: "overloaded_error",
 }
 # OpenAI (type, code) for each Anthropic kind.
 OPENAI_OF_KIND = {
@@ -45,13 +50,25 @@ OPENAI_OF_KIND = {
     "permission_error": ("invalid_request_error", "permission_denied"),
     "not_found_error": ("invalid_request_error", "not_found"),
     "request_too_large": ("invalid_request_error", "request_too_large"),
+    "rate_limit_error": ("rate_limit_error", "rate_limit_exceeded"),
+    "timeout_error": ("server_error", "timeout"),
     "api_error": ("server_error", None),
     "overloaded_error": ("server_error", "overloaded"),
 }
+OpenAIFields = tuple[str | None, str | None, str | None]  # type, code, param
+
+
+def kind_of_status(status: int) -> str:
+    """The Anthropic error type of an HTTP status (by its class when it has none of its own)."""
+    return KIND_OF_STATUS.get(status) or ("invalid_request_error" if status < 500 else "api_error")
 
 
 class ApiError(Exception):
-    """An error answer: HTTP status, Anthropic error kind, message, extra headers."""
+    """An error answer: HTTP status, Anthropic error kind, message, extra headers.
+
+    ``param`` names the request field at fault (OpenAI's ``param``); ``openai`` gives the
+    OpenAI (type, code, param) exactly, for an upstream's error passed on as it came.
+    """
 
     def __init__(
         self,
@@ -60,13 +77,17 @@ class ApiError(Exception):
         *,
         kind: str | None = None,
         code: str | None = None,
+        param: str | None = None,
+        openai: OpenAIFields | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
-        self.kind = kind or KIND_OF_STATUS.get(status, "api_error")
+        self.kind = kind or kind_of_status(status)
         self.code = code
+        self.param = param
+        self.openai = openai
         self.headers = dict(headers or {})
 
 
@@ -87,12 +108,22 @@ def flavour_of(path: str, headers: Mapping[str, str] | None = None) -> Flavour:
 
 
 def error_body(
-    flavour: Flavour, kind: str, message: str, code: str | None = None
+    flavour: Flavour,
+    kind: str,
+    message: str,
+    code: str | None = None,
+    *,
+    param: str | None = None,
+    openai: OpenAIFields | None = None,
 ) -> dict[str, Any]:
     """The JSON body of an error answer in the given API's shape."""
     if flavour == "openai":
+        if openai is not None:
+            otype, ocode, oparam = openai
+            return {"error": {"message": message, "type": otype, "param": oparam, "code": ocode}}
         otype, ocode = OPENAI_OF_KIND.get(kind, ("server_error", None))
-        return {"error": {"message": message, "type": otype, "param": None, "code": code or ocode}}
+        return {"error": {"message": message, "type": otype, "param": param,
+                          "code": code or ocode}}  # fmt: skip
     return {"type": "error", "error": {"type": kind, "message": message}}
 
 
@@ -110,13 +141,17 @@ def error_response(
     *,
     kind: str | None = None,
     code: str | None = None,
+    param: str | None = None,
+    openai: OpenAIFields | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
     """An error answer for ``request`` in its API's shape."""
     flavour = flavour_of(request.url.path, request.headers)
-    kind = kind or KIND_OF_STATUS.get(status, "api_error")
+    kind = kind or kind_of_status(status)
     return JSONResponse(
-        error_body(flavour, kind, message, code), status_code=status, headers=dict(headers or {})
+        error_body(flavour, kind, message, code, param=param, openai=openai),
+        status_code=status,
+        headers=dict(headers or {}),
     )
 
 
@@ -180,9 +215,8 @@ def install_error_handlers(
         if STATUS not in headers:  # rejected before the engine (request-level error)
             note(request, exc.status)
             headers = {**rejection_headers(request.url.path, "request.invalid"), **headers}
-        return error_response(
-            request, exc.status, exc.message, kind=exc.kind, code=exc.code, headers=headers
-        )
+        return error_response(request, exc.status, exc.message, kind=exc.kind, code=exc.code,
+                              param=exc.param, openai=exc.openai, headers=headers)  # fmt: skip
 
     async def invalid(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -87,13 +89,25 @@ def create_app(
         metrics=metrics,
         settings=settings,
     )
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        aclose = getattr(fallback, "aclose", None)
+        if callable(aclose):  # the pooled upstream connections of this worker's event loop
+            await aclose()
+
     app = ZeroLayerApp(
+        lifespan=lifespan,
         title="zerolayer",
         version="0.1.0",
         description=DESCRIPTION,
         default_response_class=SafeJSONResponse,
     )
     app.state.service = service
+    transport = getattr(fallback, "transport", None)
+    if transport is not None and hasattr(transport, "stats"):
+        metrics.watch_upstream(transport)
 
     def on_reject(request: Request, status: int) -> None:
         metrics.reject(flavour_of(request.url.path, request.headers), status)

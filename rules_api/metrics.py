@@ -16,9 +16,10 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 ROUTES = ("active", "inactive", "error")
@@ -191,6 +192,44 @@ class _WindowCollector(Collector):
         )
 
 
+class _UpstreamCollector(Collector):
+    """The fallback upstream's retries, passed-on errors, breaker refusals and state (read
+    from its transport's ``TransportStats`` when the metrics are scraped)."""
+
+    def __init__(self, transport: Any) -> None:
+        self.transport = transport
+
+    def collect(self) -> Iterator[Any]:
+        stats = self.transport.stats
+        retries = CounterMetricFamily(
+            "zerolayer_upstream_retries",
+            "Retries of fallback upstream calls, by cause (connection or HTTP status)",
+            labels=["cause"],
+        )
+        for cause, count in sorted(stats.retries.items()):
+            retries.add_metric([cause], count)
+        yield retries
+        errors = CounterMetricFamily(
+            "zerolayer_upstream_errors",
+            "Fallback upstream calls that failed after the retry policy, by status "
+            "(connection: none came)",
+            labels=["status"],
+        )
+        for status, count in sorted(stats.errors.items()):
+            errors.add_metric([status], count)
+        yield errors
+        yield CounterMetricFamily(
+            "zerolayer_upstream_breaker_refusals",
+            "Fallback calls refused at once by the open circuit breaker",
+            stats.breaker_refusals,
+        )
+        yield GaugeMetricFamily(
+            "zerolayer_upstream_breaker_open",
+            "1 while the fallback upstream's circuit breaker is open, else 0",
+            1.0 if self.transport.breaker.state == "open" else 0.0,
+        )
+
+
 class AnswerRecorder:
     """The metrics of one kind of answer (API, route, reason, plan), its label values bound.
 
@@ -359,6 +398,10 @@ class ServiceMetrics:
             self.internal_errors.labels(api).inc()
         else:
             self.rejected.labels(api, str(status)).inc()
+
+    def watch_upstream(self, transport: Any) -> None:
+        """Export the counts of a fallback backend's transport (``core/neural/transport``)."""
+        self.registry.register(_UpstreamCollector(transport))
 
     def render(self) -> bytes:
         """The Prometheus text exposition of this app's registry."""

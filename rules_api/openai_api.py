@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response, StreamingResponse
 
+from zerolayer.core.fallback import ChoiceDelta
 from zerolayer.core.messages import Route
 from zerolayer.rules_api.answers import (
     OPENAI_FINISH,
@@ -30,6 +31,7 @@ from zerolayer.rules_api.anthropic_api import (
     disabled,
     syntax_version,
 )
+from zerolayer.rules_api.api_errors import OPENAI_OF_KIND
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.encoding import dump_json
 from zerolayer.rules_api.fast_path import CREATED, ID, Template, slot_values
@@ -41,10 +43,18 @@ API = "openai"
 CREATED_AT = "2025-01-01T00:00:00Z"
 
 
+def choice_texts(text: str, finish: Finish, n: int) -> list[tuple[str, str]]:
+    """(text, stop reason) of each choice: those the backend generated, else ``n`` times
+    the one answer (deterministic, or greedy: the answer ``n`` runs give)."""
+    if finish.choices:
+        return [(text, finish.stop_reason), *finish.choices]
+    return [(text, finish.stop_reason)] * n
+
+
 def completion_body(
     prepared: Prepared, cid: str, created: int, text: str, finish: Finish, n: int
 ) -> dict[str, Any]:
-    """A complete ``chat.completion`` object (``n`` identical choices)."""
+    """A complete ``chat.completion`` object (``n`` choices)."""
     return {
         "id": cid,
         "object": "chat.completion",
@@ -53,11 +63,11 @@ def completion_body(
         "choices": [
             {
                 "index": i,
-                "message": {"role": "assistant", "content": text, "refusal": None},
+                "message": {"role": "assistant", "content": t, "refusal": None},
                 "logprobs": None,
-                "finish_reason": OPENAI_FINISH.get(finish.stop_reason, "stop"),
+                "finish_reason": OPENAI_FINISH.get(reason, "stop"),
             }
-            for i in range(n)
+            for i, (t, reason) in enumerate(choice_texts(text, finish, n))
         ],
         "usage": usage(finish, n),
         "system_fingerprint": None,
@@ -80,8 +90,9 @@ def completion_template(prepared: Prepared, text: str, finish: Finish, n: int) -
 
 
 def usage(finish: Finish, n: int = 1) -> dict[str, int]:
-    """OpenAI usage; ``n`` choices generate ``n`` times the output."""
-    out = finish.output_tokens * n
+    """OpenAI usage: the backend's own count of what it generated, or for a deterministic
+    answer its count times the ``n`` identical choices."""
+    out = finish.output_tokens * n if finish.per_choice else finish.output_tokens
     return {
         "prompt_tokens": finish.input_tokens,
         "completion_tokens": out,
@@ -109,22 +120,33 @@ async def chunk_stream(
     created: int,
     n: int,
     include_usage: bool,
-    deltas: AsyncIterator[str | Finish],
+    deltas: AsyncIterator[str | ChoiceDelta | Finish],
+    replicate: bool = True,
 ) -> AsyncIterator[bytes]:
-    """The chunk sequence of a streamed chat completion, ``[DONE]`` last."""
+    """The chunk sequence of a streamed chat completion, ``[DONE]`` last; a stream that
+    breaks ends with an error chunk (which the SDKs raise) before ``[DONE]``.
+
+    ``replicate``: each text delta is every choice's (one answer for all ``n``); else text
+    deltas are choice 0's and ``ChoiceDelta`` items the others'."""
     model = prepared.model
     first = {"role": "assistant", "content": "", "refusal": None}
     yield chunk(cid, created, model, [_choice(i, first) for i in range(n)])
+    copies = range(n) if replicate else range(1)
     async for item in deltas:
+        if isinstance(item, ChoiceDelta):
+            yield chunk(cid, created, model, [_choice(item.index, {"content": item.text})])
+            continue
         if isinstance(item, str):
-            yield chunk(cid, created, model, [_choice(i, {"content": item}) for i in range(n)])
+            yield chunk(cid, created, model, [_choice(i, {"content": item}) for i in copies])
             continue
         if item.error is not None:
-            error = {"message": item.error, "type": "server_error", "param": None, "code": None}
+            otype, code = OPENAI_OF_KIND.get(item.error_kind, ("server_error", None))
+            error = {"message": item.error, "type": otype, "param": None, "code": code}
             yield b"data: " + dump_json({"error": error}) + b"\n\n"
             break
-        reason = OPENAI_FINISH.get(item.stop_reason, "stop")
-        yield chunk(cid, created, model, [_choice(i, {}, reason) for i in range(n)])
+        ends = [(i, OPENAI_FINISH.get(r, "stop")) for i, (_, r) in
+                enumerate(choice_texts("", item, n))]  # fmt: skip
+        yield chunk(cid, created, model, [_choice(i, {}, reason) for i, reason in ends])
         if include_usage:
             yield chunk(cid, created, model, [], usage=usage(item, n))
     yield b"data: [DONE]\n\n"
@@ -177,7 +199,15 @@ def openai_router(service: AnswerService) -> APIRouter:
             include = bool(body.stream_options and body.stream_options.include_usage)
             deltas = answer_deltas(service, API, prepared, decision, start, started)
             return StreamingResponse(
-                chunk_stream(prepared, cid, created, body.n or 1, include, deltas),
+                chunk_stream(
+                    prepared,
+                    cid,
+                    created,
+                    body.n or 1,
+                    include,
+                    deltas,
+                    replicate=start is None or start.replicate,
+                ),
                 media_type="text/event-stream",
                 headers={**headers, **SSE_HEADERS},
             )

@@ -7,8 +7,9 @@ JSON or event stream and call ``complete``/``open_stream`` for fallback answers.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
@@ -18,13 +19,27 @@ import anyio.to_thread
 from pydantic import ValidationError
 
 from zerolayer.core.errors import LimitExceeded, OpError, PayloadError, Unsupported, ZeroLayerError
-from zerolayer.core.fallback import Completion, FallbackBackend, FallbackUnavailable
+from zerolayer.core.fallback import (
+    ChoiceDelta,
+    Completion,
+    FallbackBackend,
+    FallbackUnavailable,
+    UnsupportedParameter,
+    UpstreamAnswerError,
+    check_options,
+)
 from zerolayer.core.messages import EngineRequest, EngineResult, Part, Route
+from zerolayer.core.neural.transport import UpstreamError
 from zerolayer.core.parts import MergedAnswer
 from zerolayer.core.protocol.fill import answer_protocol, stream_protocol
 from zerolayer.core.protocol.model import Protocol
 from zerolayer.core.syntax import to_current
-from zerolayer.rules_api.api_errors import ApiError, describe_validation
+from zerolayer.rules_api.api_errors import (
+    OPENAI_OF_KIND,
+    ApiError,
+    describe_validation,
+    kind_of_status,
+)
 from zerolayer.rules_api.cache import CachedAnswer, ResponseCache
 from zerolayer.rules_api.contracts import EngineLike
 from zerolayer.rules_api.fast_path import FastPath, Tenancy
@@ -88,13 +103,21 @@ class Shaped:
     stop_sequence: str | None = None
 
 
+StreamItem = str | ChoiceDelta | Completion
+
+
 @dataclass(slots=True)
 class StreamStart:
-    """A fallback stream whose first item has already been read (so errors come before 200)."""
+    """A fallback stream whose first item has already been read (so errors come before 200).
 
-    first: list[str | Completion]
-    rest: Iterator[str | Completion]
+    ``rest`` is a blocking iterator (read in a worker thread) or an asynchronous one (read
+    on the event loop). ``replicate``: the backend answers one choice, which stands for all
+    ``n`` (it generated no others)."""
+
+    first: list[StreamItem]
+    rest: Iterator[StreamItem] | AsyncIterator[StreamItem]
     texts: list[str] = field(default_factory=list)
+    replicate: bool = True
 
 
 def apply_limits(output: str, max_tokens: int | None, stop: tuple[str, ...]) -> Shaped:
@@ -326,24 +349,64 @@ class AnswerService:
         return self.fallback
 
     def _unavailable(self, decision: Decision, exc: BaseException) -> ApiError:
+        """The answer of a fallback that failed: an upstream's HTTP error as it came (its
+        status, message, error type and Retry-After), 400 for a parameter the backend cannot
+        honour, 503 (with Retry-After when known) when it is unavailable, else 502."""
+        headers = self.headers(decision)
+        if isinstance(exc, UpstreamAnswerError):
+            kind = exc.kind or kind_of_status(exc.status)
+            if exc.openai_type is not None or exc.code is not None or exc.param is not None:
+                openai = (exc.openai_type, exc.code, exc.param)
+            else:
+                openai = (*OPENAI_OF_KIND.get(kind, ("server_error", None)), None)
+            return ApiError(exc.status, exc.message, kind=kind, openai=openai,
+                            headers={**headers, **exc.headers})  # fmt: skip
+        if isinstance(exc, UnsupportedParameter):
+            return ApiError(400, str(exc), param=exc.param, headers=headers)
         if isinstance(exc, FallbackUnavailable):
+            if exc.retry_after is not None:
+                headers["retry-after"] = exc.retry_after
             return ApiError(
                 503,
                 f"the neural fallback is unavailable: {exc}",
                 kind="overloaded_error",
-                headers=self.headers(decision),
+                headers=headers,
             )
+        if isinstance(exc, UpstreamError):
+            return ApiError(502, f"the neural fallback's answer could not be read: {exc}",
+                            kind="api_error", headers=headers)  # fmt: skip
         log.error("fallback backend failed: %r", exc)
-        return ApiError(
-            502,
-            "the neural fallback failed to answer",
-            kind="api_error",
-            headers=self.headers(decision),
-        )
+        return ApiError(502, "the neural fallback failed to answer", kind="api_error",
+                        headers=headers)  # fmt: skip
+
+    def checked(self, prepared: Prepared, decision: Decision) -> tuple[Prepared, bool]:
+        """The request as the backend gets it, and whether its one choice stands for all
+        ``n``; ApiError 400 naming a sampling parameter the backend cannot honour.
+
+        A merged or protocol answer is built from several generations: ``n`` > 1 is
+        honoured only at temperature 0 (identical choices), and not sent to the backend."""
+        backend = self._configured(decision)
+        request = prepared.request
+        n = request.option("n", 1)
+        try:
+            if decision.mixed or decision.protocol is not None:
+                if n != 1 and request.temperature != 0:
+                    raise UnsupportedParameter(
+                        "n",
+                        f"n={n} cannot be honoured for an answer built from several model "
+                        "calls (blocks or a structure); send n=1 or temperature 0",
+                    )
+                request = request.without_options("n")
+            check_options(backend, request)
+        except UnsupportedParameter as exc:
+            raise self._unavailable(decision, exc) from exc
+        forwards_n = getattr(backend, "generates_choices", False) and request.option("n")
+        return dataclasses.replace(prepared, request=request), not forwards_n
 
     def complete(self, prepared: Prepared, decision: Decision) -> Completion:
         """The fallback's whole answer (a protocol's slots filled by it when the request asked
         for a structure); ApiError 503/502 when there is none."""
+        prepared, _ = self.checked(prepared, decision)
         backend = self._backend(decision)
         try:
             if decision.protocol is not None:
@@ -362,8 +425,33 @@ class AnswerService:
         except Exception as exc:
             raise self._unavailable(decision, exc) from exc
 
+    def _native(self, decision: Decision) -> Any:
+        """The configured backend when it answers on the event loop for this decision."""
+        if decision.mixed or decision.protocol is not None:
+            return None
+        backend = self._configured(decision)
+        return backend if hasattr(backend, "astream") and hasattr(backend, "agenerate") else None
+
+    async def acomplete(self, prepared: Prepared, decision: Decision) -> Completion:
+        """``complete`` awaited: on the event loop for a backend with ``agenerate`` (the HTTP
+        backends), in a worker thread otherwise."""
+        backend = self._native(decision)
+        if backend is None:
+            return await anyio.to_thread.run_sync(self.complete, prepared, decision)
+        prepared, _ = self.checked(prepared, decision)
+        try:
+            completion: Completion = await backend.agenerate(
+                prepared.request,
+                max_tokens=prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS,
+                stop=prepared.stop,
+            )
+        except Exception as exc:
+            raise self._unavailable(decision, exc) from exc
+        return completion
+
     def open_stream(self, prepared: Prepared, decision: Decision) -> StreamStart:
         """Start the fallback's stream and read its first item; ApiError 503/502 if it fails."""
+        prepared, replicate = self.checked(prepared, decision)
         backend = self._backend(decision)
         max_tokens = prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS
         try:
@@ -384,7 +472,25 @@ class AnswerService:
             first, items = [], iter(())
         except Exception as exc:
             raise self._unavailable(decision, exc) from exc
-        return StreamStart(first=first, rest=items)
+        return StreamStart(first=first, rest=items, replicate=replicate)
+
+    async def aopen_stream(self, prepared: Prepared, decision: Decision) -> StreamStart:
+        """``open_stream`` awaited: the stream is read on the event loop for a backend with
+        ``astream``, in a worker thread otherwise."""
+        backend = self._native(decision)
+        if backend is None:
+            return await anyio.to_thread.run_sync(self.open_stream, prepared, decision)
+        prepared, replicate = self.checked(prepared, decision)
+        max_tokens = prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS
+        items = backend.astream(prepared.request, max_tokens=max_tokens, stop=prepared.stop)
+        try:
+            first = [await items.__anext__()]
+        except StopAsyncIteration:
+            first = []
+        except Exception as exc:
+            await items.aclose()
+            raise self._unavailable(decision, exc) from exc
+        return StreamStart(first=first, rest=items, replicate=replicate)
 
     async def warmup(self, bodies: list[dict[str, Any]]) -> dict[str, Any]:
         """Answer Anthropic-style bodies with the engine and cache the deterministic answers;

@@ -34,6 +34,7 @@ class ServiceSettings:
     body_timeout_s: float = 30.0
     keep_alive_s: int = 5
     max_connections: int = 2048
+    ready_when_degraded: bool = False  # /health/ready stays 200 while the fallback is down
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ServiceSettings:
@@ -104,4 +105,14 @@ _CONVERTERS: dict[str, Callable[[str], Any]] = {
     "body_timeout_s": float,
     "keep_alive_s": int,
     "max_connections": int,
+    "ready_when_degraded": lambda raw: _flag(raw),
 }
+
+
+def _flag(raw: str) -> bool:
+    low = raw.lower()
+    if low in ("1", "true", "yes", "on"):
+        return True
+    if low in ("0", "false", "no", "off"):
+        return False
+    raise ValueError("use true or false")

@@ -151,7 +151,7 @@ def serve_app(app: Any) -> Iterator[str]:
     port = sock.getsockname()[1]
     import uvicorn  # imported here: only live-server tests need it
 
-    config = uvicorn.Config(app, log_level="warning", ws="none", lifespan="off")
+    config = uvicorn.Config(app, log_level="warning", ws="none", lifespan="auto")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -23,6 +23,11 @@ from zerolayer.rules_api.schemas import (
 )
 
 BLOCK_SEPARATOR = "\n\n"
+# Sampling parameters passed to the fallback as they were sent (EngineRequest.sampling):
+# the typed ones of each API, and the extensions OpenAI-compatible servers (vLLM) read.
+OPENAI_SAMPLING = ("n", "seed", "presence_penalty", "frequency_penalty", "logit_bias")
+OPENAI_EXTENSIONS = ("top_k", "min_p", "repetition_penalty")
+ANTHROPIC_SAMPLING = ("top_k",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +40,19 @@ class Prepared:
     stop: tuple[str, ...] = ()
     stream: bool = False
     forced_reason: str | None = None  # set: go to the fallback without asking the engine
+
+
+def sent(
+    body: MessagesRequest | ChatCompletionRequest,
+    names: Sequence[str],
+    extensions: Sequence[str] = (),
+) -> tuple[tuple[str, object], ...]:
+    """(name, value) of each sampling parameter in ``names`` the body sets (not null), then
+    of each extension field it carries."""
+    out = [(n, getattr(body, n)) for n in names if getattr(body, n, None) is not None]
+    extra = body.model_extra or {}
+    out += [(n, extra[n]) for n in extensions if extra.get(n) is not None]
+    return tuple(out)
 
 
 def join_blocks(
@@ -90,6 +108,7 @@ def from_anthropic(
         top_p=body.top_p,
         disabled=disabled,
         syntax=syntax,
+        sampling=sent(body, ANTHROPIC_SAMPLING),
     )
     return Prepared(
         request=request,
@@ -145,6 +164,7 @@ def from_openai(
         top_p=body.top_p,
         disabled=disabled,
         syntax=syntax,
+        sampling=sent(body, OPENAI_SAMPLING, OPENAI_EXTENSIONS),
     )
     return Prepared(
         request=request,

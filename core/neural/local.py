@@ -12,7 +12,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from zerolayer.core.errors import StartupError
-from zerolayer.core.fallback import Completion, FallbackUnavailable, StopReason, final_completion
+from zerolayer.core.fallback import (
+    Completion,
+    FallbackUnavailable,
+    StopReason,
+    check_sampling,
+    final_completion,
+)
 from zerolayer.core.messages import EngineRequest
 from zerolayer.core.neural.decode import Detokenizer, tokens
 from zerolayer.core.neural.prompt import prompt_ids
@@ -92,6 +98,15 @@ class LocalBackend:
         request = EngineRequest((Message("user", "Hello, " * 32),), temperature=0.0)
         self.generate(request, max_tokens=8)
 
+    def temperature(self, request: EngineRequest) -> float:
+        """The temperature a request is decoded at (the backend's default when unsent)."""
+        return self.default_temperature if request.temperature is None else request.temperature
+
+    def check_options(self, request: EngineRequest) -> None:
+        """``seed`` is honoured; ``n`` > 1 and ``top_k`` only when decoding is greedy (the
+        ``n`` answers are then the same text); penalties and ``logit_bias`` are not."""
+        check_sampling(request, "local", honoured=("seed",), greedy=self.temperature(request) == 0)
+
     def generate(
         self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()
     ) -> Completion:
@@ -120,16 +135,15 @@ class LocalBackend:
                 f"context of {self.context} tokens"
             )
         limit = min(max_tokens, room)
-        temperature = request.temperature
-        if temperature is None:
-            temperature = self.default_temperature
+        temperature = self.temperature(request)
+        seed = request.option("seed", self.seed)
         top_p = 1.0 if request.top_p is None else request.top_p
         scanner = StopScanner(tuple(s for s in stop if s))
         detok = Detokenizer(tokenizer)
         parts: list[str] = []
         count, reason = 0, "max_tokens"
         prompt = torch.tensor([ids], device=self.loaded.device)
-        stream = tokens(model, prompt, temperature=temperature, top_p=top_p, seed=self.seed,
+        stream = tokens(model, prompt, temperature=temperature, top_p=top_p, seed=seed,
                         step_lock=self.queue.step_lock)  # fmt: skip
         if limit <= 0:
             stream = iter(())

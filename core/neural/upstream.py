@@ -4,18 +4,25 @@
 ``ZEROLAYER_UPSTREAM_MODEL`` names the model (default ``default``) and
 ``ZEROLAYER_UPSTREAM_API_KEY`` is sent as a bearer token when set. Timeouts, retries and the
 breaker come from ``ZEROLAYER_UPSTREAM_*`` (see ``transport.TransportSettings``).
+
+The request's sampling parameters (``temperature``, ``top_p``, ``n``, ``seed``, penalties,
+``logit_bias``, ``top_k`` …) are sent as the client sent them; the upstream's usage, its
+choices and its finish reasons come back unchanged. A stream must end with a finish reason or
+``[DONE]``: one that ends without (cut off), carries an error, or is not an event stream
+raises ``UpstreamError``, which the HTTP service turns into the API's error event.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
-from zerolayer.core.fallback import Completion, StopReason
+from zerolayer.core.fallback import Choice, ChoiceDelta, Completion, StopReason
 from zerolayer.core.messages import EngineRequest
 from zerolayer.core.neural.prompt import chat_messages
 from zerolayer.core.neural.transport import (
+    DONE,
     HttpBackend,
     TransportSettings,
     UpstreamError,
@@ -29,7 +36,7 @@ FINISH: dict[str | None, StopReason] = {"length": "max_tokens", "stop": "end_tur
 def chat_body(
     request: EngineRequest, model: str, max_tokens: int, stop: Sequence[str], stream: bool
 ) -> dict[str, Any]:
-    """The Chat Completions body of a request."""
+    """The Chat Completions body of a request (its sampling parameters as they were sent)."""
     body: dict[str, Any] = {
         "model": model,
         "messages": chat_messages(request),
@@ -40,6 +47,8 @@ def chat_body(
         body["temperature"] = request.temperature
     if request.top_p is not None:
         body["top_p"] = request.top_p
+    for name, value in request.sampling:
+        body[name] = value
     if stop:
         body["stop"] = list(stop)
     if stream:
@@ -53,10 +62,91 @@ def stop_info(text: str, finish: str | None, stop: Sequence[str]) -> tuple[StopR
     return FINISH.get(finish, "end_turn"), None
 
 
+def stream_error(data: dict[str, Any]) -> UpstreamError:
+    """The error an upstream put in its stream (``{"error": {...}}``)."""
+    error = data.get("error")
+    message = error.get("message") if isinstance(error, dict) else error
+    return UpstreamError(f"the upstream stream failed: {message or error}")
+
+
+def completion_of(answer: Any, stop: Sequence[str]) -> Completion:
+    """The ``Completion`` of a whole Chat Completions answer (every choice, its usage)."""
+    try:
+        choices = sorted(answer["choices"], key=lambda c: int(c.get("index") or 0))
+        texts = [(c["message"].get("content") or "", c.get("finish_reason")) for c in choices]
+        text, finish = texts[0]
+        usage = answer.get("usage") or {}
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
+        raise UpstreamError("the upstream answer has no choices[0].message") from exc
+    reason, seq = stop_info(text, finish, stop)
+    return Completion(
+        text,
+        stop_reason=reason,
+        stop_sequence=seq,
+        input_tokens=int(usage.get("prompt_tokens") or 0),
+        output_tokens=int(usage.get("completion_tokens") or 0),
+        choices=tuple(Choice(t, stop_info(t, f, stop)[0]) for t, f in texts[1:]),
+    )
+
+
+class ChunkReader:
+    """The text deltas of a Chat Completions event stream, and its ``Completion`` at the end."""
+
+    def __init__(self, stop: Sequence[str]) -> None:
+        self.stop = stop
+        self.texts: dict[int, list[str]] = {}
+        self.finishes: dict[int, str | None] = {}
+        self.usage: dict[str, Any] = {}
+        self.done = False
+
+    def feed(self, data: Any) -> list[str | ChoiceDelta]:
+        """The deltas of one event's data."""
+        if data is DONE:
+            self.done = True
+            return []
+        if not isinstance(data, dict):
+            return []
+        if data.get("error"):
+            raise stream_error(data)
+        self.usage = data.get("usage") or self.usage
+        out: list[str | ChoiceDelta] = []
+        for choice in data.get("choices") or []:
+            index = int(choice.get("index") or 0)
+            delta = (choice.get("delta") or {}).get("content")
+            if delta:
+                self.texts.setdefault(index, []).append(delta)
+                out.append(delta if index == 0 else ChoiceDelta(index, delta))
+            if choice.get("finish_reason"):
+                self.finishes[index] = choice["finish_reason"]
+        return out
+
+    def completion(self) -> Completion:
+        """The ``Completion``; UpstreamError when the stream ended before it finished."""
+        if not self.done and not self.finishes:
+            raise UpstreamError(
+                "the upstream stream ended before it finished (no finish_reason, no [DONE])"
+            )
+        text = "".join(self.texts.get(0, ()))
+        reason, seq = stop_info(text, self.finishes.get(0), self.stop)
+        others = sorted(i for i in {*self.texts, *self.finishes} if i > 0)
+        return Completion(
+            text,
+            stop_reason=reason,
+            stop_sequence=seq,
+            input_tokens=int(self.usage.get("prompt_tokens") or 0),
+            output_tokens=int(self.usage.get("completion_tokens") or 0),
+            choices=tuple(
+                Choice("".join(self.texts.get(i, ())), FINISH.get(self.finishes.get(i), "end_turn"))
+                for i in others
+            ),
+        )
+
+
 class UpstreamBackend(HttpBackend):
     """A ``FallbackBackend`` that forwards to an OpenAI-compatible server."""
 
     name = "upstream"
+    generates_choices = True  # ``n`` is forwarded: the upstream generates every choice
 
     def __init__(
         self,
@@ -82,6 +172,9 @@ class UpstreamBackend(HttpBackend):
             settings=settings_from_env(env, "ZEROLAYER_UPSTREAM", "upstream"),
         )
 
+    def check_options(self, request: EngineRequest) -> None:
+        """Every sampling parameter is forwarded: the upstream says what it cannot honour."""
+
     def _headers(self) -> dict[str, str]:
         return {"authorization": f"Bearer {self.api_key}"} if self.api_key else {}
 
@@ -90,46 +183,36 @@ class UpstreamBackend(HttpBackend):
     ) -> Completion:
         """The whole answer of the upstream."""
         body = chat_body(request, self.model, max_tokens, stop, stream=False)
-        answer = self.transport.post_json("/chat/completions", body, self._headers())
-        try:
-            choice = answer["choices"][0]
-            text = choice["message"].get("content") or ""
-            usage = answer.get("usage") or {}
-        except (KeyError, IndexError, TypeError, AttributeError) as exc:
-            raise UpstreamError("the upstream answer has no choices[0].message") from exc
-        reason, seq = stop_info(text, choice.get("finish_reason"), stop)
-        return Completion(
-            text,
-            stop_reason=reason,
-            stop_sequence=seq,
-            input_tokens=int(usage.get("prompt_tokens") or 0),
-            output_tokens=int(usage.get("completion_tokens") or 0),
+        return completion_of(
+            self.transport.post_json("/chat/completions", body, self._headers()), stop
         )
+
+    async def agenerate(
+        self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()
+    ) -> Completion:
+        """``generate`` on the event loop."""
+        body = chat_body(request, self.model, max_tokens, stop, stream=False)
+        answer = await self.transport.apost_json("/chat/completions", body, self._headers())
+        return completion_of(answer, stop)
 
     def stream(
         self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()
-    ) -> Iterator[str | Completion]:
+    ) -> Iterator[str | ChoiceDelta | Completion]:
         """Text deltas of the upstream's event stream, then the ``Completion``."""
         body = chat_body(request, self.model, max_tokens, stop, stream=True)
-        parts: list[str] = []
-        finish: str | None = None
-        usage: dict[str, Any] = {}
+        reader = ChunkReader(stop)
         for _, data in self.transport.post_events("/chat/completions", body, self._headers()):
-            if not isinstance(data, dict):
-                continue
-            usage = data.get("usage") or usage
-            for choice in data.get("choices") or []:
-                delta = (choice.get("delta") or {}).get("content")
-                if delta:
-                    parts.append(delta)
-                    yield delta
-                finish = choice.get("finish_reason") or finish
-        text = "".join(parts)
-        reason, seq = stop_info(text, finish, stop)
-        yield Completion(
-            text,
-            stop_reason=reason,
-            stop_sequence=seq,
-            input_tokens=int(usage.get("prompt_tokens") or 0),
-            output_tokens=int(usage.get("completion_tokens") or 0),
-        )
+            yield from reader.feed(data)
+        yield reader.completion()
+
+    async def astream(
+        self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()
+    ) -> AsyncIterator[str | ChoiceDelta | Completion]:
+        """``stream`` on the event loop."""
+        body = chat_body(request, self.model, max_tokens, stop, stream=True)
+        reader = ChunkReader(stop)
+        events = self.transport.apost_events("/chat/completions", body, self._headers())
+        async for _, data in events:
+            for item in reader.feed(data):
+                yield item
+        yield reader.completion()
