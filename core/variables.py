@@ -71,8 +71,9 @@ VARIABLES: tuple[Variable, ...] = (
     # the HTTP service (rules_api.settings.ServiceSettings)
     Variable("ZEROLAYER_MAX_BODY_BYTES", "8388608", "request body limit (413)",
              "service"),
-    Variable("ZEROLAYER_READY_WHEN_DEGRADED", "False",
-             "/health/ready stays 200 while the fallback's breaker is open", "service"),
+    Variable("ZEROLAYER_READY_WHEN_DEGRADED", "",
+             "true or 1: /health/ready answers 200 degraded, not 503, while the fallback's "
+             "breaker is open", "service"),
     Variable("ZEROLAYER_CACHE_MAX_BYTES", "67108864",
              "memory cache budget when Redis is not set; 0 disables the cache", "service"),
     Variable("ZEROLAYER_REDIS_URL", "", "Redis for answers shared by every worker and replica",
