@@ -9,6 +9,11 @@ and the prose between, before and after them (text that is only white space is n
 A message with a single ``<convert>`` block and no ``<ask>`` block is not split: text around
 the block is read as part of its instruction ("… with 4-space indentation"), as before.
 Blocks inside fenced code are content, not blocks.
+
+A block's body may itself be one fenced code block (```` ```python ```` … ```` ``` ````), the
+most natural way to write code: ``block_payload`` takes the code out of one enclosing fence
+whose tag agrees with the block's language (same language in any spelling, or no tag); a tag
+that names another language is a ``FenceLanguageError`` naming it (HTTP 400).
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Literal
 
-from zerolayer.core.message import fenced_spans
+from zerolayer.core.errors import PayloadError
+from zerolayer.core.message import canonical_lang, enclosing_fence, fenced_spans
 
 _OPENING = re.compile(r"<(?P<tag>convert|ask)\b(?P<attrs>[^>]*)>", re.IGNORECASE)
 _CLOSING = re.compile(r"</(?P<tag>convert|ask)\s*>", re.IGNORECASE)
@@ -53,6 +59,55 @@ class TagBlock:
     end: int
     attrs: str  # the opening tag's attribute text
     body: str  # without one line break after the opening tag and one before the closing
+
+
+class FenceLanguageError(PayloadError):
+    """The fence inside a block is tagged with a language other than the block's."""
+
+    code = "fence_language_mismatch"
+
+
+@dataclass(frozen=True, slots=True)
+class BlockPayload:
+    """What a block's body gives its answerer: the code (out of its fence, if it had one)
+    and its language (the block's ``lang``, else the fence's tag)."""
+
+    text: str
+    lang: str | None  # as written, lower case
+    fenced: bool = False
+
+
+def block_payload(body: str, lang: str | None, tag: str = "convert") -> BlockPayload:
+    """The payload of a block whose body is ``body`` and whose language is ``lang``.
+
+    A body that is one closed fenced code block, with only white space around it, gives the
+    fence's body when the fence's tag agrees with ``lang`` (the same language in any spelling:
+    ``py``, ``python``, ``python3``), when it has no tag, or when the block names no language
+    (the fence's tag is then the language). Any other body is the payload as it is.
+    FenceLanguageError, with the tag's line and column in the body, when the tag names
+    another language than ``lang``.
+    """
+    lang = lang.lower() if lang else None
+    fence = enclosing_fence(body)
+    if fence is None:
+        return BlockPayload(body, lang)
+    wanted, given = canonical_lang(lang), canonical_lang(fence.lang)
+    if wanted is not None and given is not None and given != wanted:
+        written = fence.info.split(maxsplit=1)[0]
+        opening = body[fence.start :].partition("\n")[0]
+        line = body.count("\n", 0, fence.start) + 1
+        column = opening.index(fence.marker) + len(fence.marker) + 1
+        column += len(opening[column - 1 :]) - len(opening[column - 1 :].lstrip())
+        raise FenceLanguageError(
+            f'its fence is tagged "{written}", but the block\'s lang is "{lang}"',
+            fmt=f"<{tag}> block",
+            text=body,
+            line=line,
+            column=column,
+            hint=f'tag the fence "{lang}" or leave its tag out, or set lang="{written}" '
+            "if that is the language of the code",
+        )
+    return BlockPayload(fence.body, lang or fence.lang, fenced=True)
 
 
 def tag_blocks(

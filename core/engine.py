@@ -433,6 +433,9 @@ class Engine:
         stepless: _Reading | None = None
         unread = ""
         for candidate in candidates:
+            for payload in candidate.payloads:
+                if payload.error is not None:  # a block that says what its payload is not
+                    raise payload.error
             if candidate.closing and not self._closing_reads(candidate):
                 unread = unread or candidate.closing
                 continue

@@ -14,6 +14,9 @@ same character, at least as long, indented by at most three spaces, with nothing
 spaces or tabs. The body is the lines between, each with its line break, with as many leading
 spaces removed as the opening fence was indented. A fence with no closing line runs to the end
 of the text (``Fence.closed`` is false).
+
+Language names: a fence's tag and a block's ``lang`` name a language in several spellings
+(``py``, ``python``, ``python3``); ``canonical_lang`` gives the one name every stage compares.
 """
 
 from __future__ import annotations
@@ -22,6 +25,27 @@ import re
 from dataclasses import dataclass
 
 _OPENING = re.compile(r"^(?P<indent>[ ]{0,3})(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$", re.M)
+
+
+LANG_ALIASES = {
+    "yml": "yaml",
+    "md": "markdown",
+    "py": "python",
+    "python3": "python",
+    "ts": "typescript",
+    "js": "javascript",
+    "postgres": "sql",
+    "postgresql": "sql",
+    "mysql": "sql",
+}
+
+
+def canonical_lang(name: str | None) -> str | None:
+    """The one spelling of a language name (``py`` → ``python``), lower case; None for none."""
+    if not name:
+        return None
+    key = name.strip().lower()
+    return LANG_ALIASES.get(key, key) or None
 
 
 def normalise_newlines(text: str) -> str:
@@ -89,6 +113,18 @@ def fences(text: str, *, unclosed: bool = False) -> list[Fence]:
         found.append(Fence(m.start(), end, marker, info.strip(), body, True))
         pos = end
     return found
+
+
+def enclosing_fence(text: str) -> Fence | None:
+    """The one closed fence that holds all of ``text`` but white space before and after it;
+    None when there is no such fence (no fence, several, or text outside it)."""
+    found = fences(text)
+    if len(found) != 1:
+        return None
+    fence = found[0]
+    if text[: fence.start].strip() or text[fence.end :].strip():
+        return None
+    return fence
 
 
 def fenced_spans(text: str) -> list[tuple[int, int]]:

@@ -3,7 +3,9 @@
 Payloads come as fenced blocks (``` or ~~~, three or more, with or without a language tag,
 longer fences around payloads that contain fences), as text after a colon that ends the
 instruction line, as paragraphs after the instruction, or as paragraphs before it ("… Convert
-the JSON above to YAML."). ``<convert lang=… to=…>`` blocks carry their own instruction.
+the JSON above to YAML."). ``<convert lang=… to=…>`` blocks carry their own instruction, and
+their payload is the block's body, out of one enclosing fence whose tag agrees with the
+block's language (``blocks.block_payload``).
 
 The split is not always certain from the text alone, so ``segment`` returns candidates in
 order of preference; the engine takes the first whose instruction parses.
@@ -14,8 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from zerolayer.core.blocks import TagBlock, tag_blocks
-from zerolayer.core.message import Fence, fences, normalise_newlines
+from zerolayer.core.blocks import FenceLanguageError, TagBlock, block_payload, tag_blocks
+from zerolayer.core.errors import PayloadError
+from zerolayer.core.message import Fence, canonical_lang, fences, normalise_newlines
 
 _ATTR = re.compile(r"""(\w+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
@@ -46,23 +49,13 @@ class Payload:
     lang: str | None = None  # the fence's language tag, lower case
     # where the payload's block lies in the (line-normalised) message, fence lines included
     span: tuple[int, int] | None = field(default=None, compare=False)
+    # why the payload cannot be read as its block says (a fence tagged with another
+    # language): the engine answers it as this error; the text is then the body as written
+    error: PayloadError | None = field(default=None, compare=False)
 
     @property
     def hint(self) -> str | None:
-        return _LANG_ALIASES.get(self.lang or "", self.lang)
-
-
-_LANG_ALIASES = {
-    "yml": "yaml",
-    "md": "markdown",
-    "py": "python",
-    "python3": "python",
-    "ts": "typescript",
-    "js": "javascript",
-    "postgres": "sql",
-    "postgresql": "sql",
-    "mysql": "sql",
-}
+        return canonical_lang(self.lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +97,16 @@ def _convert_blocks(text: str, blocks: list[TagBlock]) -> Segmented:
     instruction = f"convert {src} to {dst}".strip()
     if outside:
         instruction = f"{instruction} {outside}"
-    payloads = tuple(Payload(b.body, src.lower() or None) for b in blocks)
+    payloads = tuple(_block_payload(b.body, src) for b in blocks)
     return Segmented(instruction, payloads, how="convert-block")
+
+
+def _block_payload(body: str, lang: str) -> Payload:
+    try:
+        read = block_payload(body, lang or None)
+    except FenceLanguageError as exc:
+        return Payload(body, lang.lower() or None, error=exc)
+    return Payload(read.text, read.lang)
 
 
 def _fenced(text: str, found: list[Fence]) -> Segmented:

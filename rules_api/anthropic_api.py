@@ -167,9 +167,10 @@ async def event_stream(
 async def answer(
     service: AnswerService, prepared: Prepared, api: str = API
 ) -> tuple[Decision, float]:
-    """Decide a request; an engine ERROR is recorded and raised as its 400 answer."""
+    """Decide a request and fit its answer to ``max_tokens`` (``AnswerService.fit``); an
+    engine ERROR is recorded and raised as its 400 answer."""
     started = time.perf_counter()
-    decision = await service.decide_async(prepared)
+    decision = service.fit(prepared, await service.decide_async(prepared))
     if decision.route is Route.ERROR:
         record(service, api, decision, started, failed=True)
         raise service.engine_error(decision)

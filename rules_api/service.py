@@ -54,6 +54,7 @@ log = logging.getLogger("zerolayer.rules_api")
 
 DEFAULT_FALLBACK_MAX_TOKENS = 4096  # OpenAI requests may omit max_tokens
 DEFAULT_TIME_LIMIT = 5.0  # seconds, when neither the settings nor the engine name one
+EXCEEDS_MAX_TOKENS = "answer.exceeds_max_tokens"  # the reason of an answer that does not fit
 
 T = TypeVar("T")
 
@@ -66,6 +67,23 @@ class OverBudget(LimitExceeded):
             f"{what} did not finish within the time limit of {seconds:g} s",
             hint="send a smaller or simpler payload, or raise ZEROLAYER_TIME_LIMIT",
         )
+
+
+class AnswerTooLong(LimitExceeded):
+    """A deterministic answer longer than the request's ``max_tokens``: it is never cut (a cut
+    program or document is a wrong answer), so it goes to the fallback or is this error."""
+
+    code = "answer_exceeds_max_tokens"
+
+    def __init__(self, tokens: int, max_tokens: int) -> None:
+        super().__init__(
+            f"the deterministic answer is {tokens} tokens, more than max_tokens ({max_tokens}), "
+            "and an answer is never cut short",
+            hint=f"raise max_tokens to at least {tokens}, or configure a neural fallback "
+            "(ZEROLAYER_FALLBACK) to answer such requests",
+        )
+        self.tokens = tokens
+        self.max_tokens = max_tokens
 
 
 @dataclass(slots=True)
@@ -121,16 +139,17 @@ class StreamStart:
 
 
 def apply_limits(output: str, max_tokens: int | None, stop: tuple[str, ...]) -> Shaped:
-    """Cut ``output`` as a model would: at the earliest stop sequence, then at ``max_tokens``."""
+    """Cut ``output`` at the earliest stop sequence, as a model would; ``AnswerTooLong`` when
+    what is left is longer than ``max_tokens`` (a deterministic answer is never cut there)."""
     text, reason, seq = output, "end_turn", None
     hits = [(output.find(s), s) for s in stop if s and s in output]
     if hits:
         pos, seq = min(hits)
         text, reason = output[:pos], "stop_sequence"
     if max_tokens is not None:
-        text, cut = truncate_tokens(text, max_tokens)
-        if cut:
-            reason, seq = "max_tokens", None
+        tokens = count_tokens(text)
+        if tokens > max_tokens:
+            raise AnswerTooLong(tokens, max_tokens)
     return Shaped(text, reason, seq)
 
 
@@ -306,6 +325,23 @@ class AnswerService:
         hit.warnings = syntax_warnings(prepared.request)
         return hit
 
+    def fit(self, prepared: Prepared, decision: Decision) -> Decision:
+        """A deterministic decision whose answer is longer than the request's ``max_tokens``
+        becomes a fallback (reason ``answer.exceeds_max_tokens``) when a fallback is
+        configured, else an ERROR decision (a 400 naming the tokens needed); any other
+        decision is returned as it is. An active answer is never cut at ``max_tokens``."""
+        if decision.route is not Route.DETERMINISTIC:
+            return decision
+        try:
+            apply_limits(decision.output or "", prepared.max_tokens, prepared.stop)
+        except AnswerTooLong as exc:
+            if self.fallback is None:
+                return Decision(
+                    Route.ERROR, reason=EXCEEDS_MAX_TOKENS, error=exc, warnings=decision.warnings
+                )
+            return Decision(Route.FALLBACK, reason=EXCEEDS_MAX_TOKENS, warnings=decision.warnings)
+        return decision
+
     def headers(self, decision: Decision) -> dict[str, str]:
         """The x-zero-layer headers of a decision."""
         return answer_headers(
@@ -324,7 +360,10 @@ class AnswerService:
     def engine_error(self, decision: Decision) -> ApiError:
         """The 400 answer of an engine ERROR decision (its message names line and column)."""
         message = str(decision.error) if decision.error is not None else "invalid request"
-        return ApiError(400, message, kind="invalid_request_error", headers=self.headers(decision))
+        code = decision.error.code if isinstance(decision.error, AnswerTooLong) else None
+        return ApiError(
+            400, message, kind="invalid_request_error", code=code, headers=self.headers(decision)
+        )
 
     def _backend(self, decision: Decision) -> FallbackBackend:
         """The backend that answers a fallback decision: the configured one, or for a mixed

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from zerolayer.core.fallback import Completion, FallbackUnavailable
 from zerolayer.core.messages import EngineRequest, Message, Part
 from zerolayer.core.parts import MergedAnswer, PartJoiner, merge_texts, part_request
-from zerolayer.rules_api.service import apply_limits
 from zerolayer.rules_api.testing import FakeFallback
 from zerolayer.rules_api.usage import count_tokens, truncate_tokens
 
@@ -148,12 +147,23 @@ def test_max_tokens_cuts_the_merged_answer_and_skips_later_parts() -> None:
     assert backend.asked == []
 
 
+def _cut_like_a_model(text: str, max_tokens: int, stop: tuple[str, ...]) -> tuple[str, str]:
+    """A model's answer cut at the earliest stop sequence, then at ``max_tokens`` tokens."""
+    reason = "end_turn"
+    hits = [text.find(s) for s in stop if s and s in text]
+    if hits:
+        text, reason = text[: min(hits)], "stop_sequence"
+    text, cut = truncate_tokens(text, max_tokens)
+    return text, "max_tokens" if cut else reason
+
+
 @given(st.integers(min_value=1, max_value=40), st.sampled_from([(), ("Hi",), ("?\n",), ("zz",)]))
 def test_limits_match_cutting_the_whole_answer(max_tokens: int, stop: tuple[str, ...]) -> None:
+    # a merged answer is a model's answer: it is cut like one (never an active answer)
     whole = _merged(Recording()).generate(REQUEST, max_tokens=10_000).text
-    expected = apply_limits(whole, max_tokens, stop)
+    expected = _cut_like_a_model(whole, max_tokens, stop)
     answer = _merged(Recording()).generate(REQUEST, max_tokens=max_tokens, stop=stop)
-    assert (answer.text, answer.stop_reason) == (expected.text, expected.stop_reason)
+    assert (answer.text, answer.stop_reason) == expected
 
 
 def test_an_abandoned_stream_closes_the_models_stream() -> None:

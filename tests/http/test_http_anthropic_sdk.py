@@ -193,16 +193,16 @@ def test_assistant_prefill_falls_back(live) -> None:
     assert raw.headers["x-zero-layer-reason"] == "request.assistant_prefill"
 
 
-def test_stop_sequence_and_max_tokens_cut_like_a_model(live) -> None:
+def test_stop_sequence_cuts_like_a_model_and_max_tokens_never_cuts(live) -> None:
     client = live.anthropic()
     stopped = create(client, ECHO + "one two STOP three", stop_sequences=["STOP", "TWO"]).parse()
     assert stopped.content[0].text == "ONE "
     assert stopped.stop_reason == "stop_sequence"
     assert stopped.stop_sequence == "TWO"
-    cut = create(client, ECHO + "alpha beta gamma delta", max_tokens=2).parse()
-    assert cut.content[0].text == "ALPHA BETA"
-    assert cut.stop_reason == "max_tokens"
-    assert cut.usage.output_tokens == 2
+    raw = create(client, ECHO + "alpha beta gamma delta", max_tokens=2)
+    assert raw.headers["x-zero-layer-status"] == "inactive"
+    assert raw.headers["x-zero-layer-reason"] == "answer.exceeds_max_tokens"
+    assert raw.parse().content[0].text.startswith("[fallback] ")
 
 
 def test_count_tokens_uses_the_same_counter(live) -> None:

@@ -283,3 +283,37 @@ def test_openapi_documents_the_status_route_and_the_header(server: Server) -> No
     for path in ("/v1/messages", "/v1/chat/completions"):
         params = doc["paths"][path]["post"].get("parameters", [])
         assert any(p["name"] == "x-zero-layer-syntax" and p["in"] == "header" for p in params)
+
+
+FENCED = {
+    "v2": '<convert lang="py" to="ts">\n```python\nprint([n * n for n in range(4)])\n```\n</convert>',
+    "v1": "[CODE_CONVERSION]\n```py\nprint([n * n for n in range(4)])\n```\n[/CODE_CONVERSION]",
+    "json": '<convert lang="json" to="yaml">\n```\n{"a": [1, 2]}\n```\n</convert>',
+}
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
+@pytest.mark.parametrize("api", ["anthropic", "openai"])
+@pytest.mark.parametrize("form", list(FENCED))
+def test_fenced_code_in_a_block_converts_over_both_apis(
+    form: str, api: str, stream: bool, server: Server, engine: Engine
+) -> None:
+    result = engine.run(EngineRequest((Message("user", FENCED[form]),), temperature=0))
+    assert result.route is Route.DETERMINISTIC, (result.reason, result.error)
+    got, text, _ = ASK[api](server, FENCED[form], stream=stream)
+    assert (got[STATUS], text) == ("active", result.output)
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
+@pytest.mark.parametrize("api", ["anthropic", "openai"])
+def test_a_fence_tagged_with_another_language_is_a_400_naming_it(
+    api: str, stream: bool, server: Server
+) -> None:
+    message = FENCED["v2"].replace("```python", "```javascript")
+    error = anthropic.BadRequestError if api == "anthropic" else openai.BadRequestError
+    with pytest.raises(error) as info:
+        ASK[api](server, message, stream=stream)
+    said = info.value.response.json()["error"]["message"]
+    assert 'its fence is tagged "javascript", but the block\'s lang is "py"' in said
+    assert "line 1, column 4" in said
+    assert info.value.response.headers[REASON] == "fence_language_mismatch"

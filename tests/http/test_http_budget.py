@@ -76,7 +76,7 @@ def test_deep_yaml_is_refused_with_the_limit_and_its_position(real: str) -> None
 def test_health_answers_while_the_engine_works(real: str, path: str) -> None:
     # A large flat YAML payload: a real engine run of a few hundred milliseconds.
     payload = "\n".join(f"k{i}: [{i}, {i + 1}, x{i}]" for i in range(6000))
-    body = anthropic_body("Convert this YAML to JSON:\n\n" + payload)
+    body = anthropic_body("Convert this YAML to JSON:\n\n" + payload, max_tokens=1_000_000)
     if path == "/v1/chat/completions":
         body = {"model": "m", "temperature": 0, "messages": body["messages"]}
 

@@ -112,13 +112,13 @@ def test_only_deterministic_answers_are_cached(make_live, route_text: str) -> No
     assert len(cache) == 0
 
 
-def test_cached_answer_still_honours_max_tokens(make_live) -> None:
+def test_cached_answer_is_still_fitted_to_max_tokens(make_live) -> None:
     server = make_live()
     full = httpx.post(server.url + "/v1/messages", json=anthropic_body("ECHO-UPPER: a b c d"))
-    cut = httpx.post(
+    short = httpx.post(
         server.url + "/v1/messages", json=anthropic_body("ECHO-UPPER: a b c d", max_tokens=2)
     )
     assert full.json()["content"][0]["text"] == "A B C D"
-    assert cut.headers["x-zero-layer-cache-hit"] == "true"
-    assert cut.json()["content"][0]["text"] == "A B"
-    assert cut.json()["stop_reason"] == "max_tokens"
+    assert server.engine.runs == 1  # the second answer came from the cache, then was fitted
+    assert short.status_code == 400  # never a cut answer; no fallback is configured here
+    assert "raise max_tokens to at least 4" in short.json()["error"]["message"]

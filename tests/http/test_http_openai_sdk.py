@@ -153,10 +153,11 @@ def test_no_fallback_is_503_in_openai_shape(bare) -> None:
     assert body["error"]["code"] == "fallback_not_configured"
 
 
-def test_stop_and_max_tokens(live) -> None:
-    cut = create(live.openai(), ECHO + "one two three four", max_tokens=2).parse()
-    assert cut.choices[0].message.content == "ONE TWO"
-    assert cut.choices[0].finish_reason == "length"
+def test_stop_cuts_and_max_tokens_never_cuts(live) -> None:
+    raw = create(live.openai(), ECHO + "one two three four", max_tokens=2)
+    assert raw.headers["x-zero-layer-status"] == "inactive"
+    assert raw.headers["x-zero-layer-reason"] == "answer.exceeds_max_tokens"
+    assert raw.parse().choices[0].message.content.startswith("[fallback] ")
     stopped = create(live.openai(), ECHO + "one two three", stop=" TH").parse()
     assert stopped.choices[0].message.content == "ONE TWO"
     assert stopped.choices[0].finish_reason == "stop"

@@ -12,7 +12,7 @@ from zerolayer.core.errors import StartupError
 from zerolayer.core.messages import EngineRequest
 from zerolayer.rules_api.headers import header_safe
 from zerolayer.rules_api.metrics import label, plan_family, plan_ops
-from zerolayer.rules_api.service import apply_limits, input_tokens
+from zerolayer.rules_api.service import AnswerTooLong, apply_limits, input_tokens
 from zerolayer.rules_api.settings import ServiceSettings
 from zerolayer.rules_api.usage import chunk_text, count_tokens, token_pieces, truncate_tokens
 
@@ -115,16 +115,27 @@ def test_labels_stay_bounded() -> None:
     ("output", "max_tokens", "stop", "text", "reason", "seq"),
     [
         ("a b c", None, (), "a b c", "end_turn", None),
-        ("a b c", 2, (), "a b", "max_tokens", None),
+        ("a b c", 3, (), "a b c", "end_turn", None),
         ("a b c", 5, ("b",), "a ", "stop_sequence", "b"),
         ("a b c", 5, ("c", "b"), "a ", "stop_sequence", "b"),  # the earliest stop wins
-        ("a b c d e", 1, ("d",), "a", "max_tokens", None),  # the limit comes before the stop
+        ("a b c d e", 1, ("b",), "a ", "stop_sequence", "b"),  # fits once cut at the stop
         ("a b c", 3, ("zzz",), "a b c", "end_turn", None),
     ],
 )
 def test_apply_limits(output, max_tokens, stop, text, reason, seq) -> None:  # type: ignore[no-untyped-def]
     shaped = apply_limits(output, max_tokens, stop)
     assert (shaped.text, shaped.stop_reason, shaped.stop_sequence) == (text, reason, seq)
+
+
+@pytest.mark.parametrize(
+    ("output", "max_tokens", "stop", "tokens"),
+    [("a b c", 2, (), 3), ("a b c d e", 1, ("d",), 3), ("数据 data, 42", 4, (), 5)],
+)
+def test_apply_limits_never_cuts_at_max_tokens(output, max_tokens, stop, tokens) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(AnswerTooLong) as caught:
+        apply_limits(output, max_tokens, stop)
+    assert (caught.value.tokens, caught.value.max_tokens) == (tokens, max_tokens)
+    assert f"at least {tokens}" in str(caught.value)
 
 
 def test_input_tokens_count_system_and_every_turn() -> None:

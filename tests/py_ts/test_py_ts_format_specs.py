@@ -3,7 +3,7 @@ many specs (f-strings, ``str.format`` and ``%``); its translation must print the
 
 The common specs (padding, ``.2f``, ``05d``, grouping) use small helpers instead of the
 general ``pyFormat``, which keeps answers short (an answer longer than the request's
-max_tokens is cut by the HTTP service); the rest still use ``pyFormat``.
+max_tokens falls back in the HTTP service); the rest still use ``pyFormat``.
 """
 
 from __future__ import annotations
@@ -85,8 +85,8 @@ def test_format_specs_print_like_python(tmp_path_factory: pytest.TempPathFactory
     ],
 )
 def test_common_specs_leave_out_the_general_formatter(source: str) -> None:
-    """Answers are cut at the request's max_tokens (2048 in the zeroscore cases, counted by
-    rules_api.usage): a program with a ".2f" must stay far below that."""
+    """Answers longer than the request's max_tokens (2048 in the zeroscore cases, counted by
+    rules_api.usage) fall back: a program with a ".2f" must stay far below that."""
     ts = python_to_typescript(parse_python(source))
     assert "pyFormat" not in ts
     assert count_tokens(ts) < 1400, count_tokens(ts)
