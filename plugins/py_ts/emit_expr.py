@@ -219,6 +219,11 @@ def _template_text(s: str) -> str:
     return out
 
 
+# The largest precision a format spec or round() may ask for: the prelude's pyFixed rounds
+# with JS toFixed (at most 100 decimals) at up to precision + 3 ('g' formats).
+MAX_PRECISION = 96
+
+
 class ExprEmitter(Typer):
     """Emits TS expressions; ``self.scope`` is the scope being emitted."""
 
@@ -557,6 +562,8 @@ class ExprEmitter(Typer):
         if m is None:
             raise unsupported("py_format_spec", f"format spec {spec!r}", node)
         ftype = m.group(9) or ""
+        if m.group(8) is not None and int(m.group(8)) > MAX_PRECISION:
+            raise unsupported("py_format_spec", f"a precision above {MAX_PRECISION}", node)
         kind = t.kind
         if kind == "bool":
             code, kind = f"({code} ? 1 : 0)", "int"
@@ -598,7 +605,9 @@ class ExprEmitter(Typer):
         elif ftype in ("f", "F", "%"):
             scaled = f"({code}) * 100" if ftype == "%" else code
             args = f"{scaled}, {prec or 6}, {sign_ts}, {str(ftype == 'F').lower()}"
-            body = f"{self.use('pyFmtFixed')}({args}, {ts_string(group or '')})"
+            body = f"{self.use('pyFmtFixed')}({args})"
+            if group:
+                body = f"{self.use('pyGroupLead')}({body}, {ts_string(group)})"
             if ftype == "%":
                 body += ' + "%"'
         elif ftype in ("e", "E") and not group:
@@ -1249,6 +1258,8 @@ class ExprEmitter(Typer):
         n = const_int(e.args[1])
         if n is None or n < 0 or len(e.args) != 2:
             raise unsupported("py_round", "round() with a non-constant or negative ndigits", e)
+        if n > MAX_PRECISION:
+            raise unsupported("py_round", f"round() with ndigits above {MAX_PRECISION}", e)
         if t0.kind == "int":
             return self.expr(a0)
         if t0.kind == "float":

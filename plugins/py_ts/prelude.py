@@ -29,29 +29,17 @@ _helper(
     (),
     """
 function pyStrFloat(x: number): string {
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  // Python's repr: the shortest digits that read back as x (as JS finds them), in exponent
+  // form below 1e-4 and from 1e16 on.
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const [mant, expText] = x.toExponential().split("e");
+  const [digits, expText] = x.toExponential().split("e");
   const exp = Number(expText);
-  const neg = mant.startsWith("-");
-  const digits = mant.replace("-", "").replace(".", "");
-  let out: string;
-  if (exp >= -5 + 1 && exp < 16) {
-    if (exp < 0) {
-      out = "0." + "0".repeat(-exp - 1) + digits;
-    } else if (digits.length <= exp + 1) {
-      out = digits + "0".repeat(exp + 1 - digits.length) + ".0";
-    } else {
-      out = digits.slice(0, exp + 1) + "." + digits.slice(exp + 1);
-    }
-  } else {
-    const m = digits.length > 1 ? digits[0] + "." + digits.slice(1) : digits;
-    const sign = exp < 0 ? "-" : "+";
-    const e = String(Math.abs(exp));
-    out = m + "e" + sign + (e.length < 2 ? "0" + e : e);
+  if (exp < -4 || exp >= 16) {
+    return digits + "e" + (exp < 0 ? "-" : "+") + String(Math.abs(exp)).padStart(2, "0");
   }
-  return (neg ? "-" : "") + out;
+  const s = String(x);
+  return s.includes(".") ? s : s + ".0";
 }""",
 )
 _helper(
@@ -659,20 +647,19 @@ function pyRoundDigits(digits: string, keep: number): [string, boolean] {
 )
 _helper(
     "pyFixed",
-    ("pyExact", "pyRoundDigits"),
+    (),
     """
 function pyFixed(x: number, prec: number): string {
-  // Python's '%.<prec>f' of a finite float: exact value, rounded half to even.
-  let [digits, point] = pyExact(x);
-  if (point < 1) {
-    digits = "0".repeat(1 - point) + digits;
-    point = 1;
+  // Python's '%.<prec>f' of |x| (finite, prec <= 99). toFixed rounds the exact value but takes
+  // a tie up, where Python takes it to even. A tie has exactly prec + 1 fraction bits (so
+  // exactly prec + 1 decimals, the last a 5): toFixed(prec + 1) is then exact.
+  const a = Math.abs(x);
+  if (a >= 1e21) return BigInt(a).toString() + (prec > 0 ? "." + "0".repeat(prec) : "");
+  if (!Number.isInteger(a * 2 ** (prec + 1)) || Number.isInteger(a * 2 ** prec)) {
+    return a.toFixed(prec);
   }
-  const [r, carry] = pyRoundDigits(digits, point + prec);
-  const p = point + (carry ? 1 : 0);
-  const intPart = r.slice(0, p).replace(/^0+(?=[0-9])/, "");
-  const frac = r.slice(p);
-  return intPart + (prec > 0 ? "." + frac : "");
+  const kept = a.toFixed(prec + 1).slice(0, prec > 0 ? -1 : -2); // the digits before the 5
+  return Number(kept[kept.length - 1]) % 2 === 0 ? kept : a.toFixed(prec);
 }""",
 )
 _helper(
@@ -738,25 +725,25 @@ function pyFmtInt(n: number, sign: string, group: string): string {
 )
 _helper(
     "pyFmtFixed",
-    ("pyFixed", "pyGroup"),
+    ("pyFixed",),
     """
-function pyFmtFixed(x: number, prec: number, sign: string, upper: boolean, group: string): string {
-  // Python's format(x, "<sign><group>.<prec>f") (or "F" when upper).
+function pyFmtFixed(x: number, prec: number, sign: string, upper: boolean): string {
+  // Python's format(x, "<sign>.<prec>f") (or "F" when upper).
   const neg = x < 0 || Object.is(x, -0);
   const a = Math.abs(x);
-  let body: string;
-  if (!Number.isFinite(a)) {
-    body = Number.isNaN(a) ? "nan" : "inf";
-  } else {
-    body = pyFixed(a, prec);
-    if (group !== "") {
-      const dot = body.indexOf(".");
-      const intPart = dot < 0 ? body : body.slice(0, dot);
-      body = pyGroup(intPart, group) + (dot < 0 ? "" : body.slice(dot));
-    }
-  }
+  let body = Number.isFinite(a) ? pyFixed(a, prec) : Number.isNaN(a) ? "nan" : "inf";
   if (upper) body = body.toUpperCase();
   return (neg ? "-" : sign === "-" ? "" : sign) + body;
+}""",
+)
+_helper(
+    "pyGroupLead",
+    ("pyGroup",),
+    """
+function pyGroupLead(s: string, sep: string): string {
+  // The digits before the point of a formatted number (after its sign), grouped in threes.
+  const lead = /^([-+ ]?)([0-9]+)/;
+  return s.replace(lead, (_m: string, sg: string, d: string) => sg + pyGroup(d, sep));
 }""",
 )
 _helper(

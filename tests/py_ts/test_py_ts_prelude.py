@@ -49,6 +49,13 @@ def _cases() -> list[tuple[str, str, object, str]]:
         cases.append(("round", "float", x, str(rng.randint(0, 3))))
         if abs(x) < 2**52:  # larger results are ints beyond JS's exact range (they throw)
             cases.append(("round0", "float", x, ""))
+    # ties of fixed-point rounding (Python rounds them to even), values beyond toFixed's
+    # fixed range, subnormals, and precisions up to the translator's limit
+    ties = [0.5, 1.5, 2.5, 3.5, -4.5, 0.125, 0.375, -0.625, 2.675, 1.0625, 1e21, 2.0**70, 5e-324]
+    for x in ties:
+        for spec in (".0f", ".1f", ".2f", ".3f", ",.2f", ".96f", ".3g", ".2%"):
+            cases.append(("format", "float", x, spec))
+        cases.append(("round", "float", x, "2"))
     for _ in range(120):
         n = rng.choice([0, 7, -42, 255, 1000000, -123456789, rng.randint(-(10**9), 10**9)])
         cases.append(("format", "int", n, rng.choice(SPECS_INT)))
