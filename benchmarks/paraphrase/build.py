@@ -536,6 +536,93 @@ def json_query(corpus: Corpus) -> None:
         )
 
 
+NESTED_DOC: dict[str, Any] = {
+    "data": {
+        "items": [
+            {"sku": "A-1", "qty": 5},
+            {"sku": "B-2", "qty": 12},
+            {"sku": "C-3", "qty": 8},
+        ]
+    },
+    "meta": {"page": 2, "total": 3},
+}
+
+
+def _nested_answer(kind: str) -> dict[str, Any]:
+    items = NESTED_DOC["data"]["items"]
+    if kind == "skus":
+        return zero("json_equals", [i["sku"] for i in items])
+    if kind == "items_by_qty":
+        return zero("json_equals", golds.run_query(items, [Sort("qty", True)]))
+    return zero("text_equals", str(NESTED_DOC["meta"][kind]))
+
+
+def free_form_queries(corpus: Corpus) -> None:
+    """Queries worded as questions, ranges, exclusions, paths and Chinese numerals."""
+    rng = corpus.rng("json_query.free")
+    cases: list[tuple[str, str, str, dict[str, Any]]] = []  # (lang, text, records, expect)
+    for lang, template in phrasing.BETWEEN:
+        name = pick(rng, ["employees", "products"])
+        field = "age" if name == "employees" else "stock"
+        lo, hi = (30, 40) if field == "age" else (10, 30)
+        gold = golds.run_query(payloads.RECORD_SETS[name], [golds.Between(field, lo, hi)])
+        text = template.format(
+            things=phrasing.THINGS[name][lang], f=_field_word(rng, field, lang), lo=lo, hi=hi
+        )
+        cases.append((lang, text, name, zero("json_equals", gold)))
+    for lang, template in phrasing.EXCEPT:
+        v = pick(rng, ["Sales", "Engineering"])
+        gold = golds.run_query(payloads.EMPLOYEES, [Filter("dept", "!=", v)])
+        cases.append((lang, template.format(v=v), "employees", zero("json_equals", gold)))
+    for lang, template in phrasing.EXISTS_Q:
+        name = pick(rng, ["products", "employees"])
+        field = "price" if name == "products" else "salary"
+        v = pick(rng, [100, 300] if field == "price" else [130000, 150000])
+        answer = golds.run_query(payloads.RECORD_SETS[name], [golds.Exists(field, ">", v)])
+        text = template.format(
+            things=phrasing.THINGS[name][lang], f=_field_word(rng, field, lang), v=v
+        )
+        cases.append((lang, text, name, zero("text_equals", json.dumps(answer))))
+    for lang, template in phrasing.PICK_RECORD:
+        name = pick(rng, ["products", "cities", "flights"])
+        field = NUMERIC[name][0]
+        desc = "highest" in template or "最高" in template
+        record = golds.run_query(payloads.RECORD_SETS[name], [golds.Pick(field, desc)])
+        text = template.format(f=_field_word(rng, field, lang))
+        cases.append((lang, text, name, zero("json_equals", record)))
+    for lang, text, name, field, desc in phrasing.PICK_VALUE:
+        key = "code" if name == "flights" else "name"
+        value = golds.run_query(payloads.RECORD_SETS[name], [golds.Pick(field, desc, key)])
+        cases.append((lang, text, name, zero("text_equals", str(value))))
+    for text, name, field, op, value in phrasing.ZH_NUMERAL_FILTERS:
+        gold = golds.run_query(payloads.RECORD_SETS[name], [Filter(field, op, value)])
+        cases.append(("zh", text, name, zero("json_equals", gold)))
+    for lang, text, name, expect in cases:
+        _query_case(
+            corpus,
+            rng,
+            "json_query",
+            lang,
+            noisy(text, lang, rng, keep_case=True),
+            name,
+            expect,
+            None,
+            phrase=text,
+        )
+    for lang, text, kind in phrasing.NESTED_QUERIES:
+        body = json_text(NESTED_DOC, rng)
+        form = pick(rng, ["fenced", "fenced_bare", "unfenced", "before"])
+        rendered = render(form, text, body, "json", None, rng=rng, ui_lang=lang)
+        corpus.add(
+            "json_query",
+            lang,
+            rendered.messages,
+            _nested_answer(kind),
+            form=rendered.form,
+            phrase=text,
+        )
+
+
 def _query_case(
     corpus: Corpus,
     rng: random.Random,
@@ -950,14 +1037,30 @@ def bad_input(corpus: Corpus) -> None:
 # ---------------------------------------------------------------- negatives
 
 
-def _negative_payload(rng: random.Random, kind: str, lang: str) -> tuple[str, str] | None:
+RECORD_WORDS = {
+    "employees": ("salary", "paid", "promot", "raise", "employee", "pay", "薪", "工资"),
+    "products": ("price", "expensive", "pricing", "价格", "定价"),
+}
+
+
+def _records_for(rng: random.Random, text: str) -> str:
+    """The record set a negative's wording is about (any, when it names none)."""
+    lowered = text.lower()
+    for name, words in RECORD_WORDS.items():
+        if any(w in lowered for w in words):
+            return name
+    return str(pick(rng, list(payloads.RECORD_SETS)))
+
+
+def _negative_payload(
+    rng: random.Random, kind: str, lang: str, text: str = ""
+) -> tuple[str, str] | None:
     if kind == "json":
         return json.dumps(pick(rng, payloads.JSON_DOCS), indent=2, ensure_ascii=False), "json"
     if kind == "yaml":
         return pick(rng, payloads.YAML_DOCS), "yaml"
     if kind == "records":
-        name = pick(rng, list(payloads.RECORD_SETS))
-        return json.dumps(payloads.RECORD_SETS[name], indent=2), "json"
+        return json.dumps(payloads.RECORD_SETS[_records_for(rng, text)], indent=2), "json"
     if kind == "sql":
         return pick(rng, payloads.SQL_QUERIES)[0], "sql"
     if kind == "md":
@@ -994,7 +1097,7 @@ def negatives(corpus: Corpus) -> None:
                 category, lang, messages, dict(NEURAL), form="earlier_turn", phrase=text, why=why
             )
             continue
-        payload = _negative_payload(rng, kind, lang)
+        payload = _negative_payload(rng, kind, lang, text)
         if payload is None:
             corpus.add(
                 category,
@@ -1058,6 +1161,7 @@ FAMILIES = [
     json_yaml,
     yaml_json,
     json_query,
+    free_form_queries,
     sql_pandas,
     markdown_html,
     py_ts,
@@ -1075,23 +1179,23 @@ def build(seed: int = SEED) -> list[dict[str, Any]]:
     return corpus.cases
 
 
+HELD_OUT_SHARE = 1 / 3
+
+
+def held_out(case_id: str, seed: int = SEED) -> bool:
+    """Whether a case belongs to the held-out part: a hash of its id, so a case keeps its
+    side when cases are added or removed."""
+    digest = hashlib.sha256(f"{seed}:{case_id}".encode()).hexdigest()
+    return int(digest[:12], 16) < HELD_OUT_SHARE * 16**12
+
+
 def split(
     cases: list[dict[str, Any]], seed: int = SEED
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(dev, held-out): within each category and route, every third case by a hash of its id."""
-    dev: list[dict[str, Any]] = []
-    held: list[dict[str, Any]] = []
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for case in cases:
-        groups.setdefault((case["category"], case["expect"]["route"]), []).append(case)
-    for key in sorted(groups):
-        ordered = sorted(
-            groups[key], key=lambda c: hashlib.sha256(f"{seed}:{c['id']}".encode()).hexdigest()
-        )
-        for i, case in enumerate(ordered):
-            (held if i % 3 == 2 else dev).append(case)
-    order = {c["id"]: i for i, c in enumerate(cases)}
-    return sorted(dev, key=lambda c: order[c["id"]]), sorted(held, key=lambda c: order[c["id"]])
+    """(dev, held-out): about two thirds and one third of every category, by case id."""
+    held = [c for c in cases if held_out(c["id"], seed)]
+    dev = [c for c in cases if not held_out(c["id"], seed)]
+    return dev, held
 
 
 def write(path: Path, cases: list[dict[str, Any]]) -> None:

@@ -65,7 +65,34 @@ class Extreme:
     desc: bool
 
 
-QueryOp = Sort | Filter | Project | Limit | Top | Count | Extreme
+@dataclass(frozen=True)
+class Between:
+    """``lo <= field <= hi``."""
+
+    field: str
+    lo: Any
+    hi: Any
+
+
+@dataclass(frozen=True)
+class Exists:
+    """Whether any record has ``field op value`` (a JSON boolean)."""
+
+    field: str
+    op: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Pick:
+    """The one record with the highest (desc) or lowest ``field``; with ``key``, its value."""
+
+    field: str
+    desc: bool
+    key: str | None = None
+
+
+QueryOp = Sort | Filter | Project | Limit | Top | Count | Extreme | Between | Exists | Pick
 
 _COMPARE = {
     ">": lambda a, b: a > b,
@@ -73,11 +100,12 @@ _COMPARE = {
     ">=": lambda a, b: a >= b,
     "<=": lambda a, b: a <= b,
     "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
 }
 
 
 def run_query(records: list[dict[str, Any]], ops: list[QueryOp]) -> Any:
-    """Apply ``ops`` in order; Count and Extreme end the chain with a scalar."""
+    """Apply ``ops`` in order; Count, Extreme, Exists and Pick end the chain with one value."""
     rows: Any = [dict(r) for r in records]
     for op in ops:
         if isinstance(op, Sort):
@@ -93,6 +121,13 @@ def run_query(records: list[dict[str, Any]], ops: list[QueryOp]) -> Any:
             rows = [{f: r[f] for f in op.fields} for r in rows]
         elif isinstance(op, Limit):
             rows = rows[: op.n]
+        elif isinstance(op, Between):
+            rows = [r for r in rows if op.lo <= r[op.field] <= op.hi]
+        elif isinstance(op, Exists):
+            return any(_COMPARE[op.op](r[op.field], op.value) for r in rows)
+        elif isinstance(op, Pick):
+            best = run_query(rows, [Sort(op.field, op.desc)])[0]
+            return best if op.key is None else best[op.key]
         elif isinstance(op, Count):
             return len(rows)
         elif isinstance(op, Extreme):

@@ -491,3 +491,63 @@ EARLIER_ASSISTANT_REPLIES: list[Phrase] = [
     ("en", "Thanks, that looks like a valid document."),
     ("zh", "好的，收到了。需要我做什么？"),
 ]
+
+# ---------------------------------------------------------------- free-form queries
+
+BETWEEN: list[Phrase] = [
+    ("en", "only the {things} with {f} between {lo} and {hi} inclusive"),
+    ("en", "filter to {f} from {lo} to {hi}, both ends included"),
+    ("zh", "{f}在{lo}到{hi}之间（含两端）的{things}"),
+]
+
+EXCEPT: list[Phrase] = [
+    ("en", "everyone except {v}"),
+    ("en", "all the records where dept isn't {v}"),
+    ("zh", "除了{v}部门以外的所有人"),
+]
+
+EXISTS_Q: list[Phrase] = [
+    ("en", "Are there any {things} with {f} over {v}? JSON boolean only"),
+    ("en", "is any {f} above {v}? answer true or false"),
+    ("zh", "有没有{f}超过{v}的{things}？只回答true或false"),
+]
+
+PICK_RECORD: list[Phrase] = [
+    ("en", "the full record of the one with the lowest {f}"),
+    ("en", "Which entry has the highest {f}? Give me its whole object."),
+    ("zh", "{f}最高的那一条完整记录"),
+]
+
+PICK_VALUE: list[tuple[str, str, str, str, bool]] = [
+    # (lang, text, records, field compared, highest?) -> the answer is the record's key value
+    ("en", "Which flight is the cheapest? Output its code only.", "flights", "price", False),
+    ("en", "who earns the most? just the name", "employees", "salary", True),
+    (
+        "en",
+        "Which city has the biggest population? reply with the name",
+        "cities",
+        "population",
+        True,
+    ),
+    ("zh", "哪个航班最便宜？只输出code", "flights", "price", False),
+    ("zh", "工资最高的是谁？只回答name", "employees", "salary", True),
+]
+
+# Chinese numerals inside numbers: (text, records, field, op, value)
+ZH_NUMERAL_FILTERS: list[tuple[str, str, str, str, int]] = [
+    ("薪资超过十万的员工", "employees", "salary", ">", 100000),
+    ("只要工资低于八万的", "employees", "salary", "<", 80000),
+    ("库存少于二十的商品", "products", "stock", "<", 20),
+    ("人口超过一千五百万的城市", "cities", "population", ">", 15000000),
+    ("年龄大于三十五岁的员工", "employees", "age", ">", 35),
+]
+
+# queries over a nested document, with paths: (lang, text, answer kind)
+NESTED_QUERIES: list[tuple[str, str, str]] = [
+    ("en", "list every sku: $.data.items[*].sku", "skus"),
+    ("en", "Pull out data.items[*].sku as a JSON array", "skus"),
+    ("en", "what's meta.page? just the value", "page"),
+    ("en", "sort data.items by qty descending and return just that array", "items_by_qty"),
+    ("zh", "取出 $.data.items[*].sku，返回JSON数组", "skus"),
+    ("zh", "meta.total 是多少？只回答数字", "total"),
+]

@@ -4,9 +4,10 @@
 
 FILE defaults to ``dev.jsonl`` beside this module. Per family (the case category) it prints:
 expected active cases, how many the engine answered and the recall, how many of those
-answers pass their check, wrong answers, negatives and false activations (a negative the
-engine answered or turned into an error), and malformed-payload cases answered with a
-positioned error. ``--misses`` lists every case that did not go as expected, with the
+answers pass their check, wrong answers (an answer that fails its check, an error answer to a
+valid request, an answer to a malformed payload), negatives and false activations (a
+negative the engine answered or turned into an error), and malformed-payload cases answered
+with a positioned error. ``--misses`` lists every case that did not go as expected, with the
 fallback reason (use it on the development split only). The intent router follows
 ``ZEROLAYER_ROUTER`` as for the service.
 """
@@ -84,6 +85,8 @@ class FamilyFigures:
                 else:
                     self.wrong += 1
             else:
+                # an error answer to a valid request blames the user's payload: a wrong answer
+                self.wrong += o.route == "error"
                 self.reasons[o.reason.split(":")[0] or o.route] += 1
         elif o.expected == "neural":
             self.negatives += 1
