@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -47,6 +48,7 @@ from zerolayer.core.protocol.recogniser import recognise_request
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.router.evidence import NOT_FORMATS
 from zerolayer.core.segment import Payload, Segmented, is_one_sentence, last_sentence, segment
+from zerolayer.core.skipped_fields import SkippedFieldCheck
 from zerolayer.core.surface import Surface
 from zerolayer.core.syntax import CURRENT, to_current
 from zerolayer.core.types import CONVERSATION, TEXT
@@ -624,8 +626,13 @@ class Engine:
         reading, plan = self._plan(request, trace.readings)
         trace.mark("parse")
         value = self._input(request, reading, plan)
+        fields = None
+        if SkippedFieldCheck.needed(plan):
+            fields = SkippedFieldCheck(reading.segmented.instruction, plan, value)
         try:
-            output, ran = execute(plan, value, self.registry, time_limit=self.config.time_limit)
+            output, ran = execute(
+                plan, value, self.registry, time_limit=self.config.time_limit, on_step=fields
+            )
         except (PayloadError, OpError) as exc:
             if reading.routed is not None:  # the request's own words were not understood
                 raise Unsupported(
@@ -639,6 +646,14 @@ class Engine:
                     f"({reading.closing_unread!r}), and without it the request is not "
                     f"understood: {exc}",
                 ) from exc
+            if isinstance(exc, OpError) and _INNER_QUESTION.search(reading.segmented.instruction):
+                # "who earns the most? just the name" read as one clause ("the most name"):
+                # a reading across a question whose op does not fit the data is not certain
+                raise Unsupported(
+                    "plan.across_question",
+                    f"the instruction was read across its question mark and the reading does "
+                    f"not fit the data: {exc}",
+                ) from exc
             if isinstance(exc, OpError) or plan.format_stated:
                 raise
             raise Unsupported(
@@ -646,6 +661,8 @@ class Engine:
                 f"the payload does not read as {exc.what} and the request does not say it is "
                 f"{exc.what}: {exc.reason}",
             ) from exc
+        if fields is not None:
+            fields.check()
         trace.mark("execute")
         if not isinstance(output, str):
             raise Unsupported("plan.no_text", "the plan did not produce text")
@@ -747,6 +764,7 @@ def _current_syntax(request: EngineRequest) -> tuple[EngineRequest, tuple[str, .
 # Readings whose one payload follows the instruction: "<instruction>:\n\n<text>", the
 # instruction's paragraph then the rest, its first line then the rest, and payloads given
 # apart from the message (the Python API's ``engine.run(instruction, payload)``).
+_INNER_QUESTION = re.compile(r"[?？]\s*\S")  # a question mark with more instruction after it
 _PAYLOAD_AFTER = frozenset({"colon", "after", "inline", "first-line", "explicit"})
 
 

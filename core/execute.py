@@ -90,14 +90,15 @@ def _fused(step: Step, after: Step | None, registry: Registry) -> OpFunction | N
     if after is None or step.params:
         return None
     fused = registry.ops[after.op].fused.get(step.op)
-    if fused is None or any(isinstance(v, FieldRef) for v in _leaves(after.params)):
+    if fused is None or any(isinstance(v, FieldRef) for v in leaves(after.params)):
         return None  # names are resolved against the parsed value, which is never built
     return fused
 
 
-def _leaves(value: Any) -> list[Any]:
+def leaves(value: Any) -> list[Any]:
+    """The scalars of a parameter value, nested mappings and lists walked."""
     if isinstance(value, Mapping):
-        return [leaf for v in value.values() for leaf in _leaves(v)]
+        return [leaf for v in value.values() for leaf in leaves(v)]
     if isinstance(value, list | tuple):
-        return [leaf for v in value for leaf in _leaves(v)]
+        return [leaf for v in value for leaf in leaves(v)]
     return [value]
