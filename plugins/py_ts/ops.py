@@ -37,8 +37,11 @@ def read_python(text: str) -> ast.Module:
     return parse_python(text)
 
 
-def to_typescript(tree: ast.Module) -> str:
-    """A TypeScript program that prints exactly what the Python program prints."""
+def to_typescript(tree: ast.Module, *, code_only: bool = True) -> str:
+    """A TypeScript program that prints exactly what the Python program prints.
+
+    ``code_only`` ("only the code", 只给代码) restates what the answer always is.
+    """
     return python_to_typescript(tree)
 
 
@@ -106,6 +109,7 @@ OPS = (
             "Translate a Python program into a TypeScript program that prints exactly the same "
             "output; constructs outside the supported subset fall back with a named reason."
         ),
+        params={"type": "object", "properties": {"code_only": {"const": True}}},
         verify=verify_typescript,
     ),
     OpSpec(
