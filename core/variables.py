@@ -108,6 +108,9 @@ VARIABLES: tuple[Variable, ...] = (
              "closed; 0: none", "service"),
     Variable("ZEROLAYER_KEEP_ALIVE_S", "5", "idle seconds a keep-alive connection is kept",
              "service"),
+    Variable("ZEROLAYER_SHUTDOWN_TIMEOUT_S", "50.0",
+             "on SIGTERM, the longest wait for requests in flight (streams included) before "
+             "they are cancelled and the worker exits; 0: wait for all", "service"),
     Variable("ZEROLAYER_MAX_CONNECTIONS", "2048",
              "open connections per worker; beyond it a request is answered 503; 0: no cap",
              "service"),

@@ -154,6 +154,7 @@ def uvicorn_config(
         **options,
         timeout_keep_alive=limits.keep_alive_s,
         limit_concurrency=limits.max_connections or None,
+        timeout_graceful_shutdown=limits.shutdown_timeout_s or None,
         **extra,
     )
     setattr(config, connections.HEADER_TIMEOUT, limits.header_timeout_s)

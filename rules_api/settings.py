@@ -35,6 +35,7 @@ class ServiceSettings:
     keep_alive_s: int = 5
     max_connections: int = 2048
     ready_when_degraded: bool = False  # /health/ready stays 200 while the fallback is down
+    shutdown_timeout_s: float = 50.0  # SIGTERM drains requests this long at most; 0: no bound
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ServiceSettings:
@@ -64,6 +65,7 @@ class ServiceSettings:
             "header_timeout_s",
             "body_timeout_s",
             "max_connections",
+            "shutdown_timeout_s",
         ):
             if getattr(self, name) < 0:
                 raise StartupError(f"ZEROLAYER_{name.upper()} must not be negative")
@@ -106,6 +108,7 @@ _CONVERTERS: dict[str, Callable[[str], Any]] = {
     "keep_alive_s": int,
     "max_connections": int,
     "ready_when_degraded": lambda raw: _flag(raw),
+    "shutdown_timeout_s": float,
 }
 
 

@@ -12,6 +12,7 @@ or not. The last user message chooses the behaviour with ``fault=NAME`` words:
 - ``fault=slow``: 0.4 s before the first byte
 - ``fault=cut``: the stream stops after two deltas, the connection closed mid-body
 - ``fault=errevent``: the stream carries the API's error event after one delta
+- ``fault=hang``: the stream sends one delta, then nothing for an hour
 
 ``GET /calls`` says how many answer requests came in (retries count).
 """
@@ -132,6 +133,8 @@ async def chat(request: Request) -> Response:
             for word in re.findall(r"\S+\s*", answer):
                 if fault == "cut" and sent == 2:
                     raise Cut("cut mid-stream on purpose")
+                if fault == "hang" and sent == 1:
+                    await asyncio.sleep(3600)
                 if fault == "errevent" and sent == 1:
                     yield sse(
                         {
