@@ -47,7 +47,14 @@ from zerolayer.core.protocol.model import PROTOCOL_REASON
 from zerolayer.core.protocol.recogniser import recognise_request
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.router.evidence import NOT_FORMATS
-from zerolayer.core.segment import Payload, Segmented, is_one_sentence, last_sentence, segment
+from zerolayer.core.segment import (
+    Payload,
+    Segmented,
+    is_one_sentence,
+    is_prose,
+    last_sentence,
+    segment,
+)
 from zerolayer.core.skipped_fields import SkippedFieldCheck
 from zerolayer.core.surface import Surface
 from zerolayer.core.syntax import CURRENT, to_current
@@ -113,6 +120,10 @@ class _Reading:
     # a short line after the payload read as neither instruction nor (so far) data: when the
     # payload with it does not read, the line was instruction the grammar does not know
     closing_unread: str = ""
+    # where the payload came from when not from the message with the instruction: "system"
+    # (the instruction is the system prompt, the message is the payload) or "earlier" (a
+    # fenced block of an earlier user turn)
+    payload_from: str = ""
 
 
 def _accepted(reading: _Reading, refused: list[tuple[Segmented, GateFailure]]) -> _Reading:
@@ -420,10 +431,13 @@ class Engine:
             return self._parse_cached(written)
 
     def _read(
-        self, message: str, payloads: tuple[str, ...] = (), seen: list[Segmented] | None = None
+        self,
+        message: str,
+        payloads: tuple[str | Payload, ...] = (),
+        seen: list[Segmented] | None = None,
     ) -> _Reading:
         if payloads:
-            given = tuple(Payload(p) for p in payloads)
+            given = tuple(p if isinstance(p, Payload) else Payload(p) for p in payloads)
             candidates = [Segmented(message, given, how="explicit")]
         else:
             candidates = segment(message)
@@ -585,7 +599,19 @@ class Engine:
     def _plan(
         self, request: EngineRequest, seen: list[Segmented] | None = None
     ) -> tuple[_Reading, Plan]:
-        reading = self._read(request.messages[-1].content, request.payloads, seen)
+        try:
+            reading = self._read(request.messages[-1].content, request.payloads, seen)
+        except NoMatch:
+            reading = self._system_reading(request)
+            if reading is None:
+                raise
+        else:
+            if request.system and _one_word(reading.segmented.instruction):
+                # "key:\n - item1" under a system prompt that is an instruction: the line
+                # is the payload's, not an instruction of one word
+                reading = self._system_reading(request) or reading
+        if not reading.segmented.payloads and not request.payloads:
+            reading = self._earlier_payload(request, reading)
         payloads = reading.segmented.payloads
         first = payloads[0] if payloads else None
         hint = (
@@ -593,6 +619,50 @@ class Engine:
         )
         plan = make_plan(reading.directives, self.registry, hint=hint)
         return reading, plan
+
+    def _system_reading(self, request: EngineRequest) -> _Reading | None:
+        """The system prompt as the instruction and the user's message as its payload, when the
+        message holds no instruction the grammar reads (a prompt template's system prompt
+        says what to do with each message); None when that reading does not hold either."""
+        system = (request.system or "").strip()
+        if not system or request.payloads or len(system) > _SYSTEM_INSTRUCTION_MAX:
+            return None
+        message = request.messages[-1].content
+        readings = segment(message)
+        fenced = [r for r in readings if r.how == "fenced" and not r.instruction.strip()]
+        if fenced and len(fenced[0].payloads) == 1:
+            payload = fenced[0].payloads[0]
+        elif not any(r.how == "fenced" for r in readings) and not is_prose(message):
+            payload = Payload(normalise_newlines(message).strip("\n") + "\n")
+        else:
+            return None
+        try:
+            reading = self._read(system, (payload,))
+        except Unsupported:
+            return None
+        if not any(isinstance(d, Step) for d in reading.directives):
+            return None
+        return replace(reading, payload_from="system")
+
+    def _earlier_payload(self, request: EngineRequest, reading: _Reading) -> _Reading:
+        """``reading`` with the payload of an earlier user turn when its own message has none
+        ("Now convert that JSON to YAML"): the one fenced block of the latest earlier user
+        message that has fenced blocks; ``reading`` unchanged when there is none."""
+        for message in reversed(request.messages[:-1]):
+            if message.role != "user":
+                continue
+            blocks = [r for r in segment(message.content) if r.how == "fenced"]
+            if not blocks:
+                continue
+            if len(blocks[0].payloads) != 1:
+                raise Unsupported(
+                    "segment.several_payloads",
+                    "the instruction refers to an earlier message with several code blocks: "
+                    "paste the one to convert with the instruction",
+                )
+            segmented = replace(reading.segmented, payloads=blocks[0].payloads)
+            return replace(reading, segmented=segmented, payload_from="earlier")
+        return reading
 
     def _input(self, request: EngineRequest, reading: _Reading, plan: Plan) -> Any:
         if plan.input_type == CONVERSATION:
@@ -638,6 +708,12 @@ class Engine:
                 raise Unsupported(
                     "router.unverified",
                     f"the router's proposal {reading.routed!r} does not fit the payload: {exc}",
+                ) from exc
+            if isinstance(exc, PayloadError) and reading.payload_from == "system":
+                raise Unsupported(
+                    "system.payload_unread",
+                    f"the message does not read as the payload the system prompt's instruction "
+                    f"takes: {exc}",
                 ) from exc
             if isinstance(exc, PayloadError) and reading.closing_unread:
                 raise Unsupported(
@@ -764,6 +840,14 @@ def _current_syntax(request: EngineRequest) -> tuple[EngineRequest, tuple[str, .
 # Readings whose one payload follows the instruction: "<instruction>:\n\n<text>", the
 # instruction's paragraph then the rest, its first line then the rest, and payloads given
 # apart from the message (the Python API's ``engine.run(instruction, payload)``).
+def _one_word(instruction: str) -> bool:
+    """Whether an instruction has at most one word of letters, and no Chinese."""
+    return len(_LETTERS.findall(instruction)) < 2 and not _CJK_CHAR.search(instruction)
+
+
+_LETTERS = re.compile(r"[A-Za-z]+")
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+_SYSTEM_INSTRUCTION_MAX = 400  # a system prompt longer than this is not one instruction
 _INNER_QUESTION = re.compile(r"[?？]\s*\S")  # a question mark with more instruction after it
 _PAYLOAD_AFTER = frozenset({"colon", "after", "inline", "first-line", "explicit"})
 

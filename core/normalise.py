@@ -2,8 +2,9 @@
 
 Unicode NFKC (full-width letters, digits and punctuation become ASCII), the CJK punctuation
 NFKC leaves alone mapped to ASCII, Chinese numerals in counting positions turned into digits
-(两个 → 2个, 第三段 → 第3段, 保留两位小数 → 保留2位小数), polite filler dropped, and white space
-collapsed. The result is what the grammar parses and what the cache key is made of.
+(两个 → 2个, 第三段 → 第3段, 保留两位小数 → 保留2位小数), polite filler dropped, "use" opening
+a clause read as the grammar's "using", and white space collapsed. The result is what the
+grammar parses and what the cache key is made of.
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ _FILLER = re.compile(
     r"(?i)(?:\b(?:please|pls|kindly)\b[,]?\s*|(?<![A-Za-z])(?:thanks|thank you)[.!]?\s*$"
     r"|请你|请帮我|请|帮我|帮忙|麻烦你|麻烦|劳驾|谢谢[。!]?)"
 )
+# "use" opening an option clause ("…, use 4-space indentation", "Use flow style."): the
+# grammar's verb for an option there is "using".
+_USE_OPTION = re.compile(r"(?i)(?:(?<=[,;.!?:])|^|(?<=\band))([ \t]*)use[ \t]+", re.MULTILINE)
 _EN_NUMBERS = {
     w: str(i)
     for i, w in enumerate(
@@ -144,5 +148,6 @@ def _normalise(text: str) -> str:
     text = _CN_NUMBER.sub(_replace_numeral, text)
     text = _EN_NUMBER.sub(lambda m: _EN_NUMBERS[m.group(1).lower()], text)
     text = _FILLER.sub("", text)
+    text = _USE_OPTION.sub(r"\1using ", text)
     text = _SPACES.sub(" ", text)
     return "\n".join(line.strip() for line in text.split("\n")).strip()

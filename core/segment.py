@@ -32,6 +32,12 @@ _INLINE_PAYLOAD = re.compile(
     r"(?P<payload>.+)$",
     re.DOTALL,
 )
+# Data after a sentence on the instruction line ("Can you turn this JSON into YAML? Use flow
+# style. {"a": 1}"): a bracket or brace opens it after the sentence's end and a space (so
+# "![image](…)" stays Markdown); a line with a colon is read at its colon instead.
+_SENTENCE_PAYLOAD = re.compile(
+    r"^(?P<instr>[^\n{}\[\]:：]*?(?:[.?!][ \t]+|[。？！][ \t]*))(?P<payload>[\[{].*)$", re.DOTALL
+)
 _CJK = re.compile(r"[\u3400-\u9fff]")
 # A closing sentence after the payload: one short line, after a blank line, that reads as
 # prose rather than data (not indented as code, no brackets, braces or "key: value", no
@@ -134,6 +140,11 @@ def _unfenced(full: str) -> list[Segmented]:
         # data follows the colon on the instruction line: the instruction takes no word of it
         base = Segmented(inline["instr"].strip(), (Payload(inline["payload"] + end),), how="inline")
         return [*_closing(base), base, Segmented(text.strip(), (), how="plain")]
+    sentence = _SENTENCE_PAYLOAD.match(text)
+    if sentence and _has_word(sentence["instr"]):
+        data = (Payload(sentence["payload"] + end),)
+        base = Segmented(sentence["instr"].strip(), data, how="inline")
+        return [*_closing(base), base, Segmented(text.strip(), (), how="plain")]
     first_line, _, rest = text.partition("\n")
     if rest.strip() and _COLON_END.search(first_line):
         colon = Segmented(_strip_colon(first_line), (Payload(_payload(rest + end)),), how="colon")
@@ -150,6 +161,10 @@ def _unfenced(full: str) -> list[Segmented]:
         out.append(Segmented(first_line.strip(), (Payload(rest + end),), how="first-line"))
     out.append(Segmented(text.strip(), (), how="plain"))
     return _unique(out)
+
+
+def _has_word(text: str) -> bool:
+    return bool(re.search(r"[A-Za-z]{2}|[\u3400-\u9fff]", text))
 
 
 def _ends_instruction(text: str) -> bool:
@@ -210,6 +225,12 @@ def last_sentence(reading: Segmented) -> str:
 
 
 _SENTENCE_END = re.compile(r"[.!?。！？]$")
+
+
+def is_prose(text: str) -> bool:
+    """Whether ``text`` is one short line of prose (a sentence, not data)."""
+    stripped = text.strip()
+    return "\n" not in stripped and bool(_prose_line(stripped)) and len(stripped.split()) > 1
 
 
 def is_one_sentence(reading: Segmented, sentence: str) -> bool:

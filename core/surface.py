@@ -18,6 +18,11 @@ one a closed class rather than a list of sentences:
   "what is the YAML form of this", "what HTML does this Markdown produce", "pandas code for",
   "I need this in YAML". Both slots must be format names; anything else is left alone (and so
   falls back if the grammar does not know it).
+- **prompt-template labels** are dropped: a Markdown heading marker and a label word
+  (task, input, output, instructions, 任务, 输入, 输出 …) alone on its line or before a colon
+  ("### Task", "Input:", "任务：");
+  words that only say the payload came before ("the JSON I sent earlier", 刚才那段) are
+  dropped (the engine takes an earlier turn's fenced block when the message has none).
 - nothing else: every other word is the grammar's to understand or to refuse.
 """
 
@@ -78,10 +83,12 @@ class Surface:
         self._fmt = re.compile(f, re.IGNORECASE)
         article = r"(?:(?:the|this|that|a|an)\s+)?"
         noun = r"(?:\s+(?:code|output|version|text|document|one|result))?"
+        verb = r"(?:return|output|give(?:\s+me)?|show(?:\s+me)?|print|reply\s+with|respond\s+with)"
+        kind = r"(?:(?:valid|raw|plain|pure|the\s+resulting|the\s+converted)\s+)?"
         self._only_fmt = re.compile(
-            rf"(?i)(?:\s*[,;.\-]\s*|\s+|^)(?:and\s+)?(?:(?:return|output|give(?:\s+me)?|"
-            rf"show(?:\s+me)?|print|reply\s+with|respond\s+with)\s+)?(?:only|just)\s+{article}"
-            rf"({f}){noun}(?:\s+only)?(?:\s*,?\s*please)?(?=\s*(?:[,;.!]|$))"
+            rf"(?i)(?:\s*[,;.\-]\s*|\s+|^)(?:and\s+)?(?:{verb}\s+)?(?:only|just)\s+"
+            rf"(?:{verb}\s+)?{article}{kind}({f}){noun}(?:\s+only)?(?:\s*,?\s*please)?"
+            rf"(?=\s*(?:[,;.!]|$))"
             rf"|(?:\s*[,;.\-]\s*|\s+)({f})\s+only(?=\s*(?:[,;.!]|$))"
         )
         self._only_fmt_zh = re.compile(
@@ -125,6 +132,8 @@ class Surface:
 
     def rewrite(self, text: str, payloads: tuple[str, ...] = ()) -> str:
         """The rewrites, computed afresh (each one only where its cue word occurs)."""
+        if "#" in text or ":" in text or "\n" in text:
+            text = _TEMPLATE_LABEL.sub(" ", text)
         text = self._correct(text, payloads)
         low = text.lower()
         if _EN_CUES.search(low):
@@ -144,6 +153,8 @@ class Surface:
             text = self._code_for.sub(r"convert to \1", text)
         if " in " in low:
             text = self._need_in.sub(r"convert to \1", text)
+        if _REFERENCE_CUES.search(text) and self._fmt.search(text):
+            text = _REFERENCE.sub(" ", text)
         return re.sub(r"[ \t]{2,}", " ", text).strip()
 
     def _only(self, text: str) -> str:
@@ -212,6 +223,28 @@ _ANSWER_ONLY_ZH = re.compile(
     r")(?=\s*(?:[,;.!]|$))"
 )
 
+
+# The labels of prompt templates ("### Task", "Input:", "任务：", "### 输出"): a Markdown heading
+# marker, and a label word that stands alone on its line or before a colon, say where the
+# parts of a prompt are, not what to do.
+_TEMPLATE_LABEL = re.compile(
+    r"(?im)(?:^|(?<=\s))#{1,6}[ \t]*(?=\S)"
+    r"|(?:^|(?<=[\s#]))(?:task|instructions?|request|input|output|query|prompt|"
+    r"任务|输入|输出|指令|要求)[ \t]*(?:[:：]|$)"
+)
+
+# Words that only say the payload was given before ("the JSON I sent earlier", "that YAML from
+# before", 刚才那段JSON): the engine finds an earlier turn's payload by itself.
+_REFERENCE = re.compile(
+    r"(?i)(?:\b(?:that|which)\s+)?\bi\s+(?:just\s+)?(?:sent|pasted|shared|posted|gave|"
+    r"provided|uploaded|showed)(?:\s+(?:you|to\s+you))?(?:\s+(?:earlier|before|previously|"
+    r"above|in\s+my\s+(?:last|previous)\s+message))?\b"
+    r"|\b(?:from\s+)?(?:earlier|previously|before)(?=\s*(?:[,;.!?]|$))"
+    r"|(?:刚才|刚刚|之前|前面)(?:(?:发|给|贴)的)?(?=那|这)|(?:刚才|刚刚|之前|前面)(?:发|给|贴)的"
+)
+_REFERENCE_CUES = re.compile(
+    r"(?i)\b(?:sent|pasted|shared|posted|gave|provided|uploaded|showed|earlier|previously|before)\b|刚才|刚刚|之前|前面"
+)
 
 _EN_CUES = re.compile(r"\b(?:no|without|zero|don'?t|do not|nothing|just|only)\b")
 _ZH_CUES = re.compile(r"[不无别勿只仅即就]")

@@ -118,6 +118,23 @@ def _earlier(s: Suite, p: str) -> EngineRequest:
     )
 
 
+def _template(s: Suite, p: str) -> str:
+    fence = _fence("`", p)
+    return (
+        f"### Task\n{s.instruction}\n\n{fence}{s.tag}\n{_lines(p)}{fence}\n\n"
+        f"### Output\nOnly output valid {s.target}, no prose."
+    )
+
+
+def _system(s: Suite, text: str) -> EngineRequest:
+    return EngineRequest(messages=(Message("user", text),), system=s.instruction, temperature=0)
+
+
+def _fenced_only(p: str) -> str:
+    fence = _fence("`", p)
+    return f"{fence}\n{_lines(p)}{fence}\n"
+
+
 FORMS: dict[str, Form] = {
     "fenced-tagged": (lambda s, p: _user(_fenced(s, p)), _lines),
     "fenced-untagged": (lambda s, p: _user(_fenced(s, p, info="")), _lines),
@@ -138,6 +155,13 @@ FORMS: dict[str, Form] = {
         _lines,
     ),
     "earlier-turn": (_earlier, _lines),
+    "prompt-template": (lambda s, p: _user(_template(s, p)), _lines),
+    "system-prompt-fenced": (lambda s, p: _system(s, _fenced_only(p)), _lines),
+    "system-prompt-unfenced": (lambda s, p: _system(s, p) if p.strip() else None, lambda p: p),
+    "sentence-line": (
+        lambda s, p: _user(f"{s.instruction}. {p}") if p[:1] in "[{" else None,
+        lambda p: p,
+    ),
     "crlf-fenced": (lambda s, p: _user(_fenced(s, _eol(p, "\r\n"), eol="\r\n")), _lines),
     "crlf-unfenced": (lambda s, p: _user(_eol(f"{s.instruction}:\n\n{p}", "\r\n")), lambda p: p),
     "cr-unfenced": (lambda s, p: _user(_eol(f"{s.instruction}:\n\n{p}", "\r")), lambda p: p),
@@ -154,6 +178,8 @@ _REWRITES_EOL = {"crlf-fenced", "crlf-unfenced", "cr-unfenced"}
 # block are the fenced message of its body (no reader can tell them apart).
 _UNFENCED = {
     "after-blank-line",
+    "system-prompt-unfenced",
+    "sentence-line",
     "instruction-line",
     "before-instruction",
     "closing-sentence-unfenced",
