@@ -25,10 +25,11 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
 _COLON_END = re.compile(r"[:：]\s*$")
 # The instruction ends at the first colon of the line; data follows on the same line when it
 # starts with a symbol rather than a word (a bracket, a quote, a tag, a YAML indicator, a
-# Markdown block marker) or reads as "key: value".
+# Markdown block marker), reads as "key: value", or is a SELECT statement.
 _INLINE_PAYLOAD = re.compile(
     r"^(?P<instr>[^\n:：{}\[\]<>\"]*)"  # one run (linear); it must hold a word: checked after
-    r"(?:[:：]+[ \t]*(?=[\[{<`\"])|[:：]+[ \t]+(?=[^\w\s]|[^\s:：][^\n:：]*[:：](?:[ \t]|\n|$)))"
+    r"(?:[:：]+[ \t]*(?=[\[{<`\"])|[:：]+[ \t]+(?=[^\w\s]|[^\s:：][^\n:：]*[:：](?:[ \t]|\n|$)"
+    r"|(?:SELECT|select|Select)[ \t]))"
     r"(?P<payload>.+)$",
     re.DOTALL,
 )

@@ -12,7 +12,8 @@ one a closed class rather than a list of sentences:
 - **format typos** are corrected: a word of four letters or more that is one edit (insertion,
   deletion, substitution, transposition) from a format name of four letters or more, and is
   neither a keyword of the grammar, another format, nor a word of the payload ("YMAL", "JSNO",
-  "Pyhton"). Only format names are corrected; any other unknown word still falls back.
+  "Pyhton"); so are typos of a few pointing and request words ("thsi", "conver", "folowing").
+  Any other unknown word still falls back.
 - **conversion frames** whose source and target stand in other orders are read as
   "SOURCE to TARGET": "JSON in, YAML out", "YAML instead of JSON" (target, then source),
   "what is the YAML form of this", "what HTML does this Markdown produce", "pandas code for",
@@ -196,10 +197,16 @@ class Surface:
         if low.endswith("s") and low[:-1] in self.formats:
             return None  # a plural ("tables"), not a typo
         hits = [t for t in self._targets if abs(len(t) - len(low)) <= 1 and _one_edit(low, t)]
+        if not hits and low[:1] in _BENIGN_INITIALS:
+            hits = [w for w in _BENIGN if abs(len(w) - len(low)) <= 1 and _one_edit(low, w)]
         return hits[0] if len(hits) == 1 else None
 
 
 # Formats that are one edit from an installed one but are other formats: never "corrected".
+# Words of the instruction's frame a typo of which is corrected too ("thsi" -> "this"): only
+# pointing and request words, whose correction cannot change what is asked for.
+_BENIGN = ("this", "these", "those", "following", "convert", "translate", "rewrite", "please")
+_BENIGN_INITIALS = frozenset(w[0] for w in _BENIGN)
 _KNOWN_FORMATS = frozenset({"jsonl", "json5", "yamls", "toml", "xhtml", "dhtml", "shtml"})
 
 _ANSWER_ONLY_EN = re.compile(
