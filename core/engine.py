@@ -599,17 +599,18 @@ class Engine:
     def _plan(
         self, request: EngineRequest, seen: list[Segmented] | None = None
     ) -> tuple[_Reading, Plan]:
+        readings: list[Segmented] = [] if seen is None else seen
         try:
-            reading = self._read(request.messages[-1].content, request.payloads, seen)
+            reading = self._read(request.messages[-1].content, request.payloads, readings)
         except NoMatch:
-            reading = self._system_reading(request)
+            reading = self._system_reading(request, readings)
             if reading is None:
                 raise
         else:
             if request.system and _one_word(reading.segmented.instruction):
                 # "key:\n - item1" under a system prompt that is an instruction: the line
                 # is the payload's, not an instruction of one word
-                reading = self._system_reading(request) or reading
+                reading = self._system_reading(request, readings) or reading
         if not reading.segmented.payloads and not request.payloads:
             reading = self._earlier_payload(request, reading)
         payloads = reading.segmented.payloads
@@ -620,15 +621,15 @@ class Engine:
         plan = make_plan(reading.directives, self.registry, hint=hint)
         return reading, plan
 
-    def _system_reading(self, request: EngineRequest) -> _Reading | None:
+    def _system_reading(self, request: EngineRequest, readings: list[Segmented]) -> _Reading | None:
         """The system prompt as the instruction and the user's message as its payload, when the
         message holds no instruction the grammar reads (a prompt template's system prompt
-        says what to do with each message); None when that reading does not hold either."""
+        says what to do with each message); None when that reading does not hold either.
+        ``readings`` are the message's own, as ``_read`` made them."""
         system = (request.system or "").strip()
         if not system or request.payloads or len(system) > _SYSTEM_INSTRUCTION_MAX:
             return None
         message = request.messages[-1].content
-        readings = segment(message)
         fenced = [r for r in readings if r.how == "fenced" and not r.instruction.strip()]
         if fenced and len(fenced[0].payloads) == 1:
             payload = fenced[0].payloads[0]

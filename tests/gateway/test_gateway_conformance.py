@@ -4,18 +4,16 @@ the SDK sees (exception type, status, body, Retry-After, usage, stream events) m
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import anthropic
 import httpx
 import openai
 import pytest
+from serve_process import free_port
 
 from zerolayer.core.neural.anthropic import AnthropicBackend
 from zerolayer.core.neural.transport import TransportSettings
@@ -25,38 +23,8 @@ from zerolayer.rules_api.testing import FakeEngine, serve_app
 
 pytestmark = pytest.mark.slow  # live servers
 
-SERVER = Path(__file__).with_name("fault_upstream.py")
 FAST = TransportSettings(connect_timeout_s=0.5, read_timeout_s=5, retries=2, backoff_s=0.01,
                          retry_budget_s=0.5, breaker_threshold=50)  # fmt: skip
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def upstream() -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, str(SERVER), str(port)])
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                if httpx.get(url + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise AssertionError("the fault upstream did not start") from None
-                time.sleep(0.05)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 @dataclass

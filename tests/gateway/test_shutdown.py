@@ -5,40 +5,13 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 from serve_process import free_port, start_server
 
 pytestmark = pytest.mark.slow  # server processes
-
-SERVER = Path(__file__).with_name("fault_upstream.py")
-
-
-@pytest.fixture(scope="module")
-def upstream() -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, str(SERVER), str(port)])
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                if httpx.get(url + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise AssertionError("the fault upstream did not start") from None
-                time.sleep(0.05)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def test_sigterm_stops_waiting_for_a_stream_after_the_shutdown_timeout(upstream: str) -> None:
