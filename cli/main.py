@@ -18,10 +18,27 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
+from zerolayer.cli import (
+    bench_cli,
+    config_cli,
+    lint_cli,
+    plugin_cli,
+    rules_cli,
+    serve_cli,
+)
+from zerolayer.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_ERROR,
+    EXIT_FALLBACK,
+    EXIT_OK,
+    EXIT_USAGE,
+    engine,
+    read_payload,
+)
 from zerolayer.core.errors import (
     LimitExceeded,
     OpError,
@@ -32,37 +49,6 @@ from zerolayer.core.errors import (
     ZeroLayerError,
 )
 from zerolayer.core.messages import EngineResult, Route
-
-EXIT_OK = 0
-EXIT_ERROR = 1
-EXIT_USAGE = 2
-EXIT_FALLBACK = 3
-EXIT_BAD_INPUT = 4
-
-Command = Callable[[argparse.Namespace], int]
-_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []  # type: ignore[type-arg]
-
-
-def extra_command(register: Callable[[argparse._SubParsersAction], None]) -> None:  # type: ignore[type-arg]
-    """Let another module (the HTTP service, the bench) add a subcommand."""
-    _EXTRA_COMMANDS.append(register)
-
-
-def _read_payload(source: str | None) -> str | None:
-    if source is None:
-        return None
-    if source == "-":
-        return sys.stdin.read()
-    path = Path(source)
-    if not path.is_file():
-        raise SystemExit(f"zerolayer: no such file: {source}")
-    return path.read_text(encoding="utf-8")
-
-
-def _engine():  # type: ignore[no-untyped-def]
-    from zerolayer.core.engine import Engine
-
-    return Engine()
 
 
 def _print_result(result: EngineResult, as_json: bool) -> int:
@@ -110,11 +96,11 @@ def _print_result(result: EngineResult, as_json: bool) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    payload = _read_payload(args.file)
-    engine = _engine()
+    payload = read_payload(args.file)
+    zero = engine()
     if args.plan:
         try:
-            output = engine.run_plan(args.plan, payload or "")
+            output = zero.run_plan(args.plan, payload or "")
         except (PlanError, PayloadError, OpError, LimitExceeded) as exc:
             print(f"zerolayer: {exc}", file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -127,14 +113,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("zerolayer run: give an INSTRUCTION or --plan", file=sys.stderr)
         return EXIT_USAGE
     payloads = [payload] if payload is not None else []
-    return _print_result(engine.run(args.instruction, *payloads, syntax=args.syntax), args.json)
+    return _print_result(zero.run(args.instruction, *payloads, syntax=args.syntax), args.json)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    payload = _read_payload(args.file)
-    engine = _engine()
+    payload = read_payload(args.file)
+    zero = engine()
     payloads = [payload] if payload is not None else []
-    result = engine.explain(args.instruction, *payloads, syntax=args.syntax)
+    result = zero.explain(args.instruction, *payloads, syntax=args.syntax)
     if args.json:
         return _print_result(result, True)
     if result.route is Route.DETERMINISTIC:
@@ -145,10 +131,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
-    engine = _engine()
-    info = engine.plugin_info()
+    zero = engine()
+    info = zero.plugin_info()
     backends = _backends()
-    router = engine.router_info()
+    router = zero.router_info()
     if router.get("router") == "off":
         from zerolayer.core.router.config import router_available
 
@@ -194,6 +180,20 @@ def _router_line(router: dict[str, Any]) -> str:
     )
 
 
+# The subcommands beyond run, explain and plugins, in the order ``--help`` lists them. Each
+# module imports what its command drives (the HTTP service, the rules store, httpx) only when
+# the command runs, so a missing optional extra is reported by that command; a module that
+# fails to import is a broken installation and stops the CLI at start.
+COMMANDS: tuple[ModuleType, ...] = (
+    serve_cli,
+    bench_cli,
+    lint_cli,
+    plugin_cli,
+    rules_cli,
+    config_cli,
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from zerolayer import __version__
 
@@ -227,13 +227,12 @@ def build_parser() -> argparse.ArgumentParser:
     plugins.add_argument("--json", action="store_true", help="print as JSON")
     plugins.set_defaults(func=cmd_plugins)
 
-    for register in _EXTRA_COMMANDS:
-        register(sub)
+    for module in COMMANDS:
+        module.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    _load_extra_commands()
     args = build_parser().parse_args(argv)
     if args.command == "run" and args.plan and args.instruction and not args.file:
         args.file = args.instruction  # `run --plan P FILE`
@@ -249,25 +248,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return code
-
-
-def _load_extra_commands() -> None:
-    """Subcommands that live with the parts they drive (serve, bench, rules)."""
-    import importlib
-
-    for module in (
-        "zerolayer.rules_api.cli",
-        "zerolayer.core.kit_cli",
-        "zerolayer.rules_api.rules.cli",
-        "zerolayer.core.config_cli",
-    ):
-        try:
-            importlib.import_module(module)
-        except ImportError:  # that part is not installed (an optional extra)
-            continue
-
-
-if __name__ == "__main__":  # `python -m zerolayer.core.cli`: use the imported module's registry
-    from zerolayer.core.cli import main as _main
-
-    raise SystemExit(_main())
