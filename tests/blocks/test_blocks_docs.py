@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from zerolayer.cli import main as cli
+from zerolayer.core.blocks.syntax import VERSIONS, status
 from zerolayer.core.engine import Engine
-from zerolayer.core.syntax import VERSIONS, status
 
 DOCS = Path(__file__).parents[2] / "docs"
 
