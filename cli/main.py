@@ -3,6 +3,8 @@
     zerolayer run "INSTRUCTION" [FILE|-]     answer an instruction on a payload
     zerolayer run --plan "PIPELINE" [FILE|-] run a plan written in the pipeline language
     zerolayer explain "INSTRUCTION" [FILE|-] print the plan, or why the request would fall back
+        [--tenant T [--db URL]]              ... with tenant T's active rules: a rule's plan
+                                             prints as rule:NAME@VERSION PIPELINE
     zerolayer plugins [--json]               list plugins (version, ops, grammar), the fallback
                                              backends and the intent router's status
 
@@ -118,9 +120,13 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     payload = read_payload(args.file)
-    zero = engine()
     payloads = [payload] if payload is not None else []
-    result = zero.explain(args.instruction, *payloads, syntax=args.syntax)
+    if args.tenant:
+        result = _explain_for_tenant(args, payloads)
+        if result is None:
+            return EXIT_ERROR
+    else:
+        result = engine().explain(args.instruction, *payloads, syntax=args.syntax)
     if args.json:
         return _print_result(result, True)
     if result.route is Route.DETERMINISTIC:
@@ -128,6 +134,27 @@ def cmd_explain(args: argparse.Namespace) -> int:
         return EXIT_OK
     print(f"falls back: {result.reason}: {result.detail}")
     return EXIT_FALLBACK
+
+
+def _explain_for_tenant(args: argparse.Namespace, payloads: list[str]) -> EngineResult | None:
+    """The explanation with the tenant's active rules of the store ``--db`` names."""
+    try:
+        from zerolayer.rules_api.rules.explain import explain_for_tenant
+        from zerolayer.rules_api.rules.store import RuleStore, default_db_url
+    except ImportError as exc:
+        print(
+            f"zerolayer explain --tenant needs the server extra ({exc.name} is missing): "
+            "pip install 'zerolayer[server]'",
+            file=sys.stderr,
+        )
+        return None
+    store = RuleStore(args.db or default_db_url())
+    try:
+        return explain_for_tenant(
+            engine(), store, args.tenant, args.instruction, payloads, syntax=args.syntax
+        )
+    finally:
+        store.close()
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
@@ -219,6 +246,12 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("file", nargs="?", help="payload file, or - for standard input")
     explain.add_argument("--json", action="store_true", help="print the whole result as JSON")
     explain.add_argument("--syntax", help="block syntax version of the instruction (v1, v2)")
+    explain.add_argument(
+        "--tenant", help="with this tenant's active rules (the plan of the rule that matches)"
+    )
+    explain.add_argument(
+        "--db", help="rules store of --tenant (default ZEROLAYER_DB_URL, else SQLite)"
+    )
     explain.set_defaults(func=cmd_explain)
 
     plugins = sub.add_parser(
