@@ -94,7 +94,7 @@ def fleet(count: int, env: dict[str, str]) -> Iterator[list[tuple[int, int]]]:
     try:
         for _ in range(count):
             port = free_port()
-            cmd = [sys.executable, "-m", "zerolayer.core.cli", "serve", "--port", str(port),
+            cmd = [sys.executable, "-m", "zerolayer.cli", "serve", "--port", str(port),
                    "--log-level", "warning", "--no-access-log"]  # fmt: skip
             procs.append((port, subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
                                                  stderr=subprocess.DEVNULL)))  # fmt: skip

@@ -15,7 +15,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from zerolayer.core.blocks import Block, split_blocks
+from zerolayer.core.blocks.parts import merge_texts
+from zerolayer.core.blocks.split import Block, split_blocks
+from zerolayer.core.blocks.syntax import CURRENT, to_current
 from zerolayer.core.errors import (
     LimitExceeded,
     OpError,
@@ -38,7 +40,6 @@ from zerolayer.core.messages import (
     Route,
 )
 from zerolayer.core.normalise import forget_normalised, normalise
-from zerolayer.core.parts import merge_texts
 from zerolayer.core.pipeline import format_plan, parse_plan
 from zerolayer.core.plan import Directive, Plan, Source, Step
 from zerolayer.core.planner import PayloadHint, check_chain, make_plan
@@ -57,7 +58,6 @@ from zerolayer.core.segment import (
 )
 from zerolayer.core.skipped_fields import SkippedFieldCheck
 from zerolayer.core.surface import Surface
-from zerolayer.core.syntax import CURRENT, to_current
 from zerolayer.core.types import CONVERSATION, TEXT
 
 if TYPE_CHECKING:

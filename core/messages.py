@@ -10,8 +10,8 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from zerolayer.core.blocks.syntax import check_version
 from zerolayer.core.errors import ZeroLayerError
-from zerolayer.core.syntax import check_version
 
 if TYPE_CHECKING:
     from zerolayer.core.protocol.model import Protocol
@@ -36,7 +36,7 @@ class EngineRequest:
     payloads in the message (fenced blocks, text after a colon, …).
     ``disabled`` is true when the caller asked for the neural route (``x-zero-layer: disable``).
     ``syntax`` is the block syntax version the request was written for (``v1``, ``v2``;
-    ``None``: not declared, see ``zerolayer.core.syntax``); an unknown version raises
+    ``None``: not declared, see ``zerolayer.core.blocks.syntax``); an unknown version raises
     ``SyntaxVersionError``.
     ``sampling`` holds the other sampling parameters the caller sent, as (name, value) pairs
     in the caller's names (``n``, ``seed``, ``top_k``, ``presence_penalty`` …): the engine
@@ -104,7 +104,7 @@ class Route(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """One part of the answer to a message written in blocks (``core/blocks.py``).
+    """One part of the answer to a message written in blocks (``core/blocks/split.py``).
 
     - ``zero``: the engine answered the block; ``text`` is its output, ``plan`` the plan.
     - ``model``: the part is the model's; ``text`` is what the model is asked (an ``<ask>``
@@ -136,8 +136,8 @@ class EngineResult:
     engine's, the route is ``DETERMINISTIC`` and ``output`` is their merge; when some part is
     the model's, the route is ``FALLBACK`` with reason ``blocks.mixed``: a caller that ignores
     ``parts`` sends the whole request to its model, one that reads them asks the model only
-    for the ``model`` parts (``zerolayer.core.parts``). ``warnings`` says what the block syntax
-    layer noticed (deprecated syntax, markers read as text).
+    for the ``model`` parts (``zerolayer.core.blocks.parts``). ``warnings`` says what the block
+    syntax layer noticed (deprecated syntax, markers read as text).
 
     ``routed`` is set when the answer comes from the intent router's proposal.
     """

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from zerolayer.core.blocks import FenceLanguageError, TagBlock, block_payload, tag_blocks
+from zerolayer.core.blocks.split import FenceLanguageError, TagBlock, block_payload, tag_blocks
 from zerolayer.core.errors import PayloadError
 from zerolayer.core.message import Fence, canonical_lang, fences, normalise_newlines
 

@@ -1,6 +1,6 @@
 """zerolayer's HTTP service: Anthropic- and OpenAI-compatible routes, cache and metrics.
 
-Names are imported lazily, so ``zerolayer.rules_api.cli`` loads without the web stack.
+Names are imported lazily, so ``zerolayer.cli`` loads without the web stack.
 """
 
 from __future__ import annotations

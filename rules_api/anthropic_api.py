@@ -19,10 +19,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response, StreamingResponse
 
+from zerolayer.core.blocks.syntax import SyntaxVersionError, check_version, supported
 from zerolayer.core.fallback import ChoiceDelta
 from zerolayer.core.messages import Route
 from zerolayer.core.neural.anthropic import caller_api_key
-from zerolayer.core.syntax import SyntaxVersionError, check_version, supported
 from zerolayer.rules_api.answers import (
     Finish,
     answer_deltas,

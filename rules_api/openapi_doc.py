@@ -24,8 +24,8 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from zerolayer.core.syntax import HEADER as SYNTAX_HEADER
-from zerolayer.core.syntax import VERSIONS
+from zerolayer.core.blocks.syntax import HEADER as SYNTAX_HEADER
+from zerolayer.core.blocks.syntax import VERSIONS
 
 REF = "#/components/schemas/"
 ANTHROPIC_ERROR = {

@@ -18,6 +18,8 @@ import anyio
 import anyio.to_thread
 from pydantic import ValidationError
 
+from zerolayer.core.blocks.parts import MergedAnswer
+from zerolayer.core.blocks.syntax import to_current
 from zerolayer.core.errors import LimitExceeded, OpError, PayloadError, Unsupported, ZeroLayerError
 from zerolayer.core.fallback import (
     ChoiceDelta,
@@ -30,10 +32,8 @@ from zerolayer.core.fallback import (
 )
 from zerolayer.core.messages import EngineRequest, EngineResult, Part, Route
 from zerolayer.core.neural.transport import UpstreamError
-from zerolayer.core.parts import MergedAnswer
 from zerolayer.core.protocol.fill import answer_protocol, stream_protocol
 from zerolayer.core.protocol.model import Protocol
-from zerolayer.core.syntax import to_current
 from zerolayer.rules_api.api_errors import (
     OPENAI_OF_KIND,
     ApiError,

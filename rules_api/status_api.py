@@ -1,4 +1,4 @@
-"""GET /v1/beta/status: the block syntax versions the service reads (see core/syntax.py)."""
+"""GET /v1/beta/status: the block syntax versions the service reads (see core/blocks/syntax.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from zerolayer.core import syntax
+from zerolayer.core.blocks import syntax
 
 
 class SyntaxVersionInfo(BaseModel):

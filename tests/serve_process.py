@@ -32,7 +32,7 @@ def start_server(
         [
             sys.executable,
             "-m",
-            "zerolayer.core.cli",
+            "zerolayer.cli",
             "serve",
             "--port",
             str(port),

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from zerolayer.core.cli import EXIT_BAD_INPUT, EXIT_FALLBACK, EXIT_OK, main
+from zerolayer.cli.main import EXIT_BAD_INPUT, EXIT_FALLBACK, EXIT_OK, main
 
 EXAMPLE = Path(__file__).parents[1] / "examples" / "order.json"
 

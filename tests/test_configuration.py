@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from zerolayer.core.cli import main
+from zerolayer.cli.main import main
 from zerolayer.core.engine import EngineConfig
 from zerolayer.core.neural.transport import TransportSettings
 from zerolayer.core.router.config import RouterSettings

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[1]
-TOP_LEVEL = ("core", "plugins", "grammars", "rules_api")
+TOP_LEVEL = ("core", "plugins", "grammars", "rules_api", "cli")
 
 
 def _declared() -> set[str]:
@@ -42,3 +42,8 @@ def test_the_wheel_installs_only_the_zerolayer_namespace(tmp_path: Path) -> None
     assert "zerolayer/grammars/base.lark" in names
     assert "zerolayer/grammars/json_yaml.lark" in names
     assert not any(n.startswith("zerolayer/tests/") for n in names)
+    assert "zerolayer/cli/main.py" in names
+    entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+    assert (
+        "zerolayer = zerolayer.cli.main:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    )

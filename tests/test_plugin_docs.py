@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from zerolayer.cli.plugin_template import create_plugin
 from zerolayer.core import hookspecs
-from zerolayer.core.plugin_template import create_plugin
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "plugins"

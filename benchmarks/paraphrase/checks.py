@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from zerolayer.core.bench_checks import check_output, split_table_row, strip_fence
+from zerolayer.cli.bench_checks import check_output, split_table_row, strip_fence
 
 
 def _yaml_nodes(node: yaml.Node, role: str = "root") -> list[tuple[yaml.Node, str]]:

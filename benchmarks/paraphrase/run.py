@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from zerolayer.benchmarks.paraphrase.checks import check_answer
-from zerolayer.core.bench import engine_request, load_cases
-from zerolayer.core.bench_checks import check_error_message
+from zerolayer.cli.bench import engine_request, load_cases
+from zerolayer.cli.bench_checks import check_error_message
 from zerolayer.core.messages import Route
 
 HERE = Path(__file__).parent

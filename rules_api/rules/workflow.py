@@ -26,6 +26,7 @@ from zerolayer.core.segment import Segmented
 from zerolayer.rules_api.rules.compiler import BuiltinParser, CompiledRule, compile_rule
 from zerolayer.rules_api.rules.document import Issue, RuleInvalid, load_document, pointer
 from zerolayer.rules_api.rules.errors import Conflict, Invalid, RulesError
+from zerolayer.rules_api.rules.explain import rule_label
 from zerolayer.rules_api.rules.isolation import Job, failure
 from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
 from zerolayer.rules_api.rules.propagation import LISTENING_POLL_S, ChangeListener
@@ -528,7 +529,7 @@ class RulesHub:
         if match is None:
             return None
         rule = match.rule
-        label = f"rule:{rule.name}@{numbers[rule.name]}"
+        label = rule_label(rule.name, numbers[rule.name])
         text = json.dumps(rule.data, ensure_ascii=False)
         try:
             answer = self.runner.submit(
@@ -573,6 +574,7 @@ def describe(rule: CompiledRule) -> dict[str, Any]:
             }
             for s in rule.steps
         ],
+        "plan": rule.plan.to_text(),
         "examples": len(rule.examples),
     }
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from zerolayer.core import cli
+from zerolayer.cli import main as cli
+from zerolayer.core.blocks.syntax import VERSIONS, status
 from zerolayer.core.engine import Engine
-from zerolayer.core.syntax import VERSIONS, status
 
 DOCS = Path(__file__).parents[2] / "docs"
 
@@ -36,7 +36,7 @@ def test_the_versions_table_has_every_version_and_its_date() -> None:
 def test_the_cli_reads_a_declared_version(
     engine: Engine, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(cli, "_engine", lambda: engine)
+    monkeypatch.setattr(cli, "engine", lambda: engine)
     legacy = "[CODE_CONVERSION lang=json to=yaml]\n[1]\n[/CODE_CONVERSION]"
     assert cli.main(["run", legacy]) == 0
     out, err = capsys.readouterr()

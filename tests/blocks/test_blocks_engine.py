@@ -84,8 +84,8 @@ def test_blocks(case: dict[str, Any], engine: Engine, py_ts: bool) -> None:
 
 
 def _block_of(case: dict[str, Any], number: int | None) -> str:
-    from zerolayer.core.blocks import split_blocks
-    from zerolayer.core.syntax import to_current
+    from zerolayer.core.blocks.split import split_blocks
+    from zerolayer.core.blocks.syntax import to_current
 
     parts = split_blocks(to_current(case["message"]).text) or []
     return next(p.text for p in parts if p.number == number)

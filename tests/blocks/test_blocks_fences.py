@@ -13,7 +13,7 @@ import pytest
 import yaml
 from blocks_cases import CASES, ids
 
-from zerolayer.core.blocks import FenceLanguageError, block_payload
+from zerolayer.core.blocks.split import FenceLanguageError, block_payload
 from zerolayer.core.engine import Engine
 from zerolayer.core.messages import EngineRequest, Message, Route
 

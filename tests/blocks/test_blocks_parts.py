@@ -1,4 +1,4 @@
-"""Merging the engine's parts with a model's answers (core/parts.py), streamed or whole."""
+"""Merging the engine's parts with a model's answers (core/blocks/parts.py), streamed or whole."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from zerolayer.core.blocks.parts import MergedAnswer, PartJoiner, merge_texts, part_request
 from zerolayer.core.fallback import Completion, FallbackUnavailable
 from zerolayer.core.messages import EngineRequest, Message, Part
-from zerolayer.core.parts import MergedAnswer, PartJoiner, merge_texts, part_request
 from zerolayer.rules_api.testing import FakeFallback
 from zerolayer.rules_api.usage import count_tokens, truncate_tokens
 

@@ -1,4 +1,4 @@
-"""Splitting a message written in blocks into its parts (core/blocks.py), driven by cases/."""
+"""Splitting a message written in blocks into its parts (core/blocks/split.py), driven by cases/."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from blocks_cases import ids, load
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zerolayer.core.blocks import split_blocks
+from zerolayer.core.blocks.split import split_blocks
 
 
 @pytest.mark.parametrize("case", load("split.yaml"), ids=ids)

@@ -1,4 +1,4 @@
-"""Block syntax versions and the compatibility layer (core/syntax.py), driven by cases/."""
+"""Block syntax versions and the compatibility layer (core/blocks/syntax.py), driven by cases/."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from blocks_cases import ids, load
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zerolayer.core.messages import EngineRequest, Message
-from zerolayer.core.syntax import (
+from zerolayer.core.blocks.syntax import (
     CURRENT,
     HEADER,
     VERSIONS,
@@ -19,6 +18,7 @@ from zerolayer.core.syntax import (
     status,
     to_current,
 )
+from zerolayer.core.messages import EngineRequest, Message
 
 
 @pytest.mark.parametrize("case", load("syntax.yaml"), ids=ids)

@@ -165,7 +165,7 @@ def replicas(
             port, log = free_port(), base / f"replica{i}.log"
             with open(log, "wb") as out:
                 proc = subprocess.Popen(
-                    [sys.executable, "-m", "zerolayer.core.cli", "serve", "--port", str(port),
+                    [sys.executable, "-m", "zerolayer.cli", "serve", "--port", str(port),
                      "--log-level", "warning"],
                     env=dict(env), stdout=out, stderr=subprocess.STDOUT,
                 )  # fmt: skip

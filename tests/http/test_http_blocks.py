@@ -19,9 +19,9 @@ import openai
 import pytest
 import yaml
 
+from zerolayer.core.blocks.parts import merge_texts
 from zerolayer.core.engine import Engine
 from zerolayer.core.messages import EngineRequest, Message, Route
-from zerolayer.core.parts import merge_texts
 from zerolayer.rules_api import create_app
 from zerolayer.rules_api.testing import FakeFallback, serve_app
 

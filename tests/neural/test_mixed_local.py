@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from zerolayer.core.blocks.parts import MergedAnswer, merge_texts, part_request
 from zerolayer.core.engine import Engine
 from zerolayer.core.messages import EngineRequest, Message, Route
-from zerolayer.core.parts import MergedAnswer, merge_texts, part_request
 from zerolayer.rules_api.usage import count_tokens, truncate_tokens
 
 pytest.importorskip("torch")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from zerolayer.benchmarks.paraphrase import run
-from zerolayer.core.bench import load_cases
+from zerolayer.cli.bench import load_cases
 from zerolayer.core.engine import Engine
 
 DEV = Path(run.__file__).parent / "dev.jsonl"

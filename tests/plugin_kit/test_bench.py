@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from plugin_kit_support import PYTHON, subprocess_env
 
-from zerolayer.core.bench import (
+from zerolayer.cli.bench import (
     in_process,
     load_cases,
     over_http,
@@ -148,7 +148,7 @@ def test_cli_bench(tmp_path: Path) -> None:
     report = tmp_path / "report.json"
     args = ["bench", str(CASES), "--compare", "--report", str(report)]
     ran = subprocess.run(
-        [PYTHON, "-m", "zerolayer.core.cli", *args],
+        [PYTHON, "-m", "zerolayer.cli", *args],
         capture_output=True,
         text=True,
         env=subprocess_env(ZEROLAYER_PLUGINS=",".join(sorted(BUILTIN))),

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from zerolayer.core.bench_checks import check_error_message, check_output, strip_fence
+from zerolayer.cli.bench_checks import check_error_message, check_output, strip_fence
 
 CASES: list[dict[str, Any]] = yaml.safe_load(
     (Path(__file__).parent / "cases" / "checks.yaml").read_text(encoding="utf-8")

@@ -34,7 +34,7 @@ BUILTIN = frozenset({"json_yaml", "markdown_html"})
 
 def _cli(args: list[str], env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
-        [PYTHON, "-m", "zerolayer.core.cli", *args],
+        [PYTHON, "-m", "zerolayer.cli", *args],
         input=stdin,
         capture_output=True,
         text=True,

@@ -133,7 +133,7 @@ def test_cli_lint() -> None:
     env = subprocess_env()
     prompt = "Convert this JSON to YAML and explain why YAML is better"
     ran = subprocess.run(
-        [PYTHON, "-m", "zerolayer.core.cli", "lint", prompt, "--json"],
+        [PYTHON, "-m", "zerolayer.cli", "lint", prompt, "--json"],
         capture_output=True,
         text=True,
         env=env,
@@ -145,7 +145,7 @@ def test_cli_lint() -> None:
     assert report["reason"] == "gate.open_ended"
     assert report["suggestions"][0]["rewrite"] == "Convert this JSON to YAML"
     ok = subprocess.run(
-        [PYTHON, "-m", "zerolayer.core.cli", "lint", "Convert this JSON to YAML"],
+        [PYTHON, "-m", "zerolayer.cli", "lint", "Convert this JSON to YAML"],
         capture_output=True,
         text=True,
         env=env,

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from plugin_kit_support import PYTHON, subprocess_env
 
-from zerolayer.core.plugin_template import TemplateError, create_plugin, plugin_files
+from zerolayer.cli.plugin_template import TemplateError, create_plugin, plugin_files
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [PYTHON, "-m", "zerolayer.core.cli", *args],
+        [PYTHON, "-m", "zerolayer.cli", *args],
         capture_output=True,
         text=True,
         env=subprocess_env(),
@@ -79,7 +79,7 @@ def test_installed_package_is_listed_and_answers(tmp_path: Path) -> None:
     assert pip.returncode == 0, pip.stderr
     env = subprocess_env(site)
     listed = subprocess.run(
-        [PYTHON, "-m", "zerolayer.core.cli", "plugins"],
+        [PYTHON, "-m", "zerolayer.cli", "plugins"],
         capture_output=True,
         text=True,
         env=env,
@@ -88,7 +88,7 @@ def test_installed_package_is_listed_and_answers(tmp_path: Path) -> None:
     )
     assert "shout 0.1.0" in listed.stdout, listed.stderr
     ran = subprocess.run(
-        [PYTHON, "-m", "zerolayer.core.cli", "run", "shout this", "-"],
+        [PYTHON, "-m", "zerolayer.cli", "run", "shout this", "-"],
         input="hi\n",
         capture_output=True,
         text=True,

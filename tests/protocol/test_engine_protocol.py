@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from zerolayer.core.cli import EXIT_FALLBACK, main
+from zerolayer.cli.main import EXIT_FALLBACK, main
 from zerolayer.core.engine import Engine
 from zerolayer.core.messages import EngineRequest, Message, Route
 from zerolayer.core.protocol import PROTOCOL_REASON

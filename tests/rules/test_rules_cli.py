@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from rules_helpers import CONTRIB, Rig
 
-from zerolayer.core.cli import EXIT_BAD_INPUT, main
-from zerolayer.rules_api.rules import cli as rules_cli
+from zerolayer.cli import rules_cli
+from zerolayer.cli.main import EXIT_BAD_INPUT, main
 
 
 def _run(capsys: pytest.CaptureFixture[str], key: str, *argv: str) -> tuple[int, str, str]:

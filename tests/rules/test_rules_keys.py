@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from rules_helpers import Rig, ask, contrib, publish
 
-from zerolayer.core.cli import EXIT_BAD_INPUT, main
+from zerolayer.cli.main import EXIT_BAD_INPUT, main
 
 ADMIN = "bootstrap-secret-for-keys"
 FAQ = "Turn the contract clauses into a FAQ:\n\n1. Term. One year."

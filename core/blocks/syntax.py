@@ -27,7 +27,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
-from zerolayer.core.blocks import span_end, tag_blocks
+from zerolayer.core.blocks.split import span_end, tag_blocks
 from zerolayer.core.errors import ZeroLayerError
 from zerolayer.core.message import fenced_spans
 

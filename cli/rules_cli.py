@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from zerolayer.core.cli import EXIT_BAD_INPUT, EXIT_ERROR, EXIT_OK, extra_command
+from zerolayer.cli.common import EXIT_BAD_INPUT, EXIT_ERROR, EXIT_OK
 
 
 def _http_client(url: str) -> Any:
@@ -255,7 +255,7 @@ def cmd_keys_revoke(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     rules = sub.add_parser("rules", help="author, review and publish tenant rules over the API")
     rules.add_argument("--url", default=os.environ.get("ZEROLAYER_URL", "http://127.0.0.1:8000"))
     rules.add_argument("--key", default=os.environ.get("ZEROLAYER_API_KEY"))
@@ -297,6 +297,3 @@ def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     revoke.add_argument("key", help="the key (zlk_…) or its id")
     revoke.add_argument("--db", help="database URL (default ZEROLAYER_DB_URL or SQLite)")
     revoke.set_defaults(func=cmd_keys_revoke)
-
-
-extra_command(_register)

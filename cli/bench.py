@@ -5,7 +5,7 @@ handling and latency per category.
 With ``compare`` every case runs a second time through the neural route (the
 ``x-zero-layer: disable`` header, or ``EngineRequest.disabled`` in-process, answered by the
 fallback backend when one is given) so both routes are measured side by side in one run.
-The checks are those of the zeroscore contract (``zerolayer.core.bench_checks``).
+The checks are those of the zeroscore contract (``zerolayer.cli.bench_checks``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from zerolayer.core.bench_checks import Check, check_error_message, check_output, fail
+from zerolayer.cli.bench_checks import Check, check_error_message, check_output, fail
 from zerolayer.core.errors import ZeroLayerError
 from zerolayer.core.messages import EngineRequest, EngineResult, Message, Route
 

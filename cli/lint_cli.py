@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from zerolayer.core.cli import EXIT_FALLBACK, EXIT_OK, _engine, _read_payload, extra_command
+from zerolayer.cli.common import EXIT_FALLBACK, EXIT_OK, engine, read_payload
 from zerolayer.core.lint import LintReport, Sampling, lint
 
 
@@ -35,9 +35,9 @@ def format_report(report: LintReport) -> str:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    payload = _read_payload(args.file)
+    payload = read_payload(args.file)
     sampling = Sampling(temperature=args.temperature, top_p=args.top_p)
-    report = lint(_engine(), args.prompt, payload=payload, sampling=sampling)
+    report = lint(engine(), args.prompt, payload=payload, sampling=sampling)
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -45,7 +45,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return EXIT_OK if report.deterministic else EXIT_FALLBACK
 
 
-def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     cmd = sub.add_parser(
         "lint", help="say whether a prompt is answered deterministically, and how to rewrite it"
     )
@@ -55,6 +55,3 @@ def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     cmd.add_argument("--top-p", type=float, default=None, help="sampling top_p")
     cmd.add_argument("--json", action="store_true", help="print the report as JSON")
     cmd.set_defaults(func=cmd_lint)
-
-
-extra_command(_register)

@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from zerolayer.core.cli import EXIT_ERROR, EXIT_OK, _engine, extra_command
+from zerolayer.cli.common import EXIT_ERROR, EXIT_OK, engine
 
 
 def _fallback():  # type: ignore[no-untyped-def]
@@ -25,7 +25,7 @@ def _fallback():  # type: ignore[no-untyped-def]
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from zerolayer.core.bench import (
+    from zerolayer.cli.bench import (
         format_table,
         in_process,
         load_cases,
@@ -48,7 +48,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         with remote:
             report = run_bench(cases, remote, compare=args.compare, progress=show)
     else:
-        runner = in_process(_engine(), _fallback())
+        runner = in_process(engine(), _fallback())
         report = run_bench(cases, runner, compare=args.compare, progress=show)
     data = report.to_dict()
     if args.report:
@@ -61,7 +61,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_ERROR if unreachable else EXIT_OK
 
 
-def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     cmd = sub.add_parser("bench", help="run a zeroscore case file and measure the engine")
     cmd.add_argument("cases", help="case file (JSON Lines, zeroscore format)")
     cmd.add_argument("--url", help="a running server (default: the engine in-process)")
@@ -74,6 +74,3 @@ def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     cmd.add_argument("--timeout", type=float, default=30.0, help="seconds per request (--url)")
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
     cmd.set_defaults(func=cmd_bench)
-
-
-extra_command(_register)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from zerolayer.core.cli import EXIT_ERROR, EXIT_OK, extra_command
+from zerolayer.cli.common import EXIT_ERROR, EXIT_OK
 from zerolayer.core.errors import StartupError
 from zerolayer.core.variables import effective, unknown
 
@@ -54,12 +54,9 @@ def cmd_config(args: argparse.Namespace) -> int:
     return EXIT_ERROR if problems else EXIT_OK
 
 
-def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     config = sub.add_parser(
         "config", help="print the effective ZEROLAYER_* settings (secrets masked)"
     )
     config.add_argument("--json", action="store_true", help="print JSON instead of lines")
     config.set_defaults(func=cmd_config)
-
-
-extra_command(_register)

@@ -1,6 +1,6 @@
 """Split a message written in blocks into its parts: deterministic blocks and open parts.
 
-The current block syntax (see ``core/syntax.py``) has two kinds of block:
+The current block syntax (see ``syntax``) has two kinds of block:
 ``<convert lang="…" to="…">…</convert>`` carries a complete deterministic instruction, and
 ``<ask>…</ask>`` is an open request for the model. A message is *written in blocks* when it
 has two or more blocks, or an ``<ask>`` block. Its parts, in message order, are the blocks

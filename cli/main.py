@@ -3,6 +3,8 @@
     zerolayer run "INSTRUCTION" [FILE|-]     answer an instruction on a payload
     zerolayer run --plan "PIPELINE" [FILE|-] run a plan written in the pipeline language
     zerolayer explain "INSTRUCTION" [FILE|-] print the plan, or why the request would fall back
+        [--tenant T [--db URL]]              ... with tenant T's active rules: a rule's plan
+                                             prints as rule:NAME@VERSION PIPELINE
     zerolayer plugins [--json]               list plugins (version, ops, grammar), the fallback
                                              backends and the intent router's status
 
@@ -18,10 +20,27 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
+from zerolayer.cli import (
+    bench_cli,
+    config_cli,
+    lint_cli,
+    plugin_cli,
+    rules_cli,
+    serve_cli,
+)
+from zerolayer.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_ERROR,
+    EXIT_FALLBACK,
+    EXIT_OK,
+    EXIT_USAGE,
+    engine,
+    read_payload,
+)
 from zerolayer.core.errors import (
     LimitExceeded,
     OpError,
@@ -32,37 +51,6 @@ from zerolayer.core.errors import (
     ZeroLayerError,
 )
 from zerolayer.core.messages import EngineResult, Route
-
-EXIT_OK = 0
-EXIT_ERROR = 1
-EXIT_USAGE = 2
-EXIT_FALLBACK = 3
-EXIT_BAD_INPUT = 4
-
-Command = Callable[[argparse.Namespace], int]
-_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []  # type: ignore[type-arg]
-
-
-def extra_command(register: Callable[[argparse._SubParsersAction], None]) -> None:  # type: ignore[type-arg]
-    """Let another module (the HTTP service, the bench) add a subcommand."""
-    _EXTRA_COMMANDS.append(register)
-
-
-def _read_payload(source: str | None) -> str | None:
-    if source is None:
-        return None
-    if source == "-":
-        return sys.stdin.read()
-    path = Path(source)
-    if not path.is_file():
-        raise SystemExit(f"zerolayer: no such file: {source}")
-    return path.read_text(encoding="utf-8")
-
-
-def _engine():  # type: ignore[no-untyped-def]
-    from zerolayer.core.engine import Engine
-
-    return Engine()
 
 
 def _print_result(result: EngineResult, as_json: bool) -> int:
@@ -110,11 +98,11 @@ def _print_result(result: EngineResult, as_json: bool) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    payload = _read_payload(args.file)
-    engine = _engine()
+    payload = read_payload(args.file)
+    zero = engine()
     if args.plan:
         try:
-            output = engine.run_plan(args.plan, payload or "")
+            output = zero.run_plan(args.plan, payload or "")
         except (PlanError, PayloadError, OpError, LimitExceeded) as exc:
             print(f"zerolayer: {exc}", file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -127,14 +115,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("zerolayer run: give an INSTRUCTION or --plan", file=sys.stderr)
         return EXIT_USAGE
     payloads = [payload] if payload is not None else []
-    return _print_result(engine.run(args.instruction, *payloads, syntax=args.syntax), args.json)
+    return _print_result(zero.run(args.instruction, *payloads, syntax=args.syntax), args.json)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    payload = _read_payload(args.file)
-    engine = _engine()
+    payload = read_payload(args.file)
     payloads = [payload] if payload is not None else []
-    result = engine.explain(args.instruction, *payloads, syntax=args.syntax)
+    if args.tenant:
+        result = _explain_for_tenant(args, payloads)
+        if result is None:
+            return EXIT_ERROR
+    else:
+        result = engine().explain(args.instruction, *payloads, syntax=args.syntax)
     if args.json:
         return _print_result(result, True)
     if result.route is Route.DETERMINISTIC:
@@ -144,11 +136,32 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return EXIT_FALLBACK
 
 
+def _explain_for_tenant(args: argparse.Namespace, payloads: list[str]) -> EngineResult | None:
+    """The explanation with the tenant's active rules of the store ``--db`` names."""
+    try:
+        from zerolayer.rules_api.rules.explain import explain_for_tenant
+        from zerolayer.rules_api.rules.store import RuleStore, default_db_url
+    except ImportError as exc:
+        print(
+            f"zerolayer explain --tenant needs the server extra ({exc.name} is missing): "
+            "pip install 'zerolayer[server]'",
+            file=sys.stderr,
+        )
+        return None
+    store = RuleStore(args.db or default_db_url())
+    try:
+        return explain_for_tenant(
+            engine(), store, args.tenant, args.instruction, payloads, syntax=args.syntax
+        )
+    finally:
+        store.close()
+
+
 def cmd_plugins(args: argparse.Namespace) -> int:
-    engine = _engine()
-    info = engine.plugin_info()
+    zero = engine()
+    info = zero.plugin_info()
     backends = _backends()
-    router = engine.router_info()
+    router = zero.router_info()
     if router.get("router") == "off":
         from zerolayer.core.router.config import router_available
 
@@ -194,6 +207,20 @@ def _router_line(router: dict[str, Any]) -> str:
     )
 
 
+# The subcommands beyond run, explain and plugins, in the order ``--help`` lists them. Each
+# module imports what its command drives (the HTTP service, the rules store, httpx) only when
+# the command runs, so a missing optional extra is reported by that command; a module that
+# fails to import is a broken installation and stops the CLI at start.
+COMMANDS: tuple[ModuleType, ...] = (
+    serve_cli,
+    bench_cli,
+    lint_cli,
+    plugin_cli,
+    rules_cli,
+    config_cli,
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from zerolayer import __version__
 
@@ -219,6 +246,12 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("file", nargs="?", help="payload file, or - for standard input")
     explain.add_argument("--json", action="store_true", help="print the whole result as JSON")
     explain.add_argument("--syntax", help="block syntax version of the instruction (v1, v2)")
+    explain.add_argument(
+        "--tenant", help="with this tenant's active rules (the plan of the rule that matches)"
+    )
+    explain.add_argument(
+        "--db", help="rules store of --tenant (default ZEROLAYER_DB_URL, else SQLite)"
+    )
     explain.set_defaults(func=cmd_explain)
 
     plugins = sub.add_parser(
@@ -227,13 +260,12 @@ def build_parser() -> argparse.ArgumentParser:
     plugins.add_argument("--json", action="store_true", help="print as JSON")
     plugins.set_defaults(func=cmd_plugins)
 
-    for register in _EXTRA_COMMANDS:
-        register(sub)
+    for module in COMMANDS:
+        module.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    _load_extra_commands()
     args = build_parser().parse_args(argv)
     if args.command == "run" and args.plan and args.instruction and not args.file:
         args.file = args.instruction  # `run --plan P FILE`
@@ -249,25 +281,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return code
-
-
-def _load_extra_commands() -> None:
-    """Subcommands that live with the parts they drive (serve, bench, rules)."""
-    import importlib
-
-    for module in (
-        "zerolayer.rules_api.cli",
-        "zerolayer.core.kit_cli",
-        "zerolayer.rules_api.rules.cli",
-        "zerolayer.core.config_cli",
-    ):
-        try:
-            importlib.import_module(module)
-        except ImportError:  # that part is not installed (an optional extra)
-            continue
-
-
-if __name__ == "__main__":  # `python -m zerolayer.core.cli`: use the imported module's registry
-    from zerolayer.core.cli import main as _main
-
-    raise SystemExit(_main())

@@ -1,6 +1,6 @@
 """``zerolayer serve``: the HTTP service from the main command line.
 
-Imported by ``zerolayer.core.cli`` at start; nothing here imports the web stack until the
+Imported by ``zerolayer.cli.main`` at start; nothing here imports the web stack until the
 command runs, so the CLI stays usable when the ``server`` extra is not installed.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from zerolayer.core.cli import EXIT_ERROR, EXIT_OK, extra_command
+from zerolayer.cli.common import EXIT_ERROR, EXIT_OK
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -30,7 +30,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     serve = sub.add_parser(
         "serve", help="run the HTTP service (Anthropic- and OpenAI-compatible APIs)"
     )
@@ -42,6 +42,3 @@ def _register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
         "--no-access-log", action="store_true", help="do not log a line for every request"
     )
     serve.set_defaults(func=cmd_serve)
-
-
-extra_command(_register)
