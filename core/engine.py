@@ -46,6 +46,7 @@ from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
 from zerolayer.core.protocol.model import PROTOCOL_REASON
 from zerolayer.core.protocol.recogniser import recognise_request
+from zerolayer.core.query_frames import query_sentence, record_keys
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.router.evidence import NOT_FORMATS
 from zerolayer.core.segment import (
@@ -524,10 +525,29 @@ class Engine:
         try:
             directives = tuple(self.frames.read(instruction, known))
         except Unsupported:
-            return None
+            return self._query_framed(candidate, instruction)
         named = tuple(d.format for d in directives if isinstance(d, Source))
         targets = self.surface.named(instruction)
         if not self._agrees(directives, candidate, (*named, *targets)):
+            return None
+        return _Reading(candidate, instruction, directives)
+
+    def _query_framed(self, candidate: Segmented, instruction: str) -> _Reading | None:
+        """The query frame of an instruction on a JSON array of records (core/query_frames.py),
+        when the grammar reads its sentence, the words as written ask nothing open and the
+        payload fits the plan."""
+        first = candidate.payloads[0] if candidate.payloads else None
+        keys = record_keys(first.text if first is not None else None)
+        if keys is None:
+            return None
+        try:
+            self.frames.screen(instruction)
+            directives = tuple(self._parse_cached(query_sentence(instruction, keys)))
+        except Unsupported:
+            return None
+        if not any(isinstance(d, Step) for d in directives):
+            return None
+        if not self._agrees(directives, candidate, ()):
             return None
         return _Reading(candidate, instruction, directives)
 

@@ -1,0 +1,84 @@
+"""Record queries worded freely: the query frame reader's sentences (cases in
+tests/cases/query_frames/) and the engine answering them as it answers the grammar's
+sentence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from zerolayer.core.engine import Engine
+from zerolayer.core.errors import Unsupported
+from zerolayer.core.messages import EngineRequest, Message, Route
+from zerolayer.core.query_frames import query_sentence, record_keys
+
+CASES: list[dict[str, Any]] = yaml.safe_load(
+    (Path(__file__).parent / "cases" / "query_frames" / "cases.yaml").read_text("utf-8")
+)
+KEYS = {"name": False, "age": True, "city": False, "salary": True}
+RECORDS = [
+    {"name": "Ann", "age": 31, "city": "Oslo", "salary": 5200},
+    {"name": "Bob", "age": 25, "city": "Lima", "salary": 4100},
+    {"name": "Cy", "age": 44, "city": "Rome", "salary": 6100},
+    {"name": "Di", "age": 29, "city": "Kyiv", "salary": 5000},
+]
+PAYLOAD = json.dumps(RECORDS, indent=2)
+
+
+def _run(engine: Engine, text: str) -> Any:
+    return engine.run(EngineRequest(messages=(Message("user", text),), temperature=0))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c["words"])
+def test_sentence(case: dict[str, Any]) -> None:
+    if "sentence" in case:
+        assert query_sentence(case["words"], KEYS) == case["sentence"]
+    else:
+        with pytest.raises(Unsupported) as caught:
+            query_sentence(case["words"], KEYS)
+        assert case["refuse"] in str(caught.value)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if "sentence" in c], ids=lambda c: c["words"])
+def test_the_engine_answers_as_for_the_grammar_sentence(
+    engine: Engine, case: dict[str, Any]
+) -> None:
+    free = _run(engine, f"{case['words'].capitalize()}:\n\n```json\n{PAYLOAD}\n```")
+    grammar = _run(engine, f"{case['sentence'].capitalize()}:\n\n```json\n{PAYLOAD}\n```")
+    assert grammar.route is Route.DETERMINISTIC, grammar.detail
+    assert free.route is Route.DETERMINISTIC, (free.reason, free.detail)
+    assert free.output == grammar.output
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if "refuse" in c and "grammar" not in c], ids=lambda c: c["words"]
+)
+def test_the_engine_falls_back(engine: Engine, case: dict[str, Any]) -> None:
+    assert _run(engine, f"{case['words']}\n\n{PAYLOAD}").route is Route.FALLBACK
+
+
+def test_an_answer_checked_by_hand(engine: Engine) -> None:
+    result = _run(engine, f"only those with age under 30, and just the name\n{PAYLOAD}")
+    assert result.route is Route.DETERMINISTIC
+    assert json.loads(result.output) == [{"name": "Bob"}, {"name": "Di"}]
+
+
+def test_a_benign_word_that_is_a_key_falls_back() -> None:
+    with pytest.raises(Unsupported, match="key of the records"):
+        query_sentence("sort by age and just the name", {"age": True, "name": False, "the": False})
+
+
+def test_records_keys_are_those_every_record_has() -> None:
+    keys = record_keys('[{"a": 1, "b": "x"}, {"a": 2.5, "c": 1}]')
+    assert keys == {"a": True}
+    assert record_keys('[{"a": true}]') == {"a": False}
+    for payload in (None, "", "{}", "[]", "[1, 2]", "not json"):
+        assert record_keys(payload) is None
+
+
+def test_a_query_on_a_payload_that_is_not_records_falls_back(engine: Engine) -> None:
+    assert _run(engine, 'only those with age under 30\n{"age": 3}').route is Route.FALLBACK
