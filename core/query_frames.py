@@ -158,11 +158,11 @@ def _word(direction: str) -> str:
 def record_keys(payload: str | None) -> dict[str, bool] | None:
     """The keys every record of a JSON array of objects has, each with whether its value is a
     number in every record; None for any other payload."""
-    if payload is None:
+    if payload is None or not payload.lstrip().startswith("["):
         return None
     try:
         data = json.loads(payload)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(data, list) or not data or not all(isinstance(r, dict) for r in data):
         return None
