@@ -52,6 +52,7 @@ from zerolayer.core.router.evidence import NOT_FORMATS
 from zerolayer.core.segment import (
     Payload,
     Segmented,
+    first_sentence,
     is_one_sentence,
     is_prose,
     last_sentence,
@@ -492,6 +493,13 @@ class Engine:
                     f"the payload ends in {sentence!r}, which reads as an instruction too: "
                     "fence the payload, or put all of the instruction before it",
                 )
+            opening = first_sentence(candidate)
+            if opening and self._asks_operation(opening):
+                raise Unsupported(
+                    "segment.ambiguous",
+                    f"the payload begins with {opening!r}, which reads as an instruction too: "
+                    "fence the payload, or put all of the instruction on one side of it",
+                )
             reading = _Reading(candidate, instruction, directives, closing_unread=unread)
             return _accepted(reading, refused)
         for candidate, instruction in unparsed:
@@ -581,6 +589,15 @@ class Engine:
             pass
         if is_one_sentence(candidate, sentence):
             return True
+        written = normalise(sentence)
+        try:
+            directives = self._parse_surface(self.surface.canonical(written), written)
+        except Unsupported:
+            return False
+        return any(isinstance(d, Step) for d in directives)
+
+    def _asks_operation(self, sentence: str) -> bool:
+        """Whether the grammar reads ``sentence`` on its own as asking for an operation."""
         written = normalise(sentence)
         try:
             directives = self._parse_surface(self.surface.canonical(written), written)

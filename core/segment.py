@@ -225,6 +225,18 @@ def last_sentence(reading: Segmented) -> str:
     return "" if "\n" in last else _prose_line(last)
 
 
+def first_sentence(reading: Segmented) -> str:
+    """The words that open the payload of a reading that takes its instruction after the
+    payload, when they read as a sentence of two words or more: the first line, up to a
+    colon that ends it ("Convert this JSON to YAML: null\n\nReturn only the YAML" has an
+    instruction before the data as well as after it); else ""."""
+    if reading.how != "before" or not reading.payloads:
+        return ""
+    line = reading.payloads[0].text.lstrip("\n").partition("\n")[0]
+    head = re.split(r"[:：]", line, maxsplit=1)[0]
+    return head.strip() if _ends_instruction(head) and _has_word(head) else ""
+
+
 _SENTENCE_END = re.compile(r"[.!?。！？]$")
 
 

@@ -115,3 +115,27 @@ def test_messages_as_users_write_them(engine: Engine, message: str, output: str)
 def test_a_closing_sentence_that_asks_for_more_falls_back(engine: Engine, message: str) -> None:
     result = engine.run(EngineRequest(messages=(Message("user", message),), temperature=0))
     assert result.route is Route.FALLBACK, (result.reason, result.output, result.error)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Convert this JSON to YAML: null\n\nReturn only the YAML.",
+        "Convert this JSON to YAML: 5\r\n\r\nReturn only the YAML.",
+        "把这段JSON转成YAML：true\n\n只返回YAML",
+    ],
+)
+def test_an_instruction_on_both_sides_of_the_payload_is_not_guessed(
+    engine: Engine, message: str
+) -> None:
+    # the sentence after the payload reads as an instruction on the text before it, and that
+    # text opens with an instruction of its own: the boundary is a guess, so it falls back
+    result = engine.run(EngineRequest(messages=(Message("user", message),), temperature=0))
+    assert result.route is Route.FALLBACK, (message, result.output)
+
+
+def test_a_payload_before_the_instruction_may_open_with_a_key(engine: Engine) -> None:
+    message = "name: Ann\nage: 3\n\nConvert the YAML above to JSON."
+    result = engine.run(EngineRequest(messages=(Message("user", message),), temperature=0))
+    assert result.route is Route.DETERMINISTIC
+    assert json.loads(result.output) == {"name": "Ann", "age": 3}
