@@ -84,6 +84,36 @@ def _absent_temperature_is_zero(env: Mapping[str, str]) -> bool:
     return env.get("ZEROLAYER_ASSUME_TEMPERATURE_ZERO", "") not in ("0", "false")
 
 
+class _ParseCache:
+    """An instruction's directives by its text, the grammar's refusals remembered as well as
+    its readings: a message is read in several ways, and a closing sentence ("Return only
+    the JSON.") or an instruction that is not understood comes back request after request."""
+
+    def __init__(self, parse: Callable[[str], tuple[Directive, ...]], size: int) -> None:
+        self._outcome = lru_cache(maxsize=size)(self._catch(parse))
+        self.cache_clear = self._outcome.cache_clear
+        self.cache_info = self._outcome.cache_info
+
+    @staticmethod
+    def _catch(
+        parse: Callable[[str], tuple[Directive, ...]],
+    ) -> Callable[[str], tuple[Directive, ...] | Unsupported]:
+        def outcome(instruction: str) -> tuple[Directive, ...] | Unsupported:
+            try:
+                return parse(instruction)
+            except Unsupported as exc:
+                return exc.with_traceback(None)
+
+        return outcome
+
+    def __call__(self, instruction: str) -> tuple[Directive, ...]:
+        result = self._outcome(instruction)
+        if isinstance(result, Unsupported):
+            result.__cause__ = result.__context__ = None
+            raise result.with_traceback(None)
+        return result
+
+
 @dataclass(frozen=True)
 class EngineConfig:
     """Engine settings; ``from_env`` reads the ``ZEROLAYER_*`` environment variables."""
@@ -174,7 +204,10 @@ class Engine:
         self.config = config or EngineConfig.from_env()
         self.plugin_manager, self.registry = load_plugins(self.config.plugins, extra=plugins)
         self.parser = InstructionParser(self.registry.fragments)
-        self._parse_cached = lru_cache(maxsize=self.config.plan_cache_size)(self._parse)
+        self._parse_cached = _ParseCache(self._parse, self.config.plan_cache_size)
+        self._closing_cached = lru_cache(maxsize=self.config.plan_cache_size)(
+            self._closing_is_instruction
+        )
         formats = self.format_words() - NOT_FORMATS
         self.surface = Surface(formats, self.parser.keywords())
         self.frames = FrameReader(formats, self.registry.lexicons, self._parse_cached)
@@ -295,9 +328,11 @@ class Engine:
         gate's reading and the parse), so that the next run reads its instruction afresh:
         for benchmarks of a first-time instruction."""
         self._parse_cached.cache_clear()
+        self._closing_cached.cache_clear()
         forget_normalised()
         forget_gate_readings()
         self.surface.forget()
+        self.frames.forget()
 
     def fingerprint(self, request: EngineRequest) -> str | None:
         """The exact cache key of a request the engine may answer, else None."""
@@ -564,6 +599,9 @@ class Engine:
         payload asks for an operation on a payload of its own (text of the conversation may
         end in any sentence), and the grammar reads the sentence."""
         head = candidate.instruction[: len(candidate.instruction) - len(candidate.closing)]
+        return self._closing_cached(head, candidate.closing)
+
+    def _closing_is_instruction(self, head: str, closing: str) -> bool:
         try:
             directives = self._parse_cached(normalise(head))
             if not any(isinstance(d, Step) for d in directives):
@@ -572,7 +610,7 @@ class Engine:
                 return False
         except (Unsupported, PlanError):
             return False
-        return self._is_instruction(candidate.closing)
+        return self._is_instruction(closing)
 
     def _ambiguous_end(
         self, directives: tuple[Directive, ...], sentence: str, candidate: Segmented

@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from itertools import pairwise
 
 from zerolayer.core.errors import Unsupported
@@ -193,6 +194,7 @@ class FrameReader:
         self._zh_longest = max(len(w) for w in zh_words)
         self._zh_words = zh_words
         self._parse = parse
+        self._screened = lru_cache(maxsize=4096)(self._screen_text)
 
     # ---- words ---------------------------------------------------------------------------
 
@@ -297,7 +299,20 @@ class FrameReader:
     def screen(self, text: str) -> None:
         """``Unsupported`` when ``text`` asks something open (an open-ask word, a question
         whether something is so): for the grammar's readings of rewritten text too."""
-        self._screen(self.words(text), quotes=True)
+        refusal = self._screened(text)
+        if refusal is not None:
+            raise _refuse(refusal)
+
+    def forget(self) -> None:
+        """Drop the screens remembered of texts seen before."""
+        self._screened.cache_clear()
+
+    def _screen_text(self, text: str) -> str | None:
+        try:
+            self._screen(self.words(text), quotes=True)
+        except Unsupported as exc:
+            return exc.message
+        return None
 
     def _screen(self, words: Sequence[Word], *, quotes: bool = False) -> None:
         if any(w.kind is Kind.OPEN for w in words):

@@ -10,6 +10,7 @@ import yaml
 from zerolayer import Engine as PublicEngine
 from zerolayer.core.engine import Engine, EngineConfig
 from zerolayer.core.errors import PayloadError, PlanError
+from zerolayer.core.grammar import NoMatch
 from zerolayer.core.messages import EngineRequest, Message, Route
 
 TICKETS = """[
@@ -222,3 +223,17 @@ def test_forget_instructions_reads_the_next_instruction_afresh(engine: Engine) -
     assert engine._parse_cached.cache_info().currsize == 0
     again = engine.run("Convert this JSON to YAML", '{"a": 1}')
     assert (again.output, again.plan) == (first.output, first.plan)
+
+
+def test_an_instruction_the_grammar_refuses_is_refused_alike_from_the_cache() -> None:
+    engine = Engine()
+    first = second = None
+    for _ in range(2):
+        try:
+            engine._parse_cached("frobnicate the quux")
+        except NoMatch as exc:
+            first, second = second, exc
+    assert first is not None and second is not None
+    assert (second.reason, second.message) == (first.reason, first.message)
+    assert engine._parse_cached.cache_info().hits == 1
+    assert second.__traceback__ is not None and second.__context__ is None
