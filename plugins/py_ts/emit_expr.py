@@ -430,6 +430,8 @@ class ExprEmitter(Typer):
             fn = self.fmt_fn(t, as_repr, node)
             method = fn.rsplit("o.", 1)[1].rstrip(")")
             return f"{self.wrap(code, ATOM)}.{method})"
+        if t.kind == "int" and _is_len_call(node):
+            return f"String({code[0]})"  # a length is always an exact integer
         return f"{self.fmt_fn(t, as_repr, node)}({code[0]})"
 
     def str_of(self, e: ast.expr, as_repr: bool = False) -> str:
@@ -630,7 +632,14 @@ class ExprEmitter(Typer):
         if not width:
             return body
         default = "<" if kind == "str" else ">"
-        pad_args = f"{int(width)}, {ts_string(align or default)}, {ts_string(fill or ' ')}"
+        align, fill = align or default, fill or " "
+        if kind != "str" and align in "<>" and len(fill.encode("utf-16-le")) == 2:
+            # a number's text is ASCII and the fill one UTF-16 unit: JS pads code points
+            pad = "padEnd" if align == "<" else "padStart"
+            fill_arg = "" if fill == " " else f", {ts_string(fill)}"
+            receiver = f"({body})" if " + " in body else body
+            return f"{receiver}.{pad}({int(width)}{fill_arg})"
+        pad_args = f"{int(width)}, {ts_string(align)}, {ts_string(fill)}"
         return f"{self.use('pyPad')}({body}, {pad_args})"
 
     def fstring(self, e: ast.JoinedStr) -> str:
@@ -1509,3 +1518,13 @@ class ExprEmitter(Typer):
         if attr == "zfill" and n == 1:
             return f"{self.use('pyZfill')}({plain}, {arg[0]})", ATOM
         raise unsupported("py_str_method", f"this use of str.{attr}()", e)
+
+
+def _is_len_call(node: ast.AST) -> bool:
+    """Whether ``node`` is a call of the builtin ``len``."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+    )
