@@ -625,14 +625,7 @@ class Engine:
                 return False
         except (Unsupported, PlanError):
             pass
-        if is_one_sentence(candidate, sentence):
-            return True
-        written = normalise(sentence)
-        try:
-            directives = self._parse_surface(self.surface.canonical(written), written)
-        except Unsupported:
-            return False
-        return any(isinstance(d, Step) for d in directives)
+        return is_one_sentence(candidate, sentence) or self._asks_operation(sentence)
 
     def _asks_operation(self, sentence: str) -> bool:
         """Whether the grammar reads ``sentence`` on its own as asking for an operation."""
