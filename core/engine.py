@@ -27,7 +27,7 @@ from zerolayer.core.errors import (
     ZeroLayerError,
 )
 from zerolayer.core.execute import execute
-from zerolayer.core.frames import FrameReader, payload_formats
+from zerolayer.core.frames import FrameReader, asks_politely, payload_formats
 from zerolayer.core.gate import GateFailure, check_sampling, check_text, forget_gate_readings
 from zerolayer.core.grammar import InstructionParser, NoMatch
 from zerolayer.core.message import normalise_newlines
@@ -566,7 +566,8 @@ class Engine:
             else frozenset()
         )
         try:
-            directives = tuple(self.frames.read(instruction, known))
+            polite = asks_politely(candidate.instruction)
+            directives = tuple(self.frames.read(instruction, known, polite=polite))
         except Unsupported:
             return self._query_framed(candidate, instruction)
         named = tuple(d.format for d in directives if isinstance(d, Source))

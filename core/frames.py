@@ -127,8 +127,19 @@ BENIGN_ZH = _words(
     对象 数组 片段 结果 形式 怎么写 可以 能 能否 请 麻烦 谢谢 就行 即可 就好 一段 把 将
     """
 )
-# Benign words that ask for something: a frame needs one of them or a direction word ("YAML
-# please." alone does not say what to do with the payload).
+# Words that make a format named alone a request ("YAML please", "JSON pls", "请给JSON"): the
+# format is the target, and a payload already in it falls back (see _slots). The normalised
+# instruction has lost them, so the engine asks of the words as written (asks_politely).
+_POLITE = re.compile(r"(?i)\b(?:please|pls|plz|kindly)\b|请|麻烦")
+
+
+def asks_politely(written: str) -> bool:
+    """Whether the words as written hold a word that asks politely."""
+    return _POLITE.search(written) is not None
+
+
+# Benign words that ask for something: a frame needs one of them, a word of POLITE or a
+# direction word ("YAML." alone does not say what to do with the payload).
 REQUEST_EN = _words(
     """
     do give gimme show output return print produce generate emit write make turn change convert
@@ -256,11 +267,14 @@ class FrameReader:
 
     # ---- frames --------------------------------------------------------------------------
 
-    def frame(self, text: str, payload_formats: frozenset[str] = frozenset()) -> Frame:
+    def frame(
+        self, text: str, payload_formats: frozenset[str] = frozenset(), *, polite: bool = False
+    ) -> Frame:
         """The frame of ``text``; ``Unsupported`` when it is not one (the request falls back).
 
         ``payload_formats``: the formats the payload is known to be in (its fence tag, the
-        readers whose sniffers claim it)."""
+        readers whose sniffers claim it). ``polite``: the words as written ask politely
+        (``asks_politely``), so a format named alone is the target."""
         words = self.words(text)
         self._screen(words)
         slots: list[Word] = []
@@ -286,11 +300,15 @@ class FrameReader:
                 lo -= 1  # "with keys sorted", "by four spaces": the word that links the option
             islands.append(text[clause[lo].start : clause[hi].end])
             slots.extend(clause[:lo] + clause[hi + 1 :])
-        if not islands and not any(
-            w.kind in (Kind.TO, Kind.FROM, Kind.INSTEAD, Kind.TARGET)
-            or w.text.lower() in REQUEST_EN
-            or w.text in REQUEST_ZH
-            for w in slots
+        if (
+            not islands
+            and not polite
+            and not any(
+                w.kind in (Kind.TO, Kind.FROM, Kind.INSTEAD, Kind.TARGET)
+                or w.text.lower() in REQUEST_EN
+                or w.text in REQUEST_ZH
+                for w in slots
+            )
         ):
             raise _refuse("a format name alone does not say what to do with the payload")
         source, target = self._slots(slots, payload_formats)
@@ -363,10 +381,12 @@ class FrameReader:
             return (a, b) if a in payload_formats else (b, a)
         raise _refuse("the instruction does not say which format is the source")
 
-    def read(self, text: str, payload_formats: frozenset[str] = frozenset()) -> list[Directive]:
+    def read(
+        self, text: str, payload_formats: frozenset[str] = frozenset(), *, polite: bool = False
+    ) -> list[Directive]:
         """The grammar's directives for the frame of ``text``; ``Unsupported`` when there is
         no frame or the grammar does not read its islands."""
-        frame = self.frame(text, payload_formats)
+        frame = self.frame(text, payload_formats, polite=polite)
         chinese = any("\u3400" <= ch <= "\u9fff" for island in frame.islands for ch in island)
         tries = (False, True) if chinese else (False,)
         failure: Unsupported | None = None

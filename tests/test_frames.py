@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from zerolayer.core.engine import Engine
 from zerolayer.core.errors import Unsupported
-from zerolayer.core.frames import Frame, FrameReader, Kind
+from zerolayer.core.frames import Frame, FrameReader, Kind, asks_politely
 from zerolayer.core.messages import Route
 from zerolayer.core.registry import Lexicon
 
@@ -206,3 +206,23 @@ def test_a_plugin_lexicon_extends_the_benign_nouns() -> None:
     ask = "I would like this blob as YAML"
     assert _answer(plain, ask, '{"a": 1}') is None
     assert _answer(extended, ask, '{"a": 1}') == "a: 1\n"
+
+
+@pytest.mark.parametrize(
+    ("written", "polite"),
+    [
+        ("YAML please", True),
+        ("yaml pls", True),
+        ("请给YAML", True),
+        ("YAML.", False),
+        ("YAML", False),
+    ],
+)
+def test_a_word_that_asks_makes_a_format_named_alone_the_target(written: str, polite: bool) -> None:
+    assert asks_politely(written) is polite
+    reader = _reader()
+    assert reader.frame("YAML", frozenset({"json"}), polite=True) == Frame(None, "yaml", ())
+    with pytest.raises(Unsupported):
+        reader.frame("YAML", frozenset({"json"}))  # no word that asks: nothing to do is said
+    with pytest.raises(Unsupported):
+        reader.frame("YAML", frozenset({"yaml"}), polite=True)  # already YAML
