@@ -98,6 +98,7 @@ BENIGN_EN = _words(
     be was were would will can could should may might must shall do does did what what's whats
     how's look looks like need needs want wants wanna gotta got have has give gimme show
     output return print produce generate emit write spit make turn change convert conversion
+    produces gives yields yield becomes become renders generates makes outputs
     converted transform transformed translate translated translation rewrite rewritten
     re-express reexpress express expressed redo rework port ported switch serialize serialise
     serialized serialised render rendered dump reformat cast map move get put send provide
@@ -147,7 +148,7 @@ REQUEST_EN = _words(
     rewritten re-express reexpress express expressed redo rework port ported switch serialize
     serialise serialized serialised render rendered dump reformat cast map get put provide
     need needs want wants wanna like version equivalent form representation counterpart code
-    instead out
+    instead out produces gives yields yield becomes become renders generates makes outputs
     """
 )
 REQUEST_ZH = _words(
@@ -373,8 +374,11 @@ class FrameReader:
         before_a = _marker_before(words, ia)
         if Kind.INSTEAD in between or _names_target_first(words[ia + 1 : ib]):
             return b, a  # "B instead of A", "the B version of this A", "B code for this A"
-        if Kind.TO in between or before_a is Kind.FROM:
-            return a, b
+        results = any(w.text.lower() in RESULT_VERBS for w in words[ia + 1 : ib])
+        if Kind.TO in between or before_a is Kind.FROM or results:
+            return a, b  # "A to B", "from A, B", "this A produces B"
+        if _result_after(words[ib + 1 :]):
+            return b, a  # "the B this A produces"
         if before_a is Kind.TO and Kind.FROM in between:  # "to B from A"
             return b, a
         if (a in payload_formats) != (b in payload_formats):
@@ -437,6 +441,12 @@ def _marker_before(words: Sequence[Word], index: int) -> Kind | None:
 _OF_NOUNS = frozenset(
     {"version", "equivalent", "form", "representation", "counterpart", "translation", "code"}
 )
+# Verbs of a result named before its source: "the HTML this Markdown produces", "the JSON
+# this YAML gives", "the YAML that JSON becomes".
+RESULT_VERBS = frozenset(
+    {"produces", "produce", "gives", "give", "yields", "yield", "becomes", "become",
+     "renders", "render", "generates", "generate", "makes", "make", "outputs", "output"}
+)  # fmt: skip
 
 
 def _names_target_first(between: Sequence[Word]) -> bool:
@@ -446,6 +456,14 @@ def _names_target_first(between: Sequence[Word]) -> bool:
     if "for" in low:
         return True
     return any(a in _OF_NOUNS and b == "of" for a, b in pairwise(low))
+
+
+def _result_after(after: Sequence[Word]) -> bool:
+    """Whether the words after the second format are a verb of its result and nothing more
+    than benign words ("… Markdown produces", "… YAML would give me")."""
+    return any(w.text.lower() in RESULT_VERBS for w in after) and all(
+        w.kind is Kind.BENIGN or w.text.lower() in RESULT_VERBS for w in after
+    )
 
 
 def _refuse(message: str) -> Unsupported:
