@@ -157,11 +157,34 @@ def _unfenced(full: str) -> list[Segmented]:
         after = Segmented(_strip_colon(head), (Payload(tail),), how="after")
         out += [*_closing(after), after]
         body, last = text[: breaks[-1].start()], text[breaks[-1].end() :]
+        out += _before_closing(text, breaks, last)
         out.append(Segmented(last.strip(), (Payload(body + "\n"),), before=body, how="before"))
     elif rest.strip() and not out:
         out.append(Segmented(first_line.strip(), (Payload(rest + end),), how="first-line"))
     out.append(Segmented(text.strip(), (), how="plain"))
     return _unique(out)
+
+
+def _before_closing(text: str, breaks: list[re.Match[str]], last: str) -> list[Segmented]:
+    """The reading of a payload followed by two paragraphs of one short line of prose each,
+    the instruction and a closing sentence ("{…}\n\nChange this to YAML\n\nOutput YAML
+    only."); it stands only when its instruction parses and the sentence reads as one."""
+    if len(breaks) < 2:
+        return []
+    body, middle = text[: breaks[-2].start()], text[breaks[-2].end() : breaks[-1].start()]
+    instruction, sentence = _prose_line(middle), _prose_line(last)
+    if "\n" in middle or not instruction or not sentence or not body.strip():
+        return []
+    sentence = _strip_colon(sentence)
+    return [
+        Segmented(
+            f"{_strip_colon(instruction)} {sentence}",
+            (Payload(body + "\n"),),
+            before=body,
+            how="before-closing",
+            closing=sentence,
+        )
+    ]
 
 
 def _has_word(text: str) -> bool:
@@ -230,7 +253,7 @@ def first_sentence(reading: Segmented) -> str:
     payload, when they read as a sentence of two words or more: the first line, up to a
     colon that ends it ("Convert this JSON to YAML: null\n\nReturn only the YAML" has an
     instruction before the data as well as after it); else ""."""
-    if reading.how != "before" or not reading.payloads:
+    if reading.how not in ("before", "before-closing") or not reading.payloads:
         return ""
     line = reading.payloads[0].text.lstrip("\n").partition("\n")[0]
     head = re.split(r"[:：]", line, maxsplit=1)[0]

@@ -139,3 +139,35 @@ def test_a_payload_before_the_instruction_may_open_with_a_key(engine: Engine) ->
     result = engine.run(EngineRequest(messages=(Message("user", message),), temperature=0))
     assert result.route is Route.DETERMINISTIC
     assert json.loads(result.output) == {"name": "Ann", "age": 3}
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        (
+            '{"a": [1, 2]}\n\nConvert this JSON to YAML\n\nReturn only the YAML.',
+            "a:\n  - 1\n  - 2\n",
+        ),
+        ('{"a": 1}\r\n\r\nConvert this JSON to YAML\r\n\r\nReturn only the YAML.', "a: 1\n"),
+        ("a: 1\n\n把这段YAML转成JSON\n\n只返回JSON", '{\n  "a": 1\n}'),
+    ],
+)
+def test_a_payload_then_the_instruction_then_a_closing_sentence(
+    engine: Engine, message: str, expected: str
+) -> None:
+    result = engine.run(EngineRequest(messages=(Message("user", message),), temperature=0))
+    assert (result.route, result.output) == (Route.DETERMINISTIC, expected), result.detail
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        '{"a": 1}\n\nConvert this JSON to YAML\n\nThanks, and tell me about Oslo.',
+        '{"a": 1}\n\nWhat is this?\n\nConvert this JSON to YAML',
+    ],
+)
+def test_a_sentence_after_the_instruction_that_asks_more_falls_back(
+    engine: Engine, message: str
+) -> None:
+    result = engine.run(EngineRequest(messages=(Message("user", message),), temperature=0))
+    assert result.route is Route.FALLBACK, result.output
