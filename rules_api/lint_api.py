@@ -6,7 +6,7 @@ from functools import partial
 from typing import Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from zerolayer.core.lint import Sampling, lint
 from zerolayer.rules_api.api_errors import ApiError
@@ -15,6 +15,8 @@ from zerolayer.rules_api.service import AnswerService, OverBudget
 
 class LintBody(BaseModel):
     """A prompt to lint, with the sampling parameters it would be sent with."""
+
+    model_config = ConfigDict(strict=True)
 
     prompt: str = Field(description="the prompt: instruction, with or without its payload")
     payload: str | None = Field(None, description="the payload, when given apart")

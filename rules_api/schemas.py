@@ -3,7 +3,8 @@
 Only what zerolayer reads is typed; every other field of the upstream APIs is accepted and
 ignored (``extra="allow"``), so that unchanged clients keep working. Every number a client
 may send has a range (the constants below, listed in docs/http.md); a value outside it is a
-400 naming the field, in the API's error shape.
+400 naming the field, in the API's error shape. The models are strict: a value of another
+JSON type is refused, not coerced ("stream": 0 is not false), as the upstream APIs refuse it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ Bias = Annotated[float, Field(ge=-100, le=100)]
 
 
 class _Open(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
 
 
 class ContentBlock(_Open):
@@ -128,5 +129,7 @@ class ChatCompletionRequest(_Open):
 
 class WarmupRequest(BaseModel):
     """POST /v1/cache/warmup: Anthropic-style request bodies to answer and cache."""
+
+    model_config = ConfigDict(strict=True)
 
     requests: list[dict[str, Any]]

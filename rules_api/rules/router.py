@@ -3,7 +3,7 @@
 Every answer other than success has one shape: ``{"code", "message", "errors": [{"location",
 "message", "line"?, "column"?}]}``. Every route but the schema needs an API key; every change
 to an existing rule needs ``If-Match`` with the rule's current ETag (428 without, 412 when it
-is stale).
+is stale, 400 when it is not an ETag).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from zerolayer.rules_api.rules.document import Issue, guess_format
 from zerolayer.rules_api.rules.errors import (
     Forbidden,
     NotFound,
-    PreconditionFailed,
     PreconditionRequired,
     RulesError,
     TooLarge,
@@ -133,7 +132,10 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
             )
         m = _ETAG.match(value)
         if m is None:
-            raise PreconditionFailed(f"If-Match {value!r} is not an ETag of this rule")
+            raise RulesError(
+                f"If-Match {value!r} is not an ETag: send the ETag a GET of the rule answered",
+                errors=[Issue("If-Match", 'an ETag such as "r3"')],
+            )
         return int(m.group(1))
 
     def integer(body: dict[str, Any], key: str) -> int:

@@ -91,3 +91,36 @@ def test_numbers_at_the_ends_of_their_ranges_are_answered(
 ) -> None:
     response = httpx.post(url + path, json=body)
     assert response.status_code == 200, response.text
+
+
+# A value of another JSON type is refused, not coerced: "stream": 0 is not false, "1" is not 1.
+WRONG_TYPE: list[tuple[str, str, Any]] = [
+    ("/v1/messages", "stream", 0),
+    ("/v1/messages", "stream", "false"),
+    ("/v1/messages", "max_tokens", "64"),
+    ("/v1/messages", "max_tokens", 64.0),
+    ("/v1/messages", "model", 7),
+    ("/v1/chat/completions", "stream", 1),
+    ("/v1/chat/completions", "n", "2"),
+    ("/v1/chat/completions", "logprobs", "true"),
+    ("/v1/chat/completions", "seed", 1.5),
+]
+
+
+@pytest.mark.parametrize(("path", "field", "value"), WRONG_TYPE)
+def test_a_value_of_another_type_is_400_naming_the_field(
+    url: str, path: str, field: str, value: Any
+) -> None:
+    body = anthropic_body(ECHO) if path == "/v1/messages" else dict(CHAT)
+    response = httpx.post(url + path, json={**body, field: value})
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert error["type"] == "invalid_request_error"
+    assert error["message"].startswith(field)
+
+
+def test_an_integer_where_a_number_is_asked_is_a_number(url: str) -> None:
+    body = anthropic_body(ECHO, temperature=0, top_p=1)
+    assert httpx.post(url + "/v1/messages", json=body).status_code == 200
+    body = {**CHAT, "top_p": 1, "presence_penalty": 1, "logit_bias": {"7": 5}}
+    assert httpx.post(url + "/v1/chat/completions", json=body).status_code == 200

@@ -23,6 +23,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import (
     content_type_conformance,
+    negative_data_rejection,
     not_a_server_error,
     response_headers_conformance,
     response_schema_conformance,
@@ -36,13 +37,13 @@ pytestmark = pytest.mark.slow  # live servers, subprocesses or many generated re
 
 EXAMPLES = int(os.environ.get("ZEROLAYER_SCHEMATHESIS_EXAMPLES") or 12)
 ADMIN = "zl-contract-admin-key"
-# The answer checks. Not yet among them: negative_data_rejection (the request models coerce
-# 0 to false, as pydantic's lax mode does) and positive_data_acceptance (an opaque paging
-# cursor, a rule document that must compile and a stale ETag are schema-valid and refused).
+# The answer checks. Not yet among them: positive_data_acceptance (an opaque paging cursor,
+# a rule document that must compile and a stale ETag are schema-valid and refused).
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
     content_type_conformance,
+    negative_data_rejection,
     response_schema_conformance,
     response_headers_conformance,
 ]

@@ -233,6 +233,6 @@ def test_injection_strings_in_every_field(rig: Rig, field: str, put: Any) -> Non
     r = rig.client.post(
         "/v1/zero-rules/contract-faq/activate", json={"version": 1}, headers=headers
     )
-    assert r.status_code in (404, 412)
+    assert r.status_code in (400, 404)  # not an ETag: refused before anything is read
     r = rig.client.get("/v1/zero-rules", headers={"x-api-key": "zlk_" + "a" * 12 + "_'; DROP--"})
     assert r.status_code == 401

@@ -242,7 +242,8 @@ def test_if_match_required_and_checked(rig: Rig) -> None:
     r = c.put("/v1/zero-rules/mask-phones/draft", content=doc, headers=rig.h("author", etag))
     assert r.status_code == 412  # the old ETag is stale now
     r = c.post("/v1/zero-rules/mask-phones/versions", headers=rig.h("author", "garbage"))
-    assert r.status_code == 412
+    assert r.status_code == 400  # not an ETag at all
+    assert r.json()["errors"][0]["location"] == "If-Match"
 
 
 def test_activation_reaches_another_server_without_restart(rig: Rig, engine, pool) -> None:  # type: ignore[no-untyped-def]
