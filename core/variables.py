@@ -75,7 +75,8 @@ VARIABLES: tuple[Variable, ...] = (
              "true or 1: /health/ready answers 200 degraded, not 503, while the fallback's "
              "breaker is open", "service"),
     Variable("ZEROLAYER_CACHE_MAX_BYTES", "67108864",
-             "memory cache budget when Redis is not set; 0 disables the cache", "service"),
+             "memory cache budget (with Redis set: the near tier in front of it); 0 disables "
+             "the memory cache (and the near tier)", "service"),
     Variable("ZEROLAYER_REDIS_URL", "", "Redis for answers shared by every worker and replica",
              "service", secret=True),
     Variable("ZEROLAYER_CACHE_TTL_S", "", "expiry of Redis entries and of the fast path's answers",

@@ -96,7 +96,8 @@ WORDS = {
     428: "This change needs If-Match with the resource's ETag",
     500: "An internal error (logged); no client input should cause it",
     502: "The neural fallback failed",
-    503: "The request needs the neural fallback and none is configured or it is unavailable",
+    503: "The request needs the neural fallback and none is configured or it is unavailable; "
+    "or the rules store cannot be reached for now (Retry-After)",
 }
 ETAG_PATTERN = r'^(W/)?"r[0-9]{1,12}"$'  # what the rules routes read from If-Match
 ANSWER_ROUTES = ("/v1/messages", "/v1/chat/completions")
@@ -182,7 +183,7 @@ def _errors(path: str, method: str) -> set[int]:
     if path == "/health/ready":
         statuses.add(503)
     if path.startswith(RULES_PREFIXES) and (path, method) not in PUBLIC_RULES_ROUTES:
-        statuses |= {401, 403, 404, 409}
+        statuses |= {401, 403, 404, 409, 503}
         if (path, method) in DOCUMENT_ROUTES:
             statuses.add(422)
         if _needs_if_match(path, method):

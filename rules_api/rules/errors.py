@@ -70,3 +70,7 @@ class Invalid(RulesError):
 
 class PreconditionRequired(RulesError):
     status, code = 428, "precondition_required"
+
+
+class StoreUnavailable(RulesError):
+    status, code = 503, "store_unavailable"

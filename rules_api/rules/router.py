@@ -9,21 +9,26 @@ is stale, 400 when it is not an ETag).
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
 
+import sqlalchemy.exc
 from fastapi import APIRouter, FastAPI, Request
 from starlette.concurrency import run_in_threadpool
 
+from zerolayer.rules_api.api_errors import error_response
 from zerolayer.rules_api.credentials import key_from_headers, zerolayer_keys
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
+from zerolayer.rules_api.openapi_doc import RULES_PREFIXES
 from zerolayer.rules_api.rules.document import Issue, guess_format
 from zerolayer.rules_api.rules.errors import (
     Forbidden,
     NotFound,
     PreconditionRequired,
     RulesError,
+    StoreUnavailable,
     TooLarge,
     Unauthorized,
 )
@@ -44,16 +49,31 @@ READ = ("author", "reviewer", "publisher", "auditor")
 TENANT_HEADER = "x-zerolayer-tenant"
 _ETAG = re.compile(r'^\s*(?:W/)?"r(\d{1,12})"\s*$')
 ACTION_BODY_LIMIT = 64 * 1024
+STORE_RETRY_AFTER_S = 1  # Retry-After of a 503 while the rules store cannot be reached
+log = logging.getLogger("zerolayer.rules_api.rules")
 
 
 def install_rules_errors(app: FastAPI) -> None:
-    """Answer ``RulesError`` in the rules API's shape."""
+    """Answer ``RulesError`` in the rules API's shape, and a rules store that cannot be
+    reached (PostgreSQL down or restarting) as 503 with ``Retry-After``: nothing was
+    changed, the client retries; the store's pool reconnects by itself once it is back."""
 
     async def handler(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RulesError)
         return JSONResponse(exc.to_dict(), status_code=exc.status, headers=exc.headers)
 
+    async def store_down(request: Request, exc: Exception) -> JSONResponse:
+        log.warning("the rules store cannot be reached: %s", str(exc).splitlines()[0])
+        message = "the rules store cannot be reached; nothing was changed: retry shortly"
+        headers = {"retry-after": str(STORE_RETRY_AFTER_S)}
+        if request.url.path.startswith(RULES_PREFIXES):
+            body = StoreUnavailable(message, headers=headers)
+            return JSONResponse(body.to_dict(), status_code=body.status, headers=headers)
+        return error_response(request, 503, message, headers=headers)
+
     app.add_exception_handler(RulesError, handler)
+    app.add_exception_handler(sqlalchemy.exc.OperationalError, store_down)
+    app.add_exception_handler(sqlalchemy.exc.InterfaceError, store_down)
 
 
 def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:

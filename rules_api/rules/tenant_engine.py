@@ -50,6 +50,7 @@ log = logging.getLogger("zerolayer.rules")
 current_tenant: ContextVar[str | None] = ContextVar("zerolayer_tenant", default=None)
 ANSWER_PATHS = ("/v1/messages", "/v1/chat/completions")
 _INVALID = object()  # a zerolayer key that is unknown or revoked
+_UNCHECKED = object()  # a zerolayer key the store could not check (unreachable)
 
 
 class TenantRulesEngine:
@@ -207,6 +208,16 @@ class TenantMiddleware:
             extra = rejection_headers(path, "request.invalid_key")
             await JSONResponse(body, status_code=401, headers=extra)(scope, receive, send)
             return
+        if tenant is _UNCHECKED:
+            body = error_body(
+                flavour_of(path, headers),
+                "overloaded_error",
+                "the zerolayer API key cannot be checked now (the rules store cannot be "
+                "reached): retry shortly",
+            )
+            extra = {**rejection_headers(path, "store.unavailable"), "retry-after": "1"}
+            await JSONResponse(body, status_code=503, headers=extra)(scope, receive, send)
+            return
         token = current_tenant.set(tenant if isinstance(tenant, str) else None)
         try:
             await self.app(scope, receive, send)
@@ -214,13 +225,18 @@ class TenantMiddleware:
             current_tenant.reset(token)
 
     def _tenant_of_all(self, keys: tuple[str, ...]) -> str | object | None:
-        """The first key's tenant; ``_INVALID`` when any key is invalid."""
+        """The first key's tenant; ``_INVALID`` when any key is invalid, else ``_UNCHECKED``
+        when any cannot be checked."""
         tenants = [self._tenant_of(key) for key in keys]
-        return _INVALID if _INVALID in tenants else tenants[0]
+        for verdict in (_INVALID, _UNCHECKED):
+            if verdict in tenants:
+                return verdict
+        return tenants[0]
 
     def _tenant_of(self, key: str) -> str | object | None:
-        """The key's tenant; ``_INVALID`` when it is unknown or revoked; None when the store
-        cannot say (logged: the request goes on without tenant rules)."""
+        """The key's tenant; ``_INVALID`` when it is unknown or revoked; ``_UNCHECKED`` when
+        the store cannot say (logged: the request is refused with 503 rather than answered
+        without the tenant's rules)."""
         hub = self._hub()
         if hub is None:
             return None
@@ -228,7 +244,7 @@ class TenantMiddleware:
             principal = resolve(hub.store, key)
         except Exception:
             log.exception("key lookup failed")
-            return None
+            return _UNCHECKED
         if principal is None:
             return _INVALID
         return principal.tenant if principal.tenant != "*" else None
