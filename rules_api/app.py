@@ -16,7 +16,7 @@ from zerolayer.core.fallback import FallbackBackend
 from zerolayer.rules_api.admin_api import admin_router
 from zerolayer.rules_api.anthropic_api import anthropic_router
 from zerolayer.rules_api.api_errors import flavour_of, install_error_handlers
-from zerolayer.rules_api.cache import ResponseCache, build_cache
+from zerolayer.rules_api.cache import RedisCache, ResponseCache, build_cache
 from zerolayer.rules_api.contracts import EngineLike
 from zerolayer.rules_api.encoding import SafeJSONResponse
 from zerolayer.rules_api.fast_path import FastAnswers, FastPath, fast_route
@@ -108,6 +108,8 @@ def create_app(
     transport = getattr(fallback, "transport", None)
     if transport is not None and hasattr(transport, "stats"):
         metrics.watch_upstream(transport)
+    if isinstance(service.cache, RedisCache):  # a store that can fail
+        metrics.watch_cache(service.cache)
 
     def on_reject(request: Request, status: int) -> None:
         metrics.reject(flavour_of(request.url.path, request.headers), status)

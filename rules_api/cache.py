@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -152,10 +153,17 @@ class MemoryCache:
 
 
 class RedisCache:
-    """Answers kept in Redis under ``<prefix><fingerprint>``, shared by every worker.
+    """Answers kept in Redis under ``<prefix><fingerprint>``, shared by every worker, with a
+    bounded in-process tier in front (``near``, a ``MemoryCache``).
 
-    Redis errors (down, timeout) are logged and read as misses; ``ttl_s`` sets an expiry.
-    Eviction under memory pressure is Redis's own (configure ``maxmemory-policy``).
+    A lookup reads the near tier first, then Redis (a Redis hit is kept near); an answer is
+    stored in both. An answer is the same whichever tier holds it: the key is the engine's
+    fingerprint, which includes the rule-set version. Redis errors (down, timeout) are
+    logged, counted by operation (``errors``, exported as ``zerolayer_cache_errors_total``)
+    and read as misses; after one, Redis is left alone for ``retry_s`` seconds, so a Redis
+    that is down costs no request a timeout and answers continue from the near tier.
+    ``ttl_s`` sets Redis's expiry. Eviction under memory pressure is Redis's own (configure
+    ``maxmemory-policy``).
     """
 
     kind = "redis"
@@ -167,6 +175,8 @@ class RedisCache:
         ttl_s: int | None = None,
         prefix: str = "zerolayer:answer:",
         timeout_s: float = 0.5,
+        retry_s: float = 1.0,
+        near_max_bytes: int = 0,
         client: Any = None,
     ) -> None:
         if client is None:
@@ -178,10 +188,24 @@ class RedisCache:
         self._client = client
         self.ttl_s = ttl_s
         self.prefix = prefix
-        self.errors = 0
+        self.retry_s = retry_s
+        self.near = MemoryCache(near_max_bytes) if near_max_bytes > 0 else None
+        self.errors: dict[str, int] = {"get": 0, "put": 0}
+        self._down_until = 0.0
+
+    @property
+    def up(self) -> bool:
+        """False from a Redis error until ``retry_s`` later (Redis is not asked meanwhile)."""
+        return time.monotonic() >= self._down_until
 
     def get(self, key: str) -> CachedAnswer | None:
         """The answer under ``key``, or None (also when Redis fails or the value is foreign)."""
+        if self.near is not None:
+            found = self.near.get(key)
+            if found is not None:
+                return found
+        if not self.up:
+            return None
         try:
             raw = self._client.get(self.prefix + key)
         except Exception as exc:  # redis.RedisError, OSError: a cache must not fail a request
@@ -190,34 +214,49 @@ class RedisCache:
         if raw is None:
             return None
         try:
-            return CachedAnswer.from_json(raw)
+            found = CachedAnswer.from_json(raw)
         except ValueError:
             return None
+        if self.near is not None:
+            self.near.put(key, found)
+        return found
 
     def put(self, key: str, answer: CachedAnswer) -> None:
         """Store the answer (with the configured expiry); Redis errors are logged only."""
+        if self.near is not None:
+            self.near.put(key, answer)
+        if not self.up:
+            return
         try:
             self._client.set(self.prefix + key, answer.to_json().encode(), ex=self.ttl_s)
         except Exception as exc:
             self._failed("put", exc)
 
     def stats(self) -> dict[str, Any]:
-        """Whether Redis answers a PING, and how many errors were swallowed."""
+        """Whether Redis answers a PING, the errors swallowed, and the near tier's figures."""
         try:
             ok = bool(self._client.ping())
         except Exception:
             ok = False
-        return {"kind": self.kind, "ok": ok, "errors": self.errors}
+        out: dict[str, Any] = {"kind": self.kind, "ok": ok, "errors": sum(self.errors.values())}
+        if self.near is not None:
+            near = self.near.stats()
+            out["near"] = {k: near[k] for k in ("entries", "bytes", "max_bytes")}
+        return out
 
     def _failed(self, what: str, exc: Exception) -> None:
-        self.errors += 1
-        log.warning("redis cache %s failed: %s", what, exc)
+        self.errors[what] += 1
+        self._down_until = time.monotonic() + self.retry_s
+        log.warning("redis cache %s failed (not asked again for %g s): %s", what, self.retry_s, exc)
 
 
 def build_cache(settings: ServiceSettings) -> ResponseCache:
-    """The cache the settings ask for: Redis when a URL is set, else memory (or none at 0)."""
+    """The cache the settings ask for: Redis when a URL is set (with a near tier of
+    ``cache_max_bytes``), else memory (or none at 0)."""
     if settings.redis_url:
-        return RedisCache(settings.redis_url, ttl_s=settings.cache_ttl_s)
+        return RedisCache(
+            settings.redis_url, ttl_s=settings.cache_ttl_s, near_max_bytes=settings.cache_max_bytes
+        )
     if settings.cache_max_bytes == 0:
         return NullCache()
     return MemoryCache(settings.cache_max_bytes)

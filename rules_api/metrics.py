@@ -230,6 +230,31 @@ class _UpstreamCollector(Collector):
         )
 
 
+class _CacheCollector(Collector):
+    """The response cache store's swallowed errors by operation, and whether it is asked
+    (``RedisCache.errors`` and ``up``, read when the metrics are scraped)."""
+
+    def __init__(self, cache: Any) -> None:
+        self.cache = cache
+
+    def collect(self) -> Iterator[Any]:
+        errors = CounterMetricFamily(
+            "zerolayer_cache_errors",
+            "Response cache store errors read as misses (the request was answered), by "
+            "operation (get, put)",
+            labels=["op"],
+        )
+        for op, count in sorted(self.cache.errors.items()):
+            errors.add_metric([op], count)
+        yield errors
+        yield GaugeMetricFamily(
+            "zerolayer_cache_store_up",
+            "0 for a while after a cache store error (answers come from the in-process tier "
+            "and the engine meanwhile), else 1",
+            1.0 if self.cache.up else 0.0,
+        )
+
+
 class AnswerRecorder:
     """The metrics of one kind of answer (API, route, reason, plan), its label values bound.
 
@@ -402,6 +427,10 @@ class ServiceMetrics:
     def watch_upstream(self, transport: Any) -> None:
         """Export the counts of a fallback backend's transport (``core/neural/transport``)."""
         self.registry.register(_UpstreamCollector(transport))
+
+    def watch_cache(self, cache: Any) -> None:
+        """Export the error counts and state of a cache store that can fail (``RedisCache``)."""
+        self.registry.register(_CacheCollector(cache))
 
     def render(self) -> bytes:
         """The Prometheus text exposition of this app's registry."""

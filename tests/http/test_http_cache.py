@@ -84,11 +84,35 @@ def test_redis_cache_ignores_foreign_values(redis_url: str) -> None:
 
 
 def test_redis_down_is_a_miss_not_a_failure() -> None:
-    cache = RedisCache("redis://127.0.0.1:1/0", timeout_s=0.2)
+    cache = RedisCache("redis://127.0.0.1:1/0", timeout_s=0.2, retry_s=0)
     cache.put("k", CachedAnswer("v"))
     assert cache.get("k") is None
-    assert cache.errors == 2
+    assert cache.errors == {"get": 1, "put": 1}
     assert cache.stats()["ok"] is False
+
+
+def test_after_a_redis_error_redis_is_left_alone_for_a_while() -> None:
+    cache = RedisCache("redis://127.0.0.1:1/0", timeout_s=0.2, retry_s=60)
+    cache.put("k", CachedAnswer("v"))
+    assert not cache.up
+    for _ in range(5):
+        assert cache.get("k") is None
+    assert cache.errors == {"get": 0, "put": 1}  # asked once, not on every request
+
+
+def test_the_near_tier_answers_while_redis_is_down() -> None:
+    cache = RedisCache("redis://127.0.0.1:1/0", timeout_s=0.2, near_max_bytes=1 << 20)
+    cache.put("k", CachedAnswer("v", "plan"))
+    assert cache.get("k") == CachedAnswer("v", "plan")
+    assert cache.stats()["near"]["entries"] == 1
+
+
+def test_a_redis_hit_is_kept_in_the_near_tier(redis_url: str) -> None:
+    writer = RedisCache(redis_url, prefix="test:near:")
+    writer.put("k", CachedAnswer("from another worker"))
+    reader = RedisCache(redis_url, prefix="test:near:", near_max_bytes=1 << 20)
+    assert reader.get("k") == CachedAnswer("from another worker")
+    assert reader.near is not None and reader.near.get("k") == CachedAnswer("from another worker")
 
 
 def test_two_workers_share_answers_through_redis(make_live, redis_url: str) -> None:
