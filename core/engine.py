@@ -46,7 +46,7 @@ from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
 from zerolayer.core.protocol.model import PROTOCOL_REASON
 from zerolayer.core.protocol.recogniser import recognise_request
-from zerolayer.core.query_frames import query_sentence, record_keys
+from zerolayer.core.query_frames import query_sentence, record_shape
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.router.evidence import NOT_FORMATS
 from zerolayer.core.segment import (
@@ -156,6 +156,11 @@ class _Reading:
     # (the instruction is the system prompt, the message is the payload) or "earlier" (a
     # fenced block of an earlier user turn)
     payload_from: str = ""
+
+
+# Failures that show the grammar misread the instruction (a field the data lacks, a field the
+# instruction names left unused, a reading across a question that does not fit the data).
+_MISREAD = frozenset({"field.unknown", "field.skipped", "plan.across_question"})
 
 
 def _accepted(reading: _Reading, refused: list[tuple[Segmented, GateFailure]]) -> _Reading:
@@ -484,15 +489,23 @@ class Engine:
         refused: list[tuple[Segmented, GateFailure]] = []
         unparsed: list[tuple[Segmented, str]] = []
         stepless: _Reading | None = None
+        # readings for the frame readers, in the segmenter's order: those the grammar does
+        # not read, and those whose closing sentence the grammar does not take with the
+        # instruction before the payload (a frame may read the two together)
+        frameable: list[tuple[Segmented, str]] = []
         unread = ""
         for candidate in candidates:
             for payload in candidate.payloads:
                 if payload.error is not None:  # a block that says what its payload is not
                     raise payload.error
+            texts = tuple(p.text for p in candidate.payloads)
             if candidate.closing and not self._closing_reads(candidate):
                 unread = unread or candidate.closing
+                written = normalise(candidate.instruction)
+                instruction = self.surface.canonical(written, texts)
+                if check_text(instruction, texts) is None:
+                    frameable.append((candidate, instruction))
                 continue
-            texts = tuple(p.text for p in candidate.payloads)
             written = normalise(candidate.instruction)
             instruction = self.surface.canonical(written, texts)
             gate = check_text(instruction, texts)
@@ -511,6 +524,7 @@ class Engine:
             except NoMatch as exc:
                 first_failure = first_failure or exc
                 unparsed.append((candidate, instruction))
+                frameable.append((candidate, instruction))
                 # a reading that ends the payload before a closing instruction did not hold:
                 # a later reading that takes that sentence as data is a guess at the boundary
                 unread = unread or candidate.closing
@@ -520,6 +534,7 @@ class Engine:
                 # that asks for an operation is the instruction; else this one fails planning
                 stepless = stepless or _Reading(candidate, instruction, directives)
                 unparsed.append((candidate, instruction))
+                frameable.append((candidate, instruction))
                 continue
             sentence = last_sentence(candidate)
             if sentence and self._ambiguous_end(directives, sentence, candidate):
@@ -537,9 +552,11 @@ class Engine:
                 )
             reading = _Reading(candidate, instruction, directives, closing_unread=unread)
             return _accepted(reading, refused)
-        for candidate, instruction in unparsed:
+        for candidate, instruction in frameable:
             if (framed := self._framed(candidate, instruction)) is not None:
-                return _accepted(replace(framed, closing_unread=unread), refused)
+                # a reading with its closing sentence read no line as unread
+                unread_here = "" if candidate.closing else unread
+                return _accepted(replace(framed, closing_unread=unread_here), refused)
         if stepless is not None:
             return _accepted(replace(stepless, closing_unread=unread), refused)
         if refused:
@@ -581,12 +598,13 @@ class Engine:
         when the grammar reads its sentence, the words as written ask nothing open and the
         payload fits the plan."""
         first = candidate.payloads[0] if candidate.payloads else None
-        keys = record_keys(first.text if first is not None else None)
-        if keys is None:
+        shape = record_shape(first.text if first is not None else None)
+        if shape is None:
             return None
         try:
-            self.frames.screen(instruction)
-            directives = tuple(self._parse_cached(query_sentence(instruction, keys)))
+            self.frames.screen(instruction, query=True)
+            sentence = query_sentence(instruction, shape.numeric, shape.texts)
+            directives = tuple(self._parse_cached(sentence))
         except Unsupported:
             return None
         if not any(isinstance(d, Step) for d in directives):
@@ -682,12 +700,7 @@ class Engine:
                 reading = self._system_reading(request, readings) or reading
         if not reading.segmented.payloads and not request.payloads:
             reading = self._earlier_payload(request, reading)
-        payloads = reading.segmented.payloads
-        first = payloads[0] if payloads else None
-        hint = (
-            PayloadHint(first.hint, first.text, first.lang) if first is not None else PayloadHint()
-        )
-        plan = make_plan(reading.directives, self.registry, hint=hint)
+        plan = make_plan(reading.directives, self.registry, hint=_hint(reading))
         return reading, plan
 
     def _system_reading(self, request: EngineRequest, readings: list[Segmented]) -> _Reading | None:
@@ -765,6 +778,27 @@ class Engine:
             return self._parts(request, blocks, trace, run=True)
         reading, plan = self._plan(request, trace.readings)
         trace.mark("parse")
+        try:
+            return self._answer(request, reading, plan, trace)
+        except Unsupported as exc:
+            if exc.reason not in _MISREAD or reading.routed is not None:
+                raise
+            # the grammar's reading names what the records do not have: the query frame of
+            # the same words, when it reads them, is the reading
+            framed = self._query_framed(reading.segmented, reading.instruction)
+            if framed is None or framed.directives == reading.directives:
+                raise
+            framed = replace(framed, payload_from=reading.payload_from)
+            try:
+                plan = make_plan(framed.directives, self.registry, hint=_hint(framed))
+                return self._answer(request, framed, plan, trace)
+            except (Unsupported, PlanError):
+                raise exc from None
+
+    def _answer(
+        self, request: EngineRequest, reading: _Reading, plan: Plan, trace: _Trace
+    ) -> EngineResult:
+        """Execute ``plan``, the plan of ``reading``, and verify its answer."""
         value = self._input(request, reading, plan)
         fields = None
         if SkippedFieldCheck.needed(plan):
@@ -887,6 +921,13 @@ class Engine:
 
     def _fallback(self, reason: str, detail: str, trace: _Trace) -> EngineResult:
         return EngineResult(Route.FALLBACK, reason=reason, detail=detail, timings=trace.timings)
+
+
+def _hint(reading: _Reading) -> PayloadHint:
+    """What the planner knows of a reading's first payload."""
+    payloads = reading.segmented.payloads
+    first = payloads[0] if payloads else None
+    return PayloadHint(first.hint, first.text, first.lang) if first is not None else PayloadHint()
 
 
 def _current_syntax(request: EngineRequest) -> tuple[EngineRequest, tuple[str, ...]]:

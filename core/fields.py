@@ -90,7 +90,30 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     # English verbs and nouns that name a field by another word ("products that cost over 20")
     "cost": ("price",),
     "worth": ("price", "value"),
+    "pay": ("salary", "pay"),
+    "paid": ("salary", "pay"),
+    "wage": ("salary", "wage"),
+    "earn": ("salary", "earnings", "income"),
+    "earnings": ("salary", "earnings"),
+    "income": ("salary", "income"),
 }
+
+
+# Nouns that name the records of a list themselves ("count the employees", "the 3 cheapest
+# products"), not one of their fields. A noun the records' keys hold is a field instead.
+RECORD_NOUNS = frozenset(
+    {
+        "records", "entries", "rows", "items", "elements", "objects", "people", "persons",
+        "employees", "staff", "workers", "members", "users", "customers", "clients", "students",
+        "pupils", "products", "books", "orders", "tickets", "tasks", "cities", "countries",
+        "flights", "movies", "films", "songs", "cars", "events", "transactions", "invoices",
+        "accounts", "companies",
+    }
+)  # fmt: skip
+RECORD_NOUNS |= frozenset(
+    {"people": "person", "staff": "staff"}.get(n, n[:-3] + "y" if n.endswith("ies") else n[:-1])
+    for n in RECORD_NOUNS
+)
 
 
 def _forms(word: str) -> set[str]:

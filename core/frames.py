@@ -118,6 +118,9 @@ OPEN_EN = _words(
     comments annotate document-it should which whether
     """
 )
+# Open-ask words a record query is asked in: not open for the query frame reader, which
+# reads every word of a query itself (core/query_frames.py).
+QUERY_WORDS = frozenset({"which", "how", "mean"})
 # Chinese words, longest match first; a character no word covers is OTHER.
 BENIGN_ZH = _words(
     """
@@ -315,10 +318,12 @@ class FrameReader:
         source, target = self._slots(slots, payload_formats)
         return Frame(source, target, tuple(islands))
 
-    def screen(self, text: str) -> None:
+    def screen(self, text: str, *, query: bool = False) -> None:
         """``Unsupported`` when ``text`` asks something open (an open-ask word, a question
-        whether something is so): for the grammar's readings of rewritten text too."""
-        refusal = self._screened(text)
+        whether something is so): for the grammar's readings of rewritten text too. With
+        ``query``, the question words a record query is asked in ("which 3 have …", "how
+        many …", "the mean age") are not open: the query frame reads each of them itself."""
+        refusal = self._screened(text, query)
         if refusal is not None:
             raise _refuse(refusal)
 
@@ -326,9 +331,12 @@ class FrameReader:
         """Drop the screens remembered of texts seen before."""
         self._screened.cache_clear()
 
-    def _screen_text(self, text: str) -> str | None:
+    def _screen_text(self, text: str, query: bool = False) -> str | None:
+        words = self.words(text)
+        if query:
+            words = [w for w in words if w.text.lower() not in QUERY_WORDS]
         try:
-            self._screen(self.words(text), quotes=True)
+            self._screen(words, quotes=True)
         except Unsupported as exc:
             return exc.message
         return None

@@ -16,10 +16,26 @@ by clause (clauses end at punctuation and at "then"). Each clause is one operati
 
 Every field slot must be a key of every record, written as the key; every other word must be
 of a closed class (the operation words, comparison and direction words, numbers, and benign
-words such as "hey", "the", "them", "pls", "records"). A word of no class — a synonym, a
-negation, a vague quantity ("a few", "about"), a question word, a quoted phrase — makes the
-request fall back, and so does a benign word that is also a key of the records (it could be
-the field). The sentence written is parsed by the grammar, so the plan is the grammar's.
+words such as "hey", "the", "them", "pls", "records"). A word of no class — a negation
+outside a value filter, a vague quantity ("a few", "about"), an open question word ("why",
+"how"), a quoted phrase — makes the request fall back, and so does a benign word that is also
+a key of the records (it could be the field). The sentence written is parsed by the grammar,
+so the plan is the grammar's.
+
+Fields and values are found in the data, not in a word list:
+
+- a field is a key written as it is (case aside), as its words ("flight time" for
+  ``flight_time``), in a simple word form ("ages"), or through the field glossary of
+  core/fields.py ("pay" → ``salary``), and only to exactly one key; "level" after a field is
+  part of its name ("stock level");
+- a value is a text value of the records written as it is ("Sales", "Desk lamp"): "the ones
+  in Sales", "where dept is Sales", "dept isn't Engineering", "everyone except Sales" filter by
+  it (``filter where dept is "Sales"``); without its field, exactly one field must hold it;
+- more clauses: "at least"/"at most", "between 30 and 40 inclusive" (exclusive too; a range
+  that says neither falls back), a count ("count the …", "how many …"), an answer asked for as
+  a number ("bare integer", "number only"), an aggregate of a number field ("the highest
+  stock", "the average pay") and one field of the record with the highest or lowest value
+  ("who earns the most? just the name").
 """
 
 from __future__ import annotations
@@ -30,6 +46,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from zerolayer.core.errors import Unsupported
+from zerolayer.core.fields import RECORD_NOUNS, resolve
 
 _SORT = frozenset({"sort", "sorted", "order", "ordered", "rank", "ranked", "arrange", "put"})
 _KEEP = frozenset({"keep", "just", "only", "select", "retain"})
@@ -93,10 +110,53 @@ _BENIGN = frozenset(
         "every",
         "all",
         "from",
+        "reply",
+        "respond",
+        "nothing",
+        "else",
+        "result",
+        "results",
+        "full",
+        "complete",
+        "whole",
+        "entire",
+        "everyone",
+        "everybody",
     ]
 )
-_UP = frozenset({"highest", "biggest", "largest", "most", "greatest"})
-_DOWN = frozenset({"lowest", "smallest", "least", "fewest"})
+# Words a question or a value filter may hold around its slots ("what's the highest stock
+# in this list", "the ones in Sales", "who earns the most").
+_LINKS = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "of",
+        "in",
+        "at",
+        "with",
+        "to",
+        "where",
+        "whose",
+        "who",
+        "which",
+        "what",
+        "what's",
+        "that",
+        "those",
+        "only",
+        "just",
+        "filter",
+        "there",
+        "have",
+        "has",
+    ]
+)
+_UP = frozenset({"highest", "biggest", "largest", "most", "greatest", "maximum", "max"})
+_DOWN = frozenset({"lowest", "smallest", "least", "fewest", "minimum", "min"})
+_AGGREGATES = {"total": "total", "sum": "total", "average": "average", "mean": "average"}
+_NUMBER_WORDS = frozenset({"number", "integer", "bare", "plain", "digits", "digit"})
 # Direction phrases, longest first: each becomes one mark, "asc" or "desc" for an order,
 # "up" or "down" for a magnitude ("highest first"), which only a number field has.
 _DIRECTIONS: tuple[tuple[str, str], ...] = (
@@ -111,11 +171,45 @@ _DIRECTIONS: tuple[tuple[str, str], ...] = (
 )
 _ORDER = {"up": "asc", "down": "desc"}  # a magnitude's order
 _COMPARISONS: tuple[tuple[str, str], ...] = (
+    (r"at\s+least|no\s+(?:less|fewer)\s+than|not\s+(?:less|fewer)\s+than|>=", ">="),
+    (r"at\s+most|no\s+more\s+than|not\s+more\s+than|<=", "<="),
     (r"(?:is\s+)?(?:greater|more|higher|larger|bigger)\s+than|above|over|exceeding|>", ">"),
     (r"(?:is\s+)?(?:less|fewer|lower|smaller)\s+than|below|under|<", "<"),
 )
-_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_']*|\d+(?:\.\d+)?|[<>]|\S")
+_CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most"}
+# Words a top N ("which 3 have the highest stock") and a filter ("the ones whose age is over
+# 30") may hold besides their slots.
+_TOP_WORDS = frozenset({"with", "by", "first", "which", "have", "has", "the"})
+_FILTER_WORDS = frozenset(
+    {"only", "just", "with", "where", "filter", "to", "for", "those", "that", "whose", "is"}
+    | {"are", "have", "has", "keep", "which", "who"}
+)
+_NUM = r"\d+(?:\.\d+)?"
+# "between 30 and 40 inclusive": two comparisons; a range that says neither inclusive nor
+# exclusive is left as it is written, and its words fall back.
+_RANGE = re.compile(
+    rf"between\s+({_NUM})\s+and\s+({_NUM})\s*(?:\(\s*)?"
+    r"(?:(?:both\s+)?(?:ends\s+)?(inclusive|included|exclusive|excluded))(?:\s*\))?"
+)
+# "sort it so the biggest price comes first": the magnitude, said around the field.
+_FIELD_FIRST = re.compile(
+    r"(highest|biggest|largest|greatest|most|lowest|smallest|least|fewest)\s+([a-z_%][\w%]*)"
+    r"(\s+level)?\s+(?:comes?|goes?|is|are)\s+(?:first|on\s+top)"
+)
+# "drop everything except name, age", "strip each object down to name, age": a projection.
+_KEEP_PHRASES = re.compile(
+    r"(?:drop|remove|delete)\s+(?:everything|all\s+(?:the\s+)?(?:other\s+)?(?:fields|keys))"
+    r"\s+(?:except|but)(?:\s+for)?"
+    r"|strip\s+(?:each|every|the)?\s*(?:object|record|item|entry|row)s?\s+down\s+to"
+)
+# A negation before a value ("dept isn't Sales", "everyone except Sales").
+_NOT_VALUE = re.compile(
+    r"(?:is\s+not|isn't|not\s+in|not|except(?:\s+for)?|other\s+than|excluding|apart\s+from)"
+    r"\s+(?=%v\d)"
+)
+_TOKEN = re.compile(r"[A-Za-z_%][A-Za-z0-9_'%]*|\d+(?:\.\d+)?|[<>]=?|\n|\S")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
+_VALUE_TOKEN = re.compile(r"%v\d+$")
 # "from the list below": where the records are, not a field named "from".
 _PLACE = re.compile(
     r"(?<![a-z0-9_])from\s+(?:the|this|these)\s+(?:list|data|array|records|json|items)"
@@ -124,18 +218,31 @@ _PLACE = re.compile(
 # A last clause that asks for the result in another format: "then output YAML".
 _CONVERT = frozenset({"convert", "turn", "to", "into", "in", "as", "format"})
 _TARGETS = {"yaml": "yaml", "yml": "yaml"}
+# A request verb starts a clause of its own (a clause may open with it: "just return …").
+_REQUESTS = frozenset({"give", "return", "output", "convert", "turn", "show"})
 # "and" before one of these starts a new clause ("sort by age and just the name").
 _AND_SPLITS = _KEEP | {"give", "return", "output", "convert", "turn", "show"}
+# Text values read as values: short, a word or a few, never a word of the closed classes.
+_VALUE_TEXT = re.compile(r"[A-Za-z][\w&' .-]{1,39}$")
+_MAX_VALUES = 400
+_CLOSED = (
+    _SORT | _KEEP | _FIELDWORDS | _BENIGN | _LINKS | _UP | _DOWN | _NUMBER_WORDS
+    | frozenset(_AGGREGATES) | _CONVERT | frozenset(_TARGETS)
+    | frozenset({"top", "bottom", "first", "last", "limit", "count", "how", "many", "by",
+                 "not", "except", "then", "between", "and", "or", "level"})
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class _Op:
-    kind: str  # sort | top | keep | first | filter | convert
+    kind: str  # sort | top | keep | first | filter | is | count | number | agg | convert
     fields: tuple[str, ...] = ()
     direction: str = ""  # asc | desc | "" (not said)
     number: str = ""
     comparison: str = ""
     magnitude: bool = False  # the direction was said as a magnitude ("highest first")
+    value: str = ""  # a text value (is, is not), as the grammar quotes it
+    negated: bool = False
 
     def sentence(self) -> str:
         if self.kind == "sort":
@@ -148,16 +255,31 @@ class _Op:
             return f"convert to {self.fields[0]}"
         if self.kind == "first":
             return f"first {self.number}"
-        return f"filter where {self.fields[0]} {self.comparison} {self.number}"
+        if self.kind == "count":
+            return "count"
+        if self.kind == "agg":
+            return f"the {self.comparison} {self.fields[0]}"
+        if self.kind == "is":
+            return f"filter where {self.fields[0]} is {'not ' * self.negated}{self.value}"
+        return f"filter where {self.fields[0]} {_CMP_WORDS[self.comparison]} {self.number}"
 
 
 def _word(direction: str) -> str:
     return {"asc": "ascending", "desc": "descending"}.get(direction, "")
 
 
-def record_keys(payload: str | None) -> dict[str, bool] | None:
-    """The keys every record of a JSON array of objects has, each with whether its value is a
-    number in every record; None for any other payload."""
+@dataclass(frozen=True, slots=True)
+class Records:
+    """What a query frame needs to know of a JSON array of records: the keys every record
+    has, each with whether its value is a number in every record, and the text values of
+    each key."""
+
+    numeric: Mapping[str, bool]
+    texts: Mapping[str, frozenset[str]]
+
+
+def record_shape(payload: str | None) -> Records | None:
+    """The keys and text values of a JSON array of objects; None for any other payload."""
     if payload is None or not payload.lstrip().startswith("["):
         return None
     try:
@@ -169,39 +291,62 @@ def record_keys(payload: str | None) -> dict[str, bool] | None:
     keys = set(data[0])
     for record in data[1:]:
         keys &= set(record)
-    return {
+    numeric = {
         k: all(isinstance(r[k], int | float) and not isinstance(r[k], bool) for r in data)
         for k in keys
         if isinstance(k, str)
     }
+    texts = {k: frozenset(r[k] for r in data if isinstance(r[k], str)) for k in numeric}
+    return Records(numeric, texts)
 
 
-def query_sentence(instruction: str, keys: Mapping[str, bool]) -> str:
+def record_keys(payload: str | None) -> dict[str, bool] | None:
+    """The keys every record of a JSON array of objects has, each with whether its value is a
+    number in every record; None for any other payload."""
+    shape = record_shape(payload)
+    return None if shape is None else dict(shape.numeric)
+
+
+def query_sentence(
+    instruction: str,
+    keys: Mapping[str, bool],
+    texts: Mapping[str, frozenset[str]] | None = None,
+) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
-    whether its values are numbers: a filter by a number and a top N need numbers);
-    ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
+    whether its values are numbers: a filter by a number and a top N need numbers) and the
+    text values ``texts`` of each key; ``Unsupported`` when a word has no class or the
+    clauses do not make one certain query."""
     if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
         raise _refuse("the instruction quotes words")
     if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
         raise _refuse("query frames read English only")
-    if re.search(r"[@#]", instruction):
+    if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
-    text = _PLACE.sub(" ", instruction.lower())
-    for pattern, word in _DIRECTIONS:
-        text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_])", f" @{word} ", text)
-    for pattern, word in _COMPARISONS:
-        text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_])", f" #{word} ", text)
     lowered = {k.lower(): k for k in keys}
     if len(lowered) != len(keys):
         raise _refuse("the records have keys that differ only in case")
+    text, values = _mark_values(instruction, lowered, texts or {})
+    text = _PLACE.sub(" ", text.lower())
+    for key in sorted(lowered, key=len, reverse=True):  # "flight time" for flight_time
+        words = [w for w in re.split(r"[_\s]+", key) if w]
+        if len(words) > 1:
+            phrase = r"[\s_-]+".join(map(re.escape, words))
+            text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
+    text = _KEEP_PHRASES.sub(" keep ", text)
+    text = _FIELD_FIRST.sub(lambda m: f" {m[2]} {_first_mark(m[1])} ", text)
+    text = _RANGE.sub(_range_marks, text)
+    text = _NOT_VALUE.sub(" #ne ", text)
+    for pattern, word in _DIRECTIONS:
+        text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_])", f" @{word} ", text)
+    for pattern, word in _COMPARISONS:
+        text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
     ops: list[_Op] = []
-    for clause in _clauses(text):
+    for op in (
+        op for clause in _clauses(text) for op in _clause(clause, lowered, values, texts or {})
+    ):
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
-        op = _clause(clause, lowered)
-        if op is None:
-            continue
-        if op.kind in ("top", "filter") and not keys[op.fields[0]]:
+        if op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number in every record")
         if op.kind == "fields":
             if not ops or ops[-1].kind != "keep":
@@ -221,23 +366,84 @@ def query_sentence(instruction: str, keys: Mapping[str, bool]) -> str:
             ops.append(op)
         if op.kind == "sort" and op.magnitude and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number: 'highest' and 'lowest' say no order")
+    return _sentence(ops)
+
+
+def _sentence(ops: list[_Op]) -> str:
+    """The clauses' operations as the grammar's sentence: an aggregate or a count ends the
+    chain (only a number may be asked of it), and a pick of one field after an extreme
+    names a field of the record with that extreme."""
     if not ops:
         raise _refuse("the instruction asks for no query")
-    return ", then ".join(op.sentence() for op in ops)
+    number = [op for op in ops if op.kind == "number"]
+    ops = [op for op in ops if op.kind != "number"]
+    if not ops:
+        raise _refuse("the instruction asks for no query")
+    ends = [i for i, op in enumerate(ops) if op.kind in ("count", "agg")]
+    if ends and ends[0] != len(ops) - 1:
+        last = ops[ends[0]]
+        after = ops[ends[0] + 1 :]
+        if not (
+            last.kind == "agg"
+            and last.comparison in ("highest", "lowest")
+            and len(after) == 1
+            and after[0].kind == "keep"
+            and len(after[0].fields) == 1
+            and not number
+        ):
+            raise _refuse("an operation after a count or an aggregate")
+        head = ", then ".join(op.sentence() for op in ops[: ends[0]])
+        pick = f"the {after[0].fields[0]} of the record with the {last.comparison} {last.fields[0]}"
+        return f"{head}, then {pick}" if head else pick
+    if number and not ends:
+        raise _refuse("a number asked for of records")
+    sentence = ", then ".join(op.sentence() for op in ops)
+    return f"{sentence}. Number only." if number else sentence
+
+
+def _mark_values(
+    instruction: str, keys: Mapping[str, str], texts: Mapping[str, frozenset[str]]
+) -> tuple[str, list[str]]:
+    """``instruction`` with each text value of the records written in it (as it is, as whole
+    words) replaced by a mark ``%vN``; the values in mark order. Values that are words of the
+    closed classes or keys are not marked (they read as those words)."""
+    candidates = {
+        v for vs in texts.values() for v in vs if _VALUE_TEXT.match(v) and not v.isspace()
+    }
+    if len(candidates) > _MAX_VALUES:
+        return instruction, []
+    values: list[str] = []
+    for value in sorted(candidates, key=len, reverse=True):
+        low = value.lower()
+        if low in keys or low in _CLOSED or any(w in _CLOSED for w in low.split()[:1]):
+            continue
+        pattern = rf"(?<![\w%]){re.escape(value)}(?![\w])"
+        if re.search(pattern, instruction):
+            instruction = re.sub(pattern, f" %v{len(values)} ", instruction)
+            values.append(value)
+    return instruction, values
+
+
+def _first_mark(word: str) -> str:
+    return " @down" if word in _UP or word in {"highest", "most"} else " @up"
+
+
+def _range_marks(m: re.Match[str]) -> str:
+    low, high = (">=", "<=") if m[3] in ("inclusive", "included") else (">", "<")
+    return f" #{low} {m[1]} #{high} {m[2]} "
 
 
 def _clauses(text: str) -> list[list[str]]:
-    """Clauses end at punctuation, at "then", and at "and" before a projection or request word
-    ("sort by age and just the name", "… and give me YAML")."""
+    """Clauses end at punctuation, at a line break, at "then", and at "and" before a
+    projection or request word ("sort by age and just the name", "… and give me YAML")."""
     tokens = _TOKEN.findall(text)
     out: list[list[str]] = [[]]
     for i, tok in enumerate(tokens):
-        if tok in {",", ".", ";", "!", ":", "then"}:
+        splits = tok == "and" and i + 1 < len(tokens) and tokens[i + 1] in _AND_SPLITS
+        if splits or tok in {",", ".", ";", "!", ":", "?", "\n", "then"}:
             out.append([])
-        elif tok == "?":
-            raise _refuse("the instruction asks a question")
-        elif tok == "and" and i + 1 < len(tokens) and tokens[i + 1] in _AND_SPLITS:
-            out.append([])
+        elif tok in _REQUESTS and out[-1]:  # "… country and population return it in YAML"
+            out.append([tok])
         else:
             out[-1].append(tok)
     return [_join_marks(c) for c in out if c]
@@ -254,41 +460,118 @@ def _join_marks(clause: list[str]) -> list[str]:
     return out
 
 
-def _clause(words: Sequence[str], keys: dict[str, str]) -> _Op | None:
+def _field(word: str, keys: Mapping[str, str]) -> str | None:
+    """The key ``word`` names: the key itself (case aside), or, for a word of no closed
+    class, its word form or glossary translation to exactly one key."""
+    if word in keys:
+        return keys[word]
+    if word in _CLOSED or not word.isalpha():
+        return None
+    try:
+        return resolve(word, list(keys.values()))
+    except Unsupported:
+        return None
+
+
+def _clause(
+    words: Sequence[str],
+    keys: dict[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+) -> list[_Op]:
+    """The operations of one clause (none for a clause of benign words alone; a filter and a
+    count for "count the products with stock above 20"); ``Unsupported`` when a word has no
+    class or the slots make no one operation."""
     targets = {_TARGETS[w] for w in words if w in _TARGETS}
     if targets:
         if len(targets) > 1 or any(
             w not in _TARGETS and w not in _CONVERT and w not in _BENIGN for w in words
         ):
             raise _refuse("a conversion clause with words it does not know")
-        return _Op("convert", fields=tuple(targets))
-    fields = [keys[w] for w in words if w in keys]
+        return [_Op("convert", fields=tuple(targets))]
     for w in words:
-        if w in _BENIGN and w in keys:
+        if (w in _BENIGN or w in _LINKS) and w in keys:
             raise _refuse(f"'{w}' is a key of the records and a word of the request")
-    rest = [w for w in words if w not in keys and w not in _BENIGN]
+    if all(w in _BENIGN or w in _LINKS for w in words):
+        return []
+    fields: list[str] = []
+    rest: list[str] = []
+    for i, w in enumerate(words):
+        if w == "level" and i and _field(words[i - 1], keys):
+            continue  # "stock level": the field's own word
+        key = _field(w, keys)
+        if key is not None:
+            fields.append(key)
+        elif w not in _BENIGN and (w not in RECORD_NOUNS or w in _CLOSED):  # "order" sorts
+            rest.append(w)
     dirs = [w[1:] for w in rest if w.startswith("@")]
     cmps = [w[1:] for w in rest if w.startswith("#")]
     numbers = [w for w in rest if _NUMBER.match(w)]
-    plain = [w for w in rest if not w.startswith(("@", "#")) and not _NUMBER.match(w)]
-    if len(dirs) > 1 or len(cmps) > 1 or len(numbers) > 1:
+    marked = [values[int(w[2:])] for w in rest if _VALUE_TOKEN.match(w)]
+    head = {
+        w
+        for w in rest
+        if not w.startswith(("@", "#")) and not _NUMBER.match(w) and not _VALUE_TOKEN.match(w)
+    }
+    if len(dirs) > 1 or len(marked) > 1:
         raise _refuse("a clause says more than one query")
     direction = _ORDER.get(dirs[0], dirs[0]) if dirs else ""
     magnitude = bool(dirs) and dirs[0] in _ORDER
-    if not words or all(w in _BENIGN for w in words):
-        return None
-    if not fields and not plain and not numbers and not cmps and direction:
+    counted = "count" in head or {"how", "many"} <= head
+    if counted:
+        head -= {"count", "how", "many", "are", "there"}
+    if marked:
+        ops = [_value_filter(marked[0], fields, head, cmps, numbers + dirs, texts)]
+    elif head & _NUMBER_WORDS - {"bare", "plain"}:
+        if fields or numbers or cmps or dirs or counted:
+            raise _refuse("a number asked for with a query in one clause")
+        if head - _NUMBER_WORDS - _LINKS - {"as", "a"}:
+            raise _refuse("a number asked for with words the frame does not know")
+        return [_Op("number")]
+    elif counted and not fields and not numbers and not cmps and not dirs:
+        if head - _LINKS - {"of"}:
+            raise _refuse("a count with words it does not know")
+        ops = []
+    elif len(cmps) == 2 and len(numbers) == 2 and len(fields) == 1 and not direction:
+        if head - _FILTER_WORDS:  # a range: "between 30 and 40 inclusive"
+            raise _refuse("a range with words it does not know")
+        ops = [
+            _Op("filter", (fields[0],), number=n, comparison=c)
+            for c, n in zip(cmps, numbers, strict=True)
+        ]
+    else:
+        ops = [_operation(fields, head, rest, dirs, cmps, numbers, direction, magnitude)]
+    if counted:
+        if any(op.kind not in ("filter", "is") for op in ops):
+            raise _refuse("a count of something other than records")
+        ops.append(_Op("count"))
+    return ops
+
+
+def _operation(
+    fields: list[str],
+    head: set[str],
+    rest: list[str],
+    dirs: list[str],
+    cmps: list[str],
+    numbers: list[str],
+    direction: str,
+    magnitude: bool,
+) -> _Op:
+    """The one operation of a clause whose slots are fields, marks and numbers."""
+    if len(cmps) > 1 or len(numbers) > 1:
+        raise _refuse("a clause says more than one query")
+    if not fields and not head and not numbers and not cmps and direction:
         return _Op("dir", direction=direction, magnitude=magnitude)
-    head = set(plain)
     if (fields and not rest) or (fields and not head - _FIELDWORDS and not dirs + cmps + numbers):
         return _Op("fields", tuple(fields))  # the rest of a list of fields: "dept and salary"
     if head & _SORT and len(fields) == 1 and not numbers and not cmps:
-        if head - _SORT - {"by", "of", "in", "order"}:
+        if head - _SORT - {"by", "of", "in", "order", "so"}:
             raise _refuse(f"unknown words in a sort: {sorted(head - _SORT)}")
         return _Op("sort", (fields[0],), direction, magnitude=magnitude)
     if len(fields) == 1 and len(numbers) == 1 and not cmps:
         extremes = head & (_UP | _DOWN | {"top", "bottom"})
-        if len(extremes) != 1 or head - extremes - {"with", "by", "first"}:
+        if len(extremes) != 1 or head - extremes - _TOP_WORDS:
             raise _refuse("a top-N clause with words it does not know")
         (extreme,) = extremes
         implied = "desc" if extreme in _UP or extreme == "top" else "asc"
@@ -296,9 +579,13 @@ def _clause(words: Sequence[str], keys: dict[str, str]) -> _Op | None:
             raise _refuse("the directions contradict")
         return _Op("top", (fields[0],), implied, numbers[0])
     if len(fields) == 1 and len(numbers) == 1 and len(cmps) == 1 and not direction:
-        if head - {"only", "just", "with", "where", "filter", "to", "for", "those", "that"}:
+        if head - _FILTER_WORDS:
             raise _refuse("a filter with words it does not know")
         return _Op("filter", (fields[0],), number=numbers[0], comparison=cmps[0])
+    if len(fields) == 1 and not numbers and not cmps and not direction:
+        aggregate = _aggregate(head)
+        if aggregate:
+            return _Op("agg", (fields[0],), comparison=aggregate)
     if fields and not numbers and not cmps and not direction and head & _KEEP:
         if head - _KEEP - _FIELDWORDS:
             raise _refuse("a projection with words it does not know")
@@ -307,6 +594,43 @@ def _clause(words: Sequence[str], keys: dict[str, str]) -> _Op | None:
     if not fields and len(numbers) == 1 and not cmps and not direction and head in limits:
         return _Op("first", number=numbers[0])
     raise _refuse("the clause is no query the frame reads")
+
+
+def _aggregate(head: set[str]) -> str:
+    """The aggregate a clause of one number field asks for ("the highest", "the average",
+    "who earns the most"): "highest", "lowest", "total" or "average"; "" for none."""
+    asked = {"highest" for w in head if w in _UP} | {"lowest" for w in head if w in _DOWN}
+    asked |= {_AGGREGATES[w] for w in head if w in _AGGREGATES}
+    if len(asked) != 1 or head - _UP - _DOWN - frozenset(_AGGREGATES) - _LINKS - {"value"}:
+        return ""
+    return asked.pop()
+
+
+def _value_filter(
+    value: str,
+    fields: list[str],
+    head: set[str],
+    cmps: list[str],
+    others: list[str],
+    texts: Mapping[str, frozenset[str]],
+) -> _Op:
+    """ "the ones in Sales", "where dept is Sales", "everyone except Sales": the records whose
+    field holds (or does not hold) the value; the field named, or the one field that holds
+    the value."""
+    if len(fields) > 1 or others or [c for c in cmps if c != "ne"] or len(cmps) > 1:
+        raise _refuse("a value filter that says more than one thing")
+    if head - _FILTER_WORDS - _LINKS - {"equals", "equal", "of", "in", "at"}:
+        raise _refuse("a value filter with words it does not know")
+    holders = [k for k, vs in texts.items() if value in vs]
+    if fields:
+        if fields[0] not in holders:
+            raise _refuse(f"no record has {value!r} as its {fields[0]!r}")
+        field = fields[0]
+    elif len(holders) == 1:
+        field = holders[0]
+    else:
+        raise _refuse(f"{value!r} is a value of {len(holders)} fields: name the field")
+    return _Op("is", (field,), value=json.dumps(value, ensure_ascii=False), negated=bool(cmps))
 
 
 def _refuse(message: str) -> Unsupported:

@@ -27,6 +27,12 @@ RECORDS = [
     {"name": "Di", "age": 29, "city": "Kyiv", "salary": 5000},
 ]
 PAYLOAD = json.dumps(RECORDS, indent=2)
+TEXTS = {k: frozenset(r[k] for r in RECORDS if isinstance(r[k], str)) for k in KEYS}
+
+
+def _capital(words: str) -> str:
+    """The first letter upper case, the rest as written (values keep their case)."""
+    return words[:1].upper() + words[1:]
 
 
 def _run(engine: Engine, text: str) -> Any:
@@ -36,10 +42,10 @@ def _run(engine: Engine, text: str) -> Any:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c["words"])
 def test_sentence(case: dict[str, Any]) -> None:
     if "sentence" in case:
-        assert query_sentence(case["words"], KEYS) == case["sentence"]
+        assert query_sentence(case["words"], KEYS, TEXTS) == case["sentence"]
     else:
         with pytest.raises(Unsupported) as caught:
-            query_sentence(case["words"], KEYS)
+            query_sentence(case["words"], KEYS, TEXTS)
         assert case["refuse"] in str(caught.value)
 
 
@@ -47,8 +53,8 @@ def test_sentence(case: dict[str, Any]) -> None:
 def test_the_engine_answers_as_for_the_grammar_sentence(
     engine: Engine, case: dict[str, Any]
 ) -> None:
-    free = _run(engine, f"{case['words'].capitalize()}:\n\n```json\n{PAYLOAD}\n```")
-    grammar = _run(engine, f"{case['sentence'].capitalize()}:\n\n```json\n{PAYLOAD}\n```")
+    free = _run(engine, f"{_capital(case['words'])}:\n\n```json\n{PAYLOAD}\n```")
+    grammar = _run(engine, f"{_capital(case['sentence'])}:\n\n```json\n{PAYLOAD}\n```")
     assert grammar.route is Route.DETERMINISTIC, grammar.detail
     assert free.route is Route.DETERMINISTIC, (free.reason, free.detail)
     assert free.output == grammar.output

@@ -61,8 +61,11 @@ def test_the_fallback_says_which_field_and_what_to_do(engine: Engine) -> None:
 
 def test_a_reading_across_a_question_that_does_not_fit_falls_back(engine: Engine) -> None:
     people = json.dumps([{"name": "Ann", "salary": 5}, {"name": "Raj", "salary": 9}])
-    result = engine.run("who earns the most? just the name", people)
+    result = engine.run("who makes the most? just the name", people)
     assert result.route is Route.FALLBACK and result.reason == "plan.across_question"
+    # the query frame reads the same words clause by clause when every word has a class
+    framed = engine.run("who earns the most? just the name", people)
+    assert (framed.route, framed.output) == (Route.DETERMINISTIC, "Raj")
     # without a question mark the sentence is not read at all
     plain = engine.run("which one has the highest name", people)
     assert plain.route is not Route.DETERMINISTIC

@@ -12,7 +12,7 @@ from typing import Any
 from lark import Token
 
 from zerolayer.core.errors import Unsupported
-from zerolayer.core.fields import FieldRef
+from zerolayer.core.fields import RECORD_NOUNS, FieldRef
 from zerolayer.core.plan import Directive, Option, Source, Step
 
 Children = list[Any]
@@ -314,6 +314,17 @@ def last(children: Children) -> list[Directive]:
 
 
 def count(children: Children) -> list[Directive]:
+    """ "count the students", "how many users have plan pro": the records counted are named
+    by a noun for records (core/fields.RECORD_NOUNS); any other noun ("count the duplicates")
+    says which records to count in a way the count does not read."""
+    for c in children:
+        named = isinstance(c, tuple) and c[:1] == ("noun",) and c[1].isascii()
+        if named and c[1].lower() not in RECORD_NOUNS:
+            raise Unsupported(
+                "query.count_noun",
+                f"'{c[1]}' does not name the records: say what to count with a condition "
+                "('how many records have …')",
+            )
     return [*_conds(children), Step("count")]
 
 
