@@ -360,6 +360,11 @@ class ServiceMetrics:
             "Engine runs from a route that passed the time budget (answered 400)",
             registry=reg,
         )
+        self.engine_busy = Counter(
+            "zerolayer_engine_busy_runs",
+            "Engine runs that found no free engine slot within the time budget (answered 503)",
+            registry=reg,
+        )
         self._recorders: dict[tuple[str, str, str | None, str | None], AnswerRecorder] = {}
         self.cache_hit = self.cache.labels("hit")
         self.cache_miss = self.cache.labels("miss")
