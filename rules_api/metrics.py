@@ -249,9 +249,9 @@ class _CacheCollector(Collector):
         yield errors
         yield GaugeMetricFamily(
             "zerolayer_cache_store_up",
-            "0 for a while after a cache store error (answers come from the in-process tier "
-            "and the engine meanwhile), else 1",
-            1.0 if self.cache.up else 0.0,
+            "0 from a cache store error until the store answers again (answers come from the "
+            "in-process tier and the engine meanwhile), else 1",
+            1.0 if getattr(self.cache, "reachable", self.cache.up) else 0.0,
         )
 
 
