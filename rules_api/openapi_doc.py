@@ -97,7 +97,8 @@ WORDS = {
     500: "An internal error (logged); no client input should cause it",
     502: "The neural fallback failed",
     503: "The request needs the neural fallback and none is configured or it is unavailable; "
-    "or the rules store cannot be reached for now (Retry-After)",
+    "or no engine slot of the worker came free within the time budget, or the rules store "
+    "cannot be reached for now (Retry-After)",
 }
 ETAG_PATTERN = r'^(W/)?"r[0-9]{1,12}"$'  # what the rules routes read from If-Match
 ANSWER_ROUTES = ("/v1/messages", "/v1/chat/completions")
@@ -176,8 +177,10 @@ def _errors(path: str, method: str) -> set[int]:
     statuses = {400, 500}
     if method in ("post", "put"):
         statuses.add(413)
-    if path in ANSWER_ROUTES:
-        statuses |= {502, 503}
+    if path in ANSWER_ROUTES:  # 401: a zerolayer key presented that is not valid
+        statuses |= {401, 502, 503}
+    if path == "/v1/lint":  # no engine slot within the time budget
+        statuses.add(503)
     if path == "/v1/cache/warmup":
         statuses |= {401, 403}
     if path == "/health/ready":
@@ -219,6 +222,8 @@ def _complete_operation(path: str, method: str, operation: dict[str, Any]) -> No
         ok["text/event-stream"] = {"schema": {}}  # events: the API's stream chunks
     if path == "/metrics":
         responses["200"]["content"] = {"text/plain": {"schema": {"type": "string"}}}
+    if path in ANSWER_ROUTES or path == "/v1/cache/warmup":  # a key is optional here
+        operation["security"] = [{}, {"apiKey": []}, {"bearer": []}]
     if path.startswith(RULES_PREFIXES) and (path, method) not in PUBLIC_RULES_ROUTES:
         _complete_rules_operation(path, method, operation)
 
