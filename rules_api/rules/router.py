@@ -219,7 +219,9 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
         )
         return tagged(view)
 
-    @router.post("/v1/zero-rules/{name}/versions", summary="Freeze the draft into a version")
+    @router.post(
+        "/v1/zero-rules/{name}/versions", summary="Freeze the draft into a version", status_code=201
+    )
     async def freeze(request: Request, name: str) -> JSONResponse:
         hub, who, tenant = await allow(request, "author")
         expected = if_match(request)
