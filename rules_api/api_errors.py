@@ -16,13 +16,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from zerolayer.rules_api.credentials import ANSWER_PATHS
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.headers import STATUS, answer_headers
 
 log = logging.getLogger("zerolayer.rules_api")
 
 Flavour = Literal["anthropic", "openai"]
-ANSWER_PATHS = ("/v1/messages", "/v1/chat/completions")
 
 # Anthropic error type of each HTTP status zerolayer answers with.
 KIND_OF_STATUS = {
