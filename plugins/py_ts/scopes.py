@@ -114,6 +114,26 @@ def check_function_signature(node: ast.FunctionDef) -> None:
         raise unsupported("py_generator", f"generator function {node.name}() (yield)", node)
 
 
+def walk(root: ast.AST) -> list[ast.AST]:
+    """Every node under ``root`` (itself included) in :func:`ast.walk`'s order, as a list.
+
+    About twice as fast as :func:`ast.walk`, which makes a generator per node and reads
+    every field through :func:`ast.iter_fields`; the translator walks whole modules several
+    times, so this is much of its cost on a long program."""
+    out = [root]
+    append = out.append
+    for node in out:  # the list grows while it is read: breadth first, as ast.walk
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                append(value)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        append(item)
+    return out
+
+
 def walk_own(node: ast.AST) -> list[ast.AST]:
     """All nodes inside ``node`` that belong to its own scope body (not nested defs)."""
     out: list[ast.AST] = []

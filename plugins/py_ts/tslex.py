@@ -21,6 +21,14 @@ _PUNCT = re.compile(
     r"|\+\+|--|\+=|-=|\*=|/=|%=|&=|\|=|\^=|\*\*|<<|>>|[{}()\[\];,<>+\-*/%&|^!~?:=.@#]"
 )
 _SPACE = re.compile(r"\s+")
+# One match for the common tokens (white space, identifiers, numbers, punctuation) where
+# the character at hand cannot start a string, template, comment or regular expression
+# (those are read on their own, below): one regular-expression call per token.
+_COMMON = re.compile(
+    rf"(?P<space>{_SPACE.pattern})|(?P<ident>{_IDENT.pattern})"
+    rf"|(?P<number>(?=\d|\.\d){_NUMBER.pattern})|(?P<punct>{_PUNCT.pattern})"
+)
+_OWN_READER = frozenset("\"'`/")  # characters that start a token read on its own
 # after these tokens a `/` starts a regular expression, not a division
 _REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete"}
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
@@ -74,6 +82,23 @@ class _Lexer:
         depth = len(self.brackets)
         text = self.text
         while self.pos < len(text):
+            ch = text[self.pos]
+            if ch not in _OWN_READER:
+                m = _COMMON.match(text, self.pos)
+                if m is None:
+                    raise self.fail(f"unexpected character {ch!r}")
+                kind = m.lastgroup
+                if kind == "space":
+                    self.pos = m.end()
+                    continue
+                if kind == "punct" and until_brace and ch == "}" and len(self.brackets) == depth:
+                    return
+                start = self.pos
+                self.pos = m.end()
+                if kind == "punct":
+                    self.bracket(m.group())
+                self.add(kind, start)  # type: ignore[arg-type]
+                continue
             m = _SPACE.match(text, self.pos)
             if m:
                 self.pos = m.end()
