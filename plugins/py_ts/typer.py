@@ -42,6 +42,7 @@ from zerolayer.plugins.py_ts.scopes import (
     Scope,
     body_without_docstring,
     check_function_signature,
+    children,
     collect_bindings,
     global_names,
     target_names,
@@ -533,7 +534,7 @@ class Typer:
             rt = NONE if s.value is None else self.visit(s.value, scope)
             self.set_return(func, rt)
         elif isinstance(s, ast.Expr | ast.Raise | ast.Assert | ast.Delete):
-            for child in ast.iter_child_nodes(s):
+            for child in children(s):
                 if isinstance(child, ast.expr):
                     self.visit(child, scope)
 
