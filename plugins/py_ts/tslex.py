@@ -10,7 +10,7 @@ from their comments.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["Token", "TsLexError", "code_tokens", "tokenize"]
 
@@ -42,8 +42,10 @@ class TsLexError(ValueError):
         self.line = line
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
+    """One token (a named tuple: a long program has tens of thousands, and a tuple is the
+    cheapest immutable record to make)."""
+
     kind: str  # ident, number, punct, string, template, regex, comment
     text: str
     line: int
@@ -75,7 +77,12 @@ class _Lexer:
         return TsLexError(message, self.line)
 
     def add(self, kind: str, start: int) -> None:
-        self.tokens.append(Token(kind, self.text[start : self.pos], self.line_at(start)))
+        seen, line = self._seen  # line_at(start), inline: this runs once per token
+        if start < seen:
+            seen, line = 0, 1
+        line += self.text.count("\n", seen, start)
+        self._seen = (start, line)
+        self.tokens.append(Token(kind, self.text[start : self.pos], line))
 
     def run(self, until_brace: bool = False) -> None:
         """Tokens up to the end (or, inside ``${…}``, up to its closing brace)."""
