@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
@@ -67,6 +68,60 @@ class OverBudget(LimitExceeded):
             f"{what} did not finish within the time limit of {seconds:g} s",
             hint="send a smaller or simpler payload, or raise ZEROLAYER_TIME_LIMIT",
         )
+
+
+class EngineBusy(ZeroLayerError):
+    """Every engine slot of this worker stayed taken for the whole time budget: the request
+    never started (the service is busy, not the request at fault)."""
+
+    code = "engine_busy"
+
+    def __init__(self, what: str, seconds: float, slots: int) -> None:
+        super().__init__(
+            f"{what} waited {seconds:g} s for one of the {slots} engine slots of this worker "
+            "and did not start",
+            hint="retry shortly; operators can add workers or raise ZEROLAYER_ENGINE_THREADS",
+        )
+
+
+class _Dropped(Exception):
+    """A queued run whose caller gave up before it got a slot (never seen by callers)."""
+
+
+class EngineSlots:
+    """At most ``size`` engine runs at once in this worker.
+
+    Engine runs are pure Python: each thread running one holds the GIL, and the event loop
+    competes with every one of them for it (with eight at once, ``/health`` waited up to
+    0.7 s). A run therefore takes a slot in its worker thread before it starts and gives it
+    back when it ends; a thread waiting for a slot waits on a lock, without the GIL. A run
+    abandoned at the deadline keeps its slot until it really ends, so runaways cannot pile
+    up; a queued run whose caller gave up is dropped when it gets its slot, unrun.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._free = threading.BoundedSemaphore(size)
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    @property
+    def limiter(self) -> anyio.CapacityLimiter:
+        """Worker threads for engine runs, apart from anyio's default pool (which the
+        fallback and readiness routes use), created on the event loop when first needed."""
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(max(40, 4 * self.size))
+        return self._limiter
+
+    def run(
+        self, func: Callable[..., T], args: tuple[Any, ...], started: threading.Event,
+        cancelled: threading.Event,
+    ) -> T:  # fmt: skip
+        """``func(*args)`` once a slot is free (in a worker thread)."""
+        with self._free:
+            if cancelled.is_set():
+                raise _Dropped
+            started.set()
+            return func(*args)
 
 
 class AnswerTooLong(LimitExceeded):
@@ -201,6 +256,7 @@ class AnswerService:
         self.settings = settings
         self.tenancy: Tenancy | None = None  # set when tenant rules are installed
         self.fast: FastPath | None = None  # set by create_app unless the fast path is off
+        self.slots = EngineSlots(settings.engine_threads)
 
     def fingerprint(self, prepared: Prepared) -> str | None:
         """The cache key of a request, or None (disabled, forced fallback, engine says no)."""
@@ -294,17 +350,32 @@ class AnswerService:
         return float(limit) if isinstance(limit, int | float) and limit > 0 else DEFAULT_TIME_LIMIT
 
     async def in_budget(self, what: str, func: Callable[..., T], *args: Any) -> T:
-        """``func(*args)`` in a worker thread, awaited for at most ``time_limit`` seconds, so
-        the event loop keeps serving meanwhile; OverBudget when it takes longer (the thread
-        is abandoned: its result, when it comes, is dropped)."""
+        """``func(*args)`` in a worker thread once an engine slot is free (``EngineSlots``),
+        awaited for at most ``time_limit`` seconds in all, so the event loop keeps serving
+        meanwhile. OverBudget when the run started and took longer (the thread is abandoned
+        and its result dropped); EngineBusy when no slot came free in that time."""
         limit = self.time_limit
+        started, cancelled = threading.Event(), threading.Event()
+        job = partial(self.slots.run, func, args, started, cancelled)
         try:
             with anyio.fail_after(limit):
-                return await anyio.to_thread.run_sync(partial(func, *args), abandon_on_cancel=True)
+                return await anyio.to_thread.run_sync(
+                    job, abandon_on_cancel=True, limiter=self.slots.limiter
+                )
         except TimeoutError:
+            cancelled.set()
+            if not started.is_set():
+                self.metrics.engine_busy.inc()
+                log.warning("%s found no free engine slot within %g s", what, limit)
+                raise EngineBusy(what, limit, self.slots.size) from None
             self.metrics.over_budget.inc()
             log.warning("%s ran past the time limit of %g s", what, limit)
             raise OverBudget(what, limit) from None
+
+    def busy(self, exc: EngineBusy) -> ApiError:
+        """The 503 answer of a request that found no free engine slot."""
+        return ApiError(503, str(exc), kind="overloaded_error", code=exc.code,
+                        headers={"retry-after": "1"})  # fmt: skip
 
     async def decide_async(self, prepared: Prepared) -> Decision:
         """``decide`` with the engine off the event loop: a hit of the in-process cache is
@@ -316,12 +387,16 @@ class AnswerService:
                 return await self.in_budget("the request", self.decide, prepared)
             except OverBudget as exc:
                 return Decision(Route.ERROR, reason=exc.code, error=exc)
+            except EngineBusy as exc:
+                raise self.busy(exc) from None
         key, hit = self.lookup(prepared)
         if hit is None:
             try:
                 hit = await self.in_budget("the request", self.compute, prepared, key)
             except OverBudget as exc:
                 hit = Decision(Route.ERROR, reason=exc.code, error=exc)
+            except EngineBusy as exc:
+                raise self.busy(exc) from None
         hit.warnings = syntax_warnings(prepared.request)
         return hit
 
@@ -549,6 +624,8 @@ class AnswerService:
                 )
             except OverBudget as exc:
                 status, reason, detail = "skipped", "time_limit", str(exc)
+            except EngineBusy as exc:
+                status, reason, detail = "skipped", "engine_busy", str(exc)
             items.append({"index": i, "status": status, "reason": reason, "detail": detail})
             if status == "warmed":
                 warmed += 1
