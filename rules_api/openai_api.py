@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import Response
 
 from zerolayer.core.fallback import ChoiceDelta
 from zerolayer.core.messages import Route
@@ -37,6 +37,7 @@ from zerolayer.rules_api.encoding import dump_json
 from zerolayer.rules_api.fast_path import CREATED, ID, Template, slot_values
 from zerolayer.rules_api.schemas import ChatCompletionRequest
 from zerolayer.rules_api.service import AnswerService, StreamStart
+from zerolayer.rules_api.streaming import EventStreamResponse
 from zerolayer.rules_api.translate import Prepared, from_openai
 
 API = "openai"
@@ -198,7 +199,7 @@ def openai_router(service: AnswerService) -> APIRouter:
         if prepared.stream:
             include = bool(body.stream_options and body.stream_options.include_usage)
             deltas = answer_deltas(service, API, prepared, decision, start, started)
-            return StreamingResponse(
+            return EventStreamResponse(
                 chunk_stream(
                     prepared,
                     cid,
@@ -208,7 +209,6 @@ def openai_router(service: AnswerService) -> APIRouter:
                     deltas,
                     replicate=start is None or start.replicate,
                 ),
-                media_type="text/event-stream",
                 headers={**headers, **SSE_HEADERS},
             )
         shaped, finish = shape_deterministic(prepared, decision)

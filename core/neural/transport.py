@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any
 
+import anyio
 import httpx
 
 from zerolayer.core.errors import StartupError
@@ -293,12 +294,15 @@ class Transport:
                 response.read()
                 raise _not_a_stream(response)
             parser = EventParser(self.base_url)
-            for line in response.iter_lines():
-                item = parser.feed(line)
-                if item is not None:
+            chunks = response.iter_bytes()
+            for chunk in chunks:
+                for item in parser.feed_bytes(chunk):
                     yield item
                     if item[1] is DONE:
+                        _drain(chunks)
                         return
+            for item in parser.feed_bytes(b""):
+                yield item
 
     @contextmanager
     def _send(
@@ -357,12 +361,15 @@ class Transport:
                 await response.aread()
                 raise _not_a_stream(response)
             parser = EventParser(self.base_url)
-            async for line in response.aiter_lines():
-                item = parser.feed(line)
-                if item is not None:
+            chunks = response.aiter_bytes()
+            async for chunk in chunks:
+                for item in parser.feed_bytes(chunk):
                     yield item
                     if item[1] is DONE:
+                        await _adrain(chunks)
                         return
+            for item in parser.feed_bytes(b""):
+                yield item
 
     @asynccontextmanager
     async def _asend(
@@ -415,14 +422,51 @@ class Transport:
 
 
 DONE: Any = object()  # the data of the ``[DONE]`` event
+# After ``[DONE]`` the body's end is read (a server sends it with ``[DONE]``), so that the
+# connection goes back to the pool: a response closed before its end closes its connection,
+# and the next stream would pay for a new one. A server that sends more than this, or keeps
+# the body open longer, gets its connection closed instead.
+DRAIN_CHUNKS = 4
+DRAIN_S = 0.5
+
+
+def _drain(chunks: Iterator[bytes]) -> None:
+    for _ in zip(range(DRAIN_CHUNKS), chunks, strict=False):
+        pass
+
+
+async def _adrain(chunks: AsyncIterator[bytes]) -> None:
+    with anyio.move_on_after(DRAIN_S):
+        count = 0
+        async for _ in chunks:
+            count += 1
+            if count >= DRAIN_CHUNKS:
+                return
 
 
 class EventParser:
-    """Server-sent event lines → (event name, decoded JSON data) items."""
+    """Server-sent event lines → (event name, decoded JSON data) items.
+
+    ``feed_bytes`` takes the body as it comes off the network: the lines of each piece (ended
+    by LF, CRLF or CR; a line cut between pieces is kept for the next) are read in one go,
+    without a decoder and a generator per line."""
 
     def __init__(self, source: str) -> None:
         self.source = source
         self.event: str | None = None
+        self.rest = b""
+
+    def feed_bytes(self, chunk: bytes) -> Iterator[tuple[str | None, Any]]:
+        """The items of the lines ``chunk`` completes (``b""``: the body ended, its last
+        line too)."""
+        data = self.rest + chunk if self.rest else chunk
+        lines = data.splitlines(keepends=True)
+        cut = chunk and lines and lines[-1][-1:] not in (b"\n", b"\r")
+        self.rest = lines.pop() if cut else b""
+        for raw in lines:
+            item = self.feed(raw.rstrip(b"\r\n").decode("utf-8", "replace"))
+            if item is not None:
+                yield item
 
     def feed(self, line: str) -> tuple[str | None, Any] | None:
         """The item a line completes, or None."""
