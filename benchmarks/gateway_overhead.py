@@ -50,14 +50,14 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gateway_upstream import MODEL, answer_tokens  # noqa: E402
-from http_load import percentile, process_tree_cpu, run_async  # noqa: E402
+from gateway_upstream import MODEL, answer_tokens
+from http_load import percentile, process_tree_cpu, run_async
 
 HERE = Path(__file__).resolve().parent
 HOST = "127.0.0.1"
@@ -360,10 +360,14 @@ def report(
     """Rows, overheads over the upstream, and the ratios the figures are quoted by."""
     out: dict[str, Any] = {
         "software": software,
-        "settings": {"tokens": args.tokens, "rounds": args.rounds,
-                     "latency_requests": args.latency_requests,
-                     "concurrency": args.concurrency, "duration_s": args.duration,
-                     "engine": args.engine},  # fmt: skip
+        "settings": {
+            "tokens": args.tokens,
+            "rounds": args.rounds,
+            "latency_requests": args.latency_requests,
+            "concurrency": args.concurrency,
+            "duration_s": args.duration,
+            "engine": args.engine,
+        },
         "load_average": os.getloadavg(),
         "rows": {phase: [r.summary() for r in rows.values()] for phase, rows in phases.items()},
     }

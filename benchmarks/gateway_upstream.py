@@ -88,8 +88,10 @@ class Answers:
         found = self.built.get(key)
         if found is None:
             if stream:
-                head = (b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
-                        b"cache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n")  # fmt: skip
+                head = (
+                    b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+                    b"cache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n"
+                )
                 found = [head, *stream_events(self.tokens, model, include)]
             else:
                 data = whole_answer(self.tokens, model)
@@ -101,7 +103,9 @@ class Answers:
         return found
 
 
-NOT_FOUND = b"HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"
+NOT_FOUND = (
+    b"HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"
+)
 HEALTH = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"
 
 
@@ -141,7 +145,10 @@ class Protocol(asyncio.Protocol):
         if method == "GET" and path == "/health":
             self.transport.write(HEALTH)
             return
-        if method != "POST" or path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
+        if method != "POST" or path.rstrip("/") not in (
+            "/v1/chat/completions",
+            "/chat/completions",
+        ):
             self.transport.write(NOT_FOUND)
             return
         for part in self.answers.of(json.loads(body or b"{}")):
