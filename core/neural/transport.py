@@ -13,6 +13,8 @@ seconds until the next trial, without touching the network.
 Both a blocking client (for ``generate``/``stream``) and an asynchronous one (for
 ``agenerate``/``astream``, what the HTTP service awaits on its event loop) are pooled, one of
 each per transport (the asynchronous one per event loop), HTTP/2 where ``h2`` is installed.
+On the event loop a plain ``http://`` upstream is called through ``http1``'s lean client
+(httpx's layers cost more CPU than the rest of a forwarded request); ``https://`` keeps httpx.
 ``TransportStats`` counts retries, passed-on errors and breaker refusals for ``/metrics``.
 
 ``HttpBackend`` is what the OpenAI-compatible and the Anthropic backends share: one
@@ -39,6 +41,7 @@ import httpx
 
 from zerolayer.core.errors import StartupError
 from zerolayer.core.fallback import FallbackUnavailable, UpstreamAnswerError
+from zerolayer.core.neural import http1
 from zerolayer.core.neural.breaker import CircuitBreaker
 
 log = logging.getLogger("zerolayer.neural")
@@ -199,6 +202,9 @@ class Transport:
         self._client: httpx.Client | None = None
         self._aclients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient]
         self._aclients = weakref.WeakKeyDictionary()
+        self._pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, http1.Http1Pool]
+        self._pools = weakref.WeakKeyDictionary()
+        self._lean = http1.available(self.base_url)
         self._lock = threading.Lock()
 
     @property
@@ -223,6 +229,20 @@ class Transport:
             self._aclients[loop] = client
         return client
 
+    def _apool(self) -> http1.Http1Pool | None:
+        """The lean client's pool of the running event loop, None where httpx serves."""
+        if not self._lean:
+            return None
+        loop = asyncio.get_running_loop()
+        pool = self._pools.get(loop)
+        if pool is None:
+            s = self.settings
+            pool = http1.Http1Pool(
+                self.base_url, connect_timeout=s.connect_timeout_s, read_timeout=s.read_timeout_s
+            )
+            self._pools[loop] = pool
+        return pool
+
     def close(self) -> None:
         """Close the blocking client (asynchronous ones close with ``aclose``)."""
         if self._client is not None:
@@ -231,7 +251,11 @@ class Transport:
 
     async def aclose(self) -> None:
         """Close the asynchronous client of the running loop, and the blocking one."""
-        client = self._aclients.pop(asyncio.get_running_loop(), None)
+        loop = asyncio.get_running_loop()
+        pool = self._pools.pop(loop, None)
+        if pool is not None:
+            pool.close()
+        client = self._aclients.pop(loop, None)
         if client is not None:
             await client.aclose()
         self.close()
@@ -256,7 +280,7 @@ class Transport:
         pause = max(s.backoff_s * 2 ** (attempt - 1), asked or 0.0)
         return pause if waited + pause <= s.retry_budget_s else None
 
-    def _retryable(self, response: httpx.Response) -> bool:
+    def _retryable(self, response: Any) -> bool:
         return (
             response.status_code in RETRY_STATUS
             and response.headers.get("x-should-retry", "").lower() != "false"
@@ -374,16 +398,24 @@ class Transport:
     @asynccontextmanager
     async def _asend(
         self, path: str, body: dict[str, Any], headers: Mapping[str, str]
-    ) -> AsyncIterator[httpx.Response]:
-        """``_send`` on the event loop."""
+    ) -> AsyncIterator[Any]:
+        """``_send`` on the event loop (``http1``'s lean client for a plain http upstream)."""
         self._refuse_if_open()
-        client, waited, attempt = self.aclient, 0.0, 0
+        pool = self._apool()
+        client = self.aclient if pool is None else None
+        data = _json_bytes(body) if pool is not None else b""
+        waited, attempt = 0.0, 0
         while True:
             error: UpstreamAnswerError | None = None
             asked: float | None = None
+            response: Any
             try:
-                request = client.build_request("POST", path, json=body, headers=dict(headers))
-                response = await client.send(request, stream=True)
+                if pool is not None:
+                    response = await pool.post(path, data, headers)
+                else:
+                    assert client is not None
+                    request = client.build_request("POST", path, json=body, headers=dict(headers))
+                    response = await client.send(request, stream=True)
             except httpx.TransportError as exc:
                 last, cause = f"{type(exc).__name__}: {exc}", "connection"
             else:
@@ -411,7 +443,7 @@ class Transport:
             await asyncio.sleep(pause)
             waited += pause
 
-    def _json(self, path: str, response: httpx.Response) -> Any:
+    def _json(self, path: str, response: Any) -> Any:
         try:
             return response.json()
         except ValueError as exc:
@@ -487,11 +519,16 @@ class EventParser:
             ) from exc
 
 
-def _is_event_stream(response: httpx.Response) -> bool:
+def _json_bytes(body: dict[str, Any]) -> bytes:
+    """A request body as httpx writes ``json=``: compact, literal UTF-8."""
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+
+
+def _is_event_stream(response: Any) -> bool:
     return response.headers.get("content-type", "").startswith("text/event-stream")
 
 
-def _not_a_stream(response: httpx.Response) -> UpstreamError:
+def _not_a_stream(response: Any) -> UpstreamError:
     kind = response.headers.get("content-type", "no content type")
     return UpstreamError(
         f"the upstream answered {response.status_code} with {kind}, not an event stream: "
