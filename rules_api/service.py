@@ -32,6 +32,7 @@ from zerolayer.core.fallback import (
 )
 from zerolayer.core.messages import EngineRequest, EngineResult, Part, Route
 from zerolayer.core.neural.transport import UpstreamError
+from zerolayer.core.neural.upstream import EventRelay
 from zerolayer.core.protocol.fill import answer_protocol, stream_protocol
 from zerolayer.core.protocol.model import Protocol
 from zerolayer.rules_api.api_errors import (
@@ -530,6 +531,30 @@ class AnswerService:
             await items.aclose()
             raise self._unavailable(decision, exc) from exc
         return StreamStart(first=first, rest=items, replicate=replicate)
+
+    async def aopen_relay(
+        self, prepared: Prepared, decision: Decision, relay: EventRelay
+    ) -> tuple[bytes, AsyncIterator[bytes]] | None:
+        """For a backend that relays its stream as bytes (an OpenAI-compatible upstream, to
+        an OpenAI client): its stream opened and its first bytes read through ``relay`` (so
+        that errors come before 200), and the rest; None for any other backend or decision.
+        ApiError 503/502 when it fails, as ``aopen_stream``."""
+        backend = self._native(decision)
+        if backend is None or not hasattr(backend, "arelay"):
+            return None
+        prepared, _ = self.checked(prepared, decision)
+        max_tokens = prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS
+        chunks = backend.arelay(prepared.request, max_tokens=max_tokens, stop=prepared.stop)
+        try:
+            try:
+                first = relay.feed(await chunks.__anext__())
+            except StopAsyncIteration:
+                first = relay.feed(b"")
+                relay.check_end()
+        except Exception as exc:
+            await chunks.aclose()
+            raise self._unavailable(decision, exc) from exc
+        return first, chunks
 
     async def warmup(self, bodies: list[dict[str, Any]]) -> dict[str, Any]:
         """Answer Anthropic-style bodies with the engine and cache the deterministic answers;

@@ -395,6 +395,18 @@ class Transport:
             for item in parser.feed_bytes(b""):
                 yield item
 
+    async def apost_stream(
+        self, path: str, body: dict[str, Any], headers: Mapping[str, str]
+    ) -> AsyncIterator[bytes]:
+        """The body of an event-stream answer, unparsed, as it comes off the network (for a
+        relay that forwards it); UpstreamError when the answer is not an event stream."""
+        async with self._asend(path, body, headers) as response:
+            if not _is_event_stream(response):
+                await response.aread()
+                raise _not_a_stream(response)
+            async for chunk in response.aiter_bytes():
+                yield chunk
+
     @asynccontextmanager
     async def _asend(
         self, path: str, body: dict[str, Any], headers: Mapping[str, str]
