@@ -14,7 +14,7 @@ from typing import Any
 
 import anyio
 from fastapi import APIRouter, Request
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import Response
 
 from zerolayer.core.fallback import ChoiceDelta
 from zerolayer.core.messages import Route
@@ -177,41 +177,38 @@ async def relayed_stream(
     first: bytes,
     chunks: AsyncIterator[bytes],
     ids: tuple[str, int],
-) -> AsyncIterator[bytes]:
+) -> AsyncIterator[tuple[bytes, bool]]:
     """An OpenAI-compatible upstream's stream passed on as its bytes (``EventRelay``), then
     ``[DONE]``: a usage chunk of zerolayer's own count before it only when the client asked
     for usage and the upstream gave none; a stream that breaks ends with the error chunk,
-    as ``chunk_stream``'s. The request's metrics are recorded when it ends."""
+    as ``chunk_stream``'s. Items are (bytes, last): the last piece carries the end of the
+    answer with it (a stream whose upstream answer came in one read is one piece). The
+    upstream's body is read to its end after that, and the request's metrics recorded."""
     failed, spent = True, 0
     try:
+        pending = first  # made and not yet given
         try:
-            if first:
-                yield first
             if not relay.done:
-                async for chunk in chunks:
-                    out = relay.feed(chunk)
-                    if out:
-                        yield out
+                if pending:
+                    yield pending, False
+                    pending = b""
+                async for piece in chunks:
+                    out = relay.feed(piece)
                     if relay.done:
+                        pending = out
                         break
+                    if out:
+                        yield out, False
                 else:
-                    tail = relay.feed(b"")
-                    if tail:
-                        yield tail
+                    pending = relay.feed(b"")
                     relay.check_end()
-            if relay.done:  # the body's end, so that the connection goes back to the pool
-                with anyio.move_on_after(DRAIN_S):
-                    for _ in range(DRAIN_CHUNKS):
-                        if await anext(chunks, None) is None:
-                            break
         except Exception as exc:
             log.error("fallback stream failed: %r", exc)
             message = f"the neural fallback failed while streaming: {broken(exc)}"
-            yield error_chunk(message, getattr(exc, "kind", "api_error"))
-            yield b"data: [DONE]\n\n"
-            return
-        finally:
+            error = error_chunk(message, getattr(exc, "kind", "api_error"))
             await chunks.aclose()
+            yield pending + error + b"data: [DONE]\n\n", True
+            return
         end = b"data: [DONE]\n\n"
         if relay.usage is not None:
             spent = int(relay.usage.get("completion_tokens") or 0)
@@ -223,9 +220,37 @@ async def relayed_stream(
                        "total_tokens": prompt + spent}  # fmt: skip
                 end = chunk(*ids, prepared.model, [], usage=own) + end
         failed = False
-        yield end
+        yield pending + end, True
+        with anyio.move_on_after(DRAIN_S):  # the body's end: the connection goes back to the pool
+            for _ in range(DRAIN_CHUNKS):
+                if await anext(chunks, None) is None:
+                    break
     finally:
+        await chunks.aclose()  # a no-op once read to the end
         record(service, API, decision, started, failed=failed, model_tokens=spent)
+
+
+class RelayResponse(Response):
+    """The event stream of ``relayed_stream``: each piece sent as it is made, the last one
+    with the end of the chunked body (one write for both)."""
+
+    media_type = "text/event-stream"
+
+    def __init__(self, pieces: AsyncIterator[tuple[bytes, bool]], headers: dict[str, str]):
+        self.pieces = pieces
+        self.status_code = 200
+        self.background = None
+        self.init_headers(headers)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        more = True
+        async for data, last in self.pieces:  # read on after the last: the upstream's end
+            if more:
+                await send({"type": "http.response.body", "body": data, "more_body": not last})
+                more = not last
+        if more:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def _choice(index: int, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
@@ -275,9 +300,7 @@ def openai_router(service: AnswerService) -> APIRouter:
                 if opened is not None:
                     stream = relayed_stream(service, prepared, decision, started, relay,
                                             *opened, (cid, created))  # fmt: skip
-                    return StreamingResponse(
-                        stream, media_type="text/event-stream", headers={**headers, **SSE_HEADERS}
-                    )
+                    return RelayResponse(stream, {**headers, **SSE_HEADERS})
                 start = await open_fallback_stream(service, API, prepared, decision, started)
             else:
                 text, finish = await fallback_completion(service, API, prepared, decision, started)
