@@ -10,6 +10,9 @@ parameters, ``max_tokens`` 64; streamed ones with ``stream_options.include_usage
   unless ``--engine`` names another, rules off) with
   ``ZEROLAYER_FALLBACK=upstream:<the upstream>``: every request is judged by the engine,
   falls back and is forwarded (the model path);
+- ``baseline`` (with ``--baseline DIR``): the same, with the ``zerolayer`` package of ``DIR``
+  first on the path (``git worktree add DIR/zerolayer <commit>``), so that two builds are
+  compared in one run;
 - ``litellm``: LiteLLM's proxy (``litellm --config``, one worker) with one model whose
   ``api_base`` is the upstream, when ``--litellm`` names a ``litellm`` executable (LiteLLM
   is installed only in the benchmark's own virtual environment, never with zerolayer:
@@ -318,6 +321,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
              "--workers", "1", "--log-level", "warning"],
             zl_env, f"http://{HOST}:{zl_port}/health/ready", "zerolayer"))  # fmt: skip
         targets.append(Target("zerolayer", zl_port, zl_pid))
+        if args.baseline:  # another build of zerolayer, first on its path
+            bl_port = free_port()
+            bl_env = {**zl_env, "PYTHONPATH": os.pathsep.join([args.baseline, base["PYTHONPATH"]])}
+            bl_pid = stack.enter_context(process(
+                [sys.executable, "-m", "zerolayer.rules_api", "--port", str(bl_port),
+                 "--workers", "1", "--log-level", "warning"],
+                bl_env, f"http://{HOST}:{bl_port}/health/ready", "the baseline"))  # fmt: skip
+            targets.append(Target("baseline", bl_port, bl_pid))
         if args.litellm:
             ll_port = free_port()
             ll_env = {**base, "LITELLM_LOG": "ERROR", "LITELLM_LOCAL_MODEL_COST_MAP": "True",
@@ -383,9 +394,16 @@ def report(
     out["overhead_1_connection"] = overhead
     ratios: dict[str, Any] = {}
     for phase, rows in (("1_connection", lat), (f"{args.concurrency}_connections", thr)):
-        z_whole = rows["zerolayer", "whole"]["gateway_us_per_request"]
-        z_stream = rows["zerolayer", "stream"]["gateway_us_per_request"]
-        ratios[f"zerolayer_stream_over_whole_cpu_{phase}"] = round(z_stream / z_whole, 2)
+        for name in ("zerolayer", "baseline"):
+            if name in names:
+                z_whole = rows[name, "whole"]["gateway_us_per_request"]
+                z_stream = rows[name, "stream"]["gateway_us_per_request"]
+                ratios[f"{name}_stream_over_whole_cpu_{phase}"] = round(z_stream / z_whole, 2)
+        if "baseline" in names:
+            for mode in MODES:
+                ratios[f"baseline_over_zerolayer_cpu_{mode}_{phase}"] = round(
+                    rows["baseline", mode]["gateway_us_per_request"]
+                    / rows["zerolayer", mode]["gateway_us_per_request"], 2)  # fmt: skip
         if "litellm" in names:
             for mode in MODES:
                 ratios[f"litellm_over_zerolayer_cpu_{mode}_{phase}"] = round(
@@ -433,6 +451,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--duration", type=float, default=3.0, help="seconds per round and mode")
     parser.add_argument("--json", default=None, help="write the figures to this file")
+    parser.add_argument(
+        "--baseline", default=None, metavar="DIR",
+        help="also measure the zerolayer package in DIR (DIR/zerolayer: a checkout of another "
+        "commit) as target 'baseline'",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     result = run(args)
     print_report(result)
