@@ -11,8 +11,9 @@ It keeps httpx's contract where the transport relies on it: failures are httpx's
 (``ConnectError``, ``ConnectTimeout``, ``ReadTimeout``, ``RemoteProtocolError``, all
 ``httpx.TransportError``), and ``Http1Response`` answers ``status_code``, ``headers`` (names
 in lower case), ``aread``, ``content``, ``text``, ``json``, ``aiter_bytes`` and ``aclose``.
-The read timeout applies to every wait for bytes, as httpx's does. A pooled connection the
-upstream closed while idle is replaced once, before anything of the answer came back.
+The read timeout applies to every wait for bytes, as httpx's does. A pooled connection that
+turns out closed (the upstream dropped it while idle) before any byte of the answer came
+back is discarded and the request sent on the next one, a new connection at last.
 
 ``https://`` upstreams (TLS, HTTP/2) and machines without httptools keep httpx.
 """
