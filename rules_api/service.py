@@ -7,12 +7,14 @@ JSON or event stream and call ``complete``/``open_stream`` for fallback answers.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import dataclasses
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, TypeVar
 
 import anyio
@@ -33,6 +35,7 @@ from zerolayer.core.fallback import (
 )
 from zerolayer.core.messages import EngineRequest, EngineResult, Part, Route
 from zerolayer.core.neural.transport import UpstreamError
+from zerolayer.core.neural.upstream import EventRelay
 from zerolayer.core.protocol.fill import answer_protocol, stream_protocol
 from zerolayer.core.protocol.model import Protocol
 from zerolayer.rules_api.api_errors import (
@@ -84,44 +87,38 @@ class EngineBusy(ZeroLayerError):
         )
 
 
-class _Dropped(Exception):
-    """A queued run whose caller gave up before it got a slot (never seen by callers)."""
-
-
 class EngineSlots:
-    """At most ``size`` engine runs at once in this worker.
+    """At most ``size`` engine runs at once in this worker: the engine's own thread pool,
+    ``size`` threads (``ZEROLAYER_ENGINE_THREADS``), handed runs straight from the loop.
 
     Engine runs are pure Python: each thread running one holds the GIL, and the event loop
     competes with every one of them for it (with eight at once, ``/health`` waited up to
-    0.7 s). A run therefore takes a slot in its worker thread before it starts and gives it
-    back when it ends; a thread waiting for a slot waits on a lock, without the GIL. A run
-    abandoned at the deadline keeps its slot until it really ends, so runaways cannot pile
-    up; a queued run whose caller gave up is dropped when it gets its slot, unrun.
+    0.7 s). A run therefore waits in the pool's queue for a free thread (a slot), without
+    the GIL, and gives it back when it ends. A run abandoned at the deadline keeps its
+    thread until it really ends, so runaways cannot pile up; a queued run whose caller gave
+    up is cancelled in the queue and never runs. The pool is apart from anyio's default one
+    (which the fallback and readiness routes use), and made on first use.
     """
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._free = threading.BoundedSemaphore(size)
-        self._limiter: anyio.CapacityLimiter | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
 
     @property
-    def limiter(self) -> anyio.CapacityLimiter:
-        """Worker threads for engine runs, apart from anyio's default pool (which the
-        fallback and readiness routes use), created on the event loop when first needed."""
-        if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(max(40, 4 * self.size))
-        return self._limiter
+    def pool(self) -> ThreadPoolExecutor:
+        """The worker threads (a thread is started only when none is idle)."""
+        if self._pool is None:
+            with self._lock:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(
+                        self.size, thread_name_prefix="zerolayer-engine"
+                    )
+        return self._pool
 
-    def run(
-        self, func: Callable[..., T], args: tuple[Any, ...], started: threading.Event,
-        cancelled: threading.Event,
-    ) -> T:  # fmt: skip
-        """``func(*args)`` once a slot is free (in a worker thread)."""
-        with self._free:
-            if cancelled.is_set():
-                raise _Dropped
-            started.set()
-            return func(*args)
+    def submit(self, func: Callable[..., T], *args: Any) -> Future[T]:
+        """``func(*args)`` queued for the next free slot, in a copy of the caller's context."""
+        return self.pool.submit(contextvars.copy_context().run, func, *args)
 
 
 class AnswerTooLong(LimitExceeded):
@@ -350,21 +347,19 @@ class AnswerService:
         return float(limit) if isinstance(limit, int | float) and limit > 0 else DEFAULT_TIME_LIMIT
 
     async def in_budget(self, what: str, func: Callable[..., T], *args: Any) -> T:
-        """``func(*args)`` in a worker thread once an engine slot is free (``EngineSlots``),
-        awaited for at most ``time_limit`` seconds in all, so the event loop keeps serving
-        meanwhile. OverBudget when the run started and took longer (the thread is abandoned
-        and its result dropped); EngineBusy when no slot came free in that time."""
+        """``func(*args)`` in a worker thread of the engine's own pool once an engine slot
+        is free (``EngineSlots``; in a copy of the caller's context), awaited for at most
+        ``time_limit`` seconds in all, so the event loop keeps serving meanwhile. OverBudget
+        when the run started and took longer (the thread is abandoned and its result
+        dropped); EngineBusy when no slot came free in that time (the run is cancelled in
+        the queue and never starts). Work is handed to the pool straight from the loop
+        (anyio's ``to_thread`` cost two to three times as much CPU per hand-off)."""
         limit = self.time_limit
-        started, cancelled = threading.Event(), threading.Event()
-        job = partial(self.slots.run, func, args, started, cancelled)
+        job = self.slots.submit(func, *args)
         try:
-            with anyio.fail_after(limit):
-                return await anyio.to_thread.run_sync(
-                    job, abandon_on_cancel=True, limiter=self.slots.limiter
-                )
+            return await asyncio.wait_for(asyncio.wrap_future(job), limit)
         except TimeoutError:
-            cancelled.set()
-            if not started.is_set():
+            if job.cancel():  # still queued (a running or finished run cannot be cancelled)
                 self.metrics.engine_busy.inc()
                 log.warning("%s found no free engine slot within %g s", what, limit)
                 raise EngineBusy(what, limit, self.slots.size) from None
@@ -605,6 +600,30 @@ class AnswerService:
             await items.aclose()
             raise self._unavailable(decision, exc) from exc
         return StreamStart(first=first, rest=items, replicate=replicate)
+
+    async def aopen_relay(
+        self, prepared: Prepared, decision: Decision, relay: EventRelay
+    ) -> tuple[bytes, AsyncIterator[bytes]] | None:
+        """For a backend that relays its stream as bytes (an OpenAI-compatible upstream, to
+        an OpenAI client): its stream opened and its first bytes read through ``relay`` (so
+        that errors come before 200), and the rest; None for any other backend or decision.
+        ApiError 503/502 when it fails, as ``aopen_stream``."""
+        backend = self._native(decision)
+        if backend is None or not hasattr(backend, "arelay"):
+            return None
+        prepared, _ = self.checked(prepared, decision)
+        max_tokens = prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS
+        chunks = backend.arelay(prepared.request, max_tokens=max_tokens, stop=prepared.stop)
+        try:
+            try:
+                first = relay.feed(await chunks.__anext__())
+            except StopAsyncIteration:
+                first = relay.feed(b"")
+                relay.check_end()
+        except Exception as exc:
+            await chunks.aclose()
+            raise self._unavailable(decision, exc) from exc
+        return first, chunks
 
     async def warmup(self, bodies: list[dict[str, Any]]) -> dict[str, Any]:
         """Answer Anthropic-style bodies with the engine and cache the deterministic answers;
