@@ -94,6 +94,22 @@ def test_the_deployment_probes_drains_and_is_found_by_its_peers() -> None:
     assert pdb["minAvailable"] < hpa["minReplicas"]  # a node drain can always proceed
 
 
+def test_the_orchestrators_wait_longer_than_a_replica_drains() -> None:
+    """SIGTERM drains for ZEROLAYER_SHUTDOWN_TIMEOUT_S at most; Kubernetes kills the pod
+    terminationGracePeriodSeconds after it began to stop it (the preStop pause included),
+    compose stop_grace_period after SIGTERM: both must leave the drain its time."""
+    default = float(BY_NAME["ZEROLAYER_SHUTDOWN_TIMEOUT_S"].default)
+    drain = float(kind("ConfigMap")["data"].get("ZEROLAYER_SHUTDOWN_TIMEOUT_S", default))
+    pod = kind("Deployment")["spec"]["template"]["spec"]
+    pause = " ".join(pod["containers"][0]["lifecycle"]["preStop"]["exec"]["command"])
+    seconds = float(re.search(r"sleep\((\d+(?:\.\d+)?)\)", pause)[1])  # type: ignore[index]
+    assert drain > 0 and seconds + drain < pod["terminationGracePeriodSeconds"]
+    service = compose()["services"]["zerolayer"]
+    drain = float(compose()["x-zerolayer-env"].get("ZEROLAYER_SHUTDOWN_TIMEOUT_S", default))
+    grace = re.fullmatch(r"(\d+)s", service["stop_grace_period"])
+    assert grace is not None and 0 < drain < int(grace[1])
+
+
 def test_configuration_uses_documented_variables_only() -> None:
     names = set(kind("ConfigMap")["data"]) | set(kind("Secret")["stringData"])
     names |= set(compose()["x-zerolayer-env"])
