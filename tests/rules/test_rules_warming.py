@@ -162,3 +162,22 @@ def _request(text: str) -> Any:
     from zerolayer.core.messages import EngineRequest, Message
 
     return EngineRequest(messages=(Message("user", text),))
+
+
+def test_serve_opens_a_configured_rules_store_at_start_up(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zerolayer.rules_api import create_app
+    from zerolayer.rules_api.rules.install import open_early
+    from zerolayer.rules_api.testing import FakeFallback
+
+    app = create_app(engine, fallback=FakeFallback())
+    opened: list[bool] = []
+    app.state.rules.factory = lambda: opened.append(True) or object()
+    monkeypatch.delenv("ZEROLAYER_DB_URL", raising=False)
+    assert open_early(app) is None  # no store configured: it opens on first use
+    monkeypatch.setenv("ZEROLAYER_DB_URL", "postgresql+psycopg://zl@127.0.0.1:1/none")
+    thread = open_early(app)
+    assert thread is not None
+    thread.join(10)
+    assert opened == [True]
