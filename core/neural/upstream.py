@@ -161,7 +161,10 @@ class EventRelay:
     upstream for usage). An event is decoded only when it may carry an error or the usage
     (the quoted key ``"error"`` or ``"usage": {`` in its bytes: a quote inside a JSON
     string is escaped, so text that merely mentions them does not match); an error event
-    raises ``UpstreamError``, as ``ChunkReader`` does."""
+    raises ``UpstreamError``, as ``ChunkReader`` does, where it stands in the stream: when
+    events came before it in the same piece, ``feed`` gives those and the next call raises
+    (the answer is the same however the upstream's bytes were split into reads); every
+    call after an error raises it again."""
 
     def __init__(self, model: str, include_usage: bool) -> None:
         # a template for MODEL.sub: a backslash of the JSON string is doubled
@@ -174,9 +177,12 @@ class EventRelay:
         self.usage: dict[str, Any] | None = None
         self.skip_blank = False
         self.datas: list[bytes] = []  # every event's data, decoded only if no usage comes
+        self.error: UpstreamError | None = None  # the stream's error, once met
 
     def feed(self, chunk: bytes) -> bytes:
         """The bytes to send for ``chunk`` (``b""``: the body ended)."""
+        if self.error is not None:
+            raise self.error
         data = self.rest + chunk if self.rest else chunk
         if chunk:
             cut = data.rfind(b"\n") + 1
@@ -202,8 +208,15 @@ class EventRelay:
                 lines[i] = None
                 continue
             may_matter = b'"error"' in payload or USAGE.search(payload)
-            if may_matter and self._decoded(payload) and not self.include_usage:
-                lines[i], dropped = None, True
+            try:
+                if may_matter and self._decoded(payload) and not self.include_usage:
+                    lines[i], dropped = None, True
+            except UpstreamError as exc:
+                self.error = exc  # every later call raises it too
+                if not any(line and line.startswith(b"data:") for line in lines[:i]):
+                    raise
+                lines, dropped = [*lines[:i], b""], True
+                break
             if not self.finished and FINISHED.search(payload):
                 self.finished = True
         if dropped:

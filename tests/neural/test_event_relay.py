@@ -60,9 +60,28 @@ def test_text_that_mentions_error_or_usage_is_not_read_as_such() -> None:
     assert relay.texts() == {0: '"error": {"usage": {}}x'}
 
 
+ERROR = b'data: {"error": {"message": "lost its GPU"}}\n\n'
+
+
+@pytest.mark.parametrize("size", [1, 7, 10_000])
+def test_an_error_event_raises_after_the_events_before_it(size: int) -> None:
+    # However the upstream's bytes were split into reads, the client gets the events sent
+    # before the error, then the error (a 200 stream that ends in it, never a 502 before it).
+    relay = EventRelay("up-model", include_usage=True)
+    body = delta("a ") + delta("b ") + ERROR + delta("c", "stop")
+    out = []
+    with pytest.raises(UpstreamError, match="lost its GPU"):
+        for i in range(0, len(body), size):
+            out.append(relay.feed(body[i : i + size]))
+        relay.feed(b"")
+    assert b"".join(out) == delta("a ") + delta("b ")
+    with pytest.raises(UpstreamError, match="lost its GPU"):
+        relay.feed(delta("d"))  # nothing after the error is passed on
+
+
 def test_an_error_event_a_cut_stream_and_bad_data_raise() -> None:
     with pytest.raises(UpstreamError, match="lost its GPU"):
-        EventRelay("m", True).feed(delta("a") + b'data: {"error": {"message": "lost its GPU"}}\n\n')
+        EventRelay("m", True).feed(ERROR + delta("a"))
     cut = EventRelay("m", True)
     cut.feed(delta("a"))
     with pytest.raises(UpstreamError, match="ended before it finished"):
