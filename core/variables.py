@@ -97,6 +97,14 @@ VARIABLES: tuple[Variable, ...] = (
              "seconds one engine run from a route may take, off the event loop (unset: the "
              "engine's ZEROLAYER_TIME_LIMIT); past it the answer is a 400 naming the limit",
              "service"),
+    Variable("ZEROLAYER_ENGINE_THREADS", "2",
+             "engine runs at once per worker; more wait for a slot within the time budget "
+             "(fewer Python threads holding the GIL keep the event loop answering)", "service"),
+    Variable("ZEROLAYER_SWITCH_INTERVAL_MS", "1.0",
+             "the interpreter's thread switch interval set by the service (how long an engine "
+             "thread may hold the GIL while the event loop waits); 0: left as it is (Python's "
+             "default is 5 ms)",
+             "service"),
     Variable("ZEROLAYER_FAST_PATH_MAX_BYTES", "65536",
              "largest body the fast path of cached answers reads; 0 turns it off", "service"),
     Variable("ZEROLAYER_FAST_PATH_CACHE_BYTES", "16777216",

@@ -127,7 +127,7 @@ async def fallback_completion(
 ) -> tuple[str, Finish]:
     """The fallback's whole answer to a request that does not stream: its text and finish,
     with the request's metrics recorded (a failure too, before its ``ApiError`` goes on)."""
-    completion = await _call_fallback(service.acomplete, service, api, prepared, decision, started)
+    completion = await call_fallback(service.acomplete, service, api, prepared, decision, started)
     finish = completion_finish(prepared, completion)
     record(service, api, decision, started, failed=False, model_tokens=finish.output_tokens)
     return completion.text, finish
@@ -138,10 +138,10 @@ async def open_fallback_stream(
 ) -> StreamStart:
     """The fallback's stream for a streaming request (``answer_deltas`` reads it); a failure to
     open it is recorded before its ``ApiError`` goes on."""
-    return await _call_fallback(service.aopen_stream, service, api, prepared, decision, started)
+    return await call_fallback(service.aopen_stream, service, api, prepared, decision, started)
 
 
-async def _call_fallback(
+async def call_fallback(
     call: Callable[[Prepared, Decision], Awaitable[T]],
     service: AnswerService,
     api: str,

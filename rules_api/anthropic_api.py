@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import Response
 
 from zerolayer.core.blocks.syntax import SyntaxVersionError, check_version, supported
 from zerolayer.core.fallback import ChoiceDelta
@@ -39,6 +39,7 @@ from zerolayer.rules_api.fast_path import ID, Template, new_hex, slot_values
 from zerolayer.rules_api.headers import CONTROL, SYNTAX
 from zerolayer.rules_api.schemas import CountTokensRequest, MessagesRequest
 from zerolayer.rules_api.service import AnswerService, Decision, StreamStart, input_tokens
+from zerolayer.rules_api.streaming import EventStreamResponse
 from zerolayer.rules_api.translate import Prepared, from_anthropic
 
 API = "anthropic"
@@ -210,9 +211,8 @@ def anthropic_router(service: AnswerService) -> APIRouter:
                 return JSONResponse(message_body(prepared, msg_id, text, finish), headers=headers)
         if prepared.stream:
             deltas = answer_deltas(service, API, prepared, decision, start, started)
-            return StreamingResponse(
+            return EventStreamResponse(
                 event_stream(prepared, msg_id, deltas),
-                media_type="text/event-stream",
                 headers={**headers, **SSE_HEADERS},
             )
         shaped, finish = shape_deterministic(prepared, decision)

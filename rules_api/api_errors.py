@@ -16,13 +16,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from zerolayer.rules_api.credentials import ANSWER_PATHS
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.headers import STATUS, answer_headers
 
 log = logging.getLogger("zerolayer.rules_api")
 
 Flavour = Literal["anthropic", "openai"]
-ANSWER_PATHS = ("/v1/messages", "/v1/chat/completions")
 
 # Anthropic error type of each HTTP status zerolayer answers with.
 KIND_OF_STATUS = {
@@ -173,14 +173,20 @@ def describe_validation(errors: Sequence[Any]) -> str:
 
 def allowed_methods(request: Request) -> str:
     """The ``Allow`` value of a path: the methods of every route matching it (a path served
-    by several routes, one per method, answers with all of them, not the first one's)."""
+    by several routes, one per method, answers with all of them, not the first one's). As in
+    OpenAPI, a concrete path is matched before a templated one: where a route without path
+    parameters matches (``/v1/zero-rules/validate``), the templated ones that would also
+    match (``/v1/zero-rules/{name}``, whose names exclude it) do not count."""
     from starlette.routing import Match
 
-    methods: set[str] = set()
+    concrete: set[str] = set()
+    templated: set[str] = set()
     for route in _flat(getattr(request.app, "routes", ())):
         match, _ = route.matches({**request.scope, "method": "GET"})
         if match is not Match.NONE:
-            methods |= set(getattr(route, "methods", None) or ())
+            found = set(getattr(route, "methods", None) or ())
+            (templated if getattr(route, "param_convertors", None) else concrete).update(found)
+    methods = concrete or templated
     if "GET" in methods:
         methods.add("HEAD")
     return ", ".join(sorted(methods))

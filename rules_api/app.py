@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -81,6 +82,8 @@ def create_app(
         )
     settings = settings or ServiceSettings()
     settings.check()
+    if settings.switch_interval_ms > 0:  # an engine thread yields the GIL to the loop sooner
+        sys.setswitchinterval(settings.switch_interval_ms / 1000)
     metrics = metrics or ServiceMetrics(settings.metrics_window_s, settings.metrics_window_max)
     service = AnswerService(
         engine,

@@ -192,6 +192,7 @@ class RedisCache:
         self.near = MemoryCache(near_max_bytes) if near_max_bytes > 0 else None
         self.errors: dict[str, int] = {"get": 0, "put": 0}
         self._down_until = 0.0
+        self.reachable = True  # the last call to Redis succeeded (the store_up gauge)
 
     @property
     def up(self) -> bool:
@@ -211,6 +212,7 @@ class RedisCache:
         except Exception as exc:  # redis.RedisError, OSError: a cache must not fail a request
             self._failed("get", exc)
             return None
+        self.reachable = True
         if raw is None:
             return None
         try:
@@ -231,6 +233,8 @@ class RedisCache:
             self._client.set(self.prefix + key, answer.to_json().encode(), ex=self.ttl_s)
         except Exception as exc:
             self._failed("put", exc)
+            return
+        self.reachable = True
 
     def stats(self) -> dict[str, Any]:
         """Whether Redis answers a PING, the errors swallowed, and the near tier's figures."""
@@ -246,6 +250,7 @@ class RedisCache:
 
     def _failed(self, what: str, exc: Exception) -> None:
         self.errors[what] += 1
+        self.reachable = False
         self._down_until = time.monotonic() + self.retry_s
         log.warning("redis cache %s failed (not asked again for %g s): %s", what, self.retry_s, exc)
 

@@ -11,6 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 KEY_PREFIX = "zlk_"  # every zerolayer key starts so; one that does not parse is invalid
+# The routes besides the rules API (which reads its own key, with its roles) on which every
+# presented zerolayer key is looked up before the route runs, and one that is malformed,
+# unknown or revoked is 401 (``rules_api.rules.tenant_engine.TenantMiddleware``): the
+# answer routes, which also take their tenant from it, and the others that read a payload.
+ANSWER_PATHS = ("/v1/messages", "/v1/chat/completions")
+KEY_CHECKED_PATHS = (*ANSWER_PATHS, "/v1/messages/count_tokens", "/v1/lint", "/v1/cache/warmup")
 
 
 def presented_keys(headers: Mapping[str, str]) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from zerolayer.core.lint import Sampling, lint
 from zerolayer.rules_api.api_errors import ApiError
-from zerolayer.rules_api.service import AnswerService, OverBudget
+from zerolayer.rules_api.service import AnswerService, EngineBusy, OverBudget
 
 
 class LintBody(BaseModel):
@@ -40,6 +40,8 @@ def lint_router(service: AnswerService) -> APIRouter:
             report = await service.in_budget("linting the prompt", run)
         except OverBudget as exc:
             raise ApiError(400, str(exc), code=exc.code) from None
+        except EngineBusy as exc:
+            raise service.busy(exc) from None
         return report.to_dict()
 
     return router

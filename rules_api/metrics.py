@@ -249,9 +249,9 @@ class _CacheCollector(Collector):
         yield errors
         yield GaugeMetricFamily(
             "zerolayer_cache_store_up",
-            "0 for a while after a cache store error (answers come from the in-process tier "
-            "and the engine meanwhile), else 1",
-            1.0 if self.cache.up else 0.0,
+            "0 from a cache store error until the store answers again (answers come from the "
+            "in-process tier and the engine meanwhile), else 1",
+            1.0 if getattr(self.cache, "reachable", self.cache.up) else 0.0,
         )
 
 
@@ -358,6 +358,11 @@ class ServiceMetrics:
         self.over_budget = Counter(
             "zerolayer_over_budget_runs",
             "Engine runs from a route that passed the time budget (answered 400)",
+            registry=reg,
+        )
+        self.engine_busy = Counter(
+            "zerolayer_engine_busy_runs",
+            "Engine runs that found no free engine slot within the time budget (answered 503)",
             registry=reg,
         )
         self._recorders: dict[tuple[str, str, str | None, str | None], AnswerRecorder] = {}

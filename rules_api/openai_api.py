@@ -7,18 +7,25 @@ GET /v1/models answers in Anthropic's shape when the request carries ``anthropic
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any
 
+import anyio
 from fastapi import APIRouter, Request
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import Response
 
 from zerolayer.core.fallback import ChoiceDelta
 from zerolayer.core.messages import Route
+from zerolayer.core.neural.transport import DRAIN_CHUNKS, DRAIN_S
+from zerolayer.core.neural.upstream import EventRelay
 from zerolayer.rules_api.answers import (
     OPENAI_FINISH,
     Finish,
     answer_deltas,
+    broken,
+    call_fallback,
     fallback_completion,
     open_fallback_stream,
     record,
@@ -36,8 +43,12 @@ from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.encoding import dump_json
 from zerolayer.rules_api.fast_path import CREATED, ID, Template, slot_values
 from zerolayer.rules_api.schemas import ChatCompletionRequest
-from zerolayer.rules_api.service import AnswerService, StreamStart
+from zerolayer.rules_api.service import AnswerService, Decision, StreamStart, input_tokens
+from zerolayer.rules_api.streaming import EventStreamResponse
 from zerolayer.rules_api.translate import Prepared, from_openai
+from zerolayer.rules_api.usage import count_tokens
+
+log = logging.getLogger("zerolayer.rules_api")
 
 API = "openai"
 CREATED_AT = "2025-01-01T00:00:00Z"
@@ -140,9 +151,7 @@ async def chunk_stream(
             yield chunk(cid, created, model, [_choice(i, {"content": item}) for i in copies])
             continue
         if item.error is not None:
-            otype, code = OPENAI_OF_KIND.get(item.error_kind, ("server_error", None))
-            error = {"message": item.error, "type": otype, "param": None, "code": code}
-            yield b"data: " + dump_json({"error": error}) + b"\n\n"
+            yield error_chunk(item.error, item.error_kind)
             break
         ends = [(i, OPENAI_FINISH.get(r, "stop")) for i, (_, r) in
                 enumerate(choice_texts("", item, n))]  # fmt: skip
@@ -150,6 +159,98 @@ async def chunk_stream(
         if include_usage:
             yield chunk(cid, created, model, [], usage=usage(item, n))
     yield b"data: [DONE]\n\n"
+
+
+def error_chunk(message: str, kind: str) -> bytes:
+    """The error chunk that ends a broken stream (the SDKs raise it)."""
+    otype, code = OPENAI_OF_KIND.get(kind, ("server_error", None))
+    error = {"message": message, "type": otype, "param": None, "code": code}
+    return b"data: " + dump_json({"error": error}) + b"\n\n"
+
+
+async def relayed_stream(
+    service: AnswerService,
+    prepared: Prepared,
+    decision: Decision,
+    started: float,
+    relay: EventRelay,
+    first: bytes,
+    chunks: AsyncIterator[bytes],
+    ids: tuple[str, int],
+) -> AsyncIterator[tuple[bytes, bool]]:
+    """An OpenAI-compatible upstream's stream passed on as its bytes (``EventRelay``), then
+    ``[DONE]``: a usage chunk of zerolayer's own count before it only when the client asked
+    for usage and the upstream gave none; a stream that breaks ends with the error chunk,
+    as ``chunk_stream``'s. Items are (bytes, last): the last piece carries the end of the
+    answer with it (a stream whose upstream answer came in one read is one piece). The
+    upstream's body is read to its end after that, and the request's metrics recorded."""
+    failed, spent = True, 0
+    try:
+        pending = first  # made and not yet given
+        try:
+            if not relay.done:
+                if pending:
+                    yield pending, False
+                    pending = b""
+                async for piece in chunks:
+                    out = relay.feed(piece)
+                    if relay.done:
+                        pending = out
+                        break
+                    if out:
+                        yield out, False
+                else:
+                    pending = relay.feed(b"")
+                    relay.check_end()
+        except Exception as exc:
+            log.error("fallback stream failed: %r", exc)
+            message = f"the neural fallback failed while streaming: {broken(exc)}"
+            error = error_chunk(message, getattr(exc, "kind", "api_error"))
+            await chunks.aclose()
+            yield pending + error + b"data: [DONE]\n\n", True
+            return
+        end = b"data: [DONE]\n\n"
+        if relay.usage is not None:
+            spent = int(relay.usage.get("completion_tokens") or 0)
+        else:
+            spent = sum(count_tokens(text) for text in relay.texts().values())
+            if relay.include_usage:
+                prompt = input_tokens(prepared.request)
+                own = {"prompt_tokens": prompt, "completion_tokens": spent,
+                       "total_tokens": prompt + spent}  # fmt: skip
+                end = chunk(*ids, prepared.model, [], usage=own) + end
+        failed = False
+        yield pending + end, True
+        with anyio.move_on_after(DRAIN_S):  # the body's end: the connection goes back to the pool
+            for _ in range(DRAIN_CHUNKS):
+                if await anext(chunks, None) is None:
+                    break
+    finally:
+        await chunks.aclose()  # a no-op once read to the end
+        record(service, API, decision, started, failed=failed, model_tokens=spent)
+
+
+class RelayResponse(Response):
+    """The event stream of ``relayed_stream``: each piece sent as it is made, the last one
+    with the end of the chunked body (one write for both)."""
+
+    media_type = "text/event-stream"
+
+    def __init__(self, pieces: AsyncIterator[tuple[bytes, bool]], headers: dict[str, str]):
+        self.pieces = pieces
+        self.status_code = 200
+        self.background = None
+        self.init_headers(headers)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        more = True
+        async for data, last in self.pieces:  # read on after the last: the upstream's end
+            if more:
+                await send({"type": "http.response.body", "body": data, "more_body": not last})
+                more = not last
+        if more:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def _choice(index: int, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
@@ -190,6 +291,16 @@ def openai_router(service: AnswerService) -> APIRouter:
         start: StreamStart | None = None
         if decision.route is Route.FALLBACK:
             if prepared.stream:
+                include = bool(body.stream_options and body.stream_options.include_usage)
+                relay = EventRelay(prepared.model, include)
+                opened = await call_fallback(
+                    partial(service.aopen_relay, relay=relay), service, API, prepared, decision,
+                    started,
+                )  # fmt: skip
+                if opened is not None:
+                    stream = relayed_stream(service, prepared, decision, started, relay,
+                                            *opened, (cid, created))  # fmt: skip
+                    return RelayResponse(stream, {**headers, **SSE_HEADERS})
                 start = await open_fallback_stream(service, API, prepared, decision, started)
             else:
                 text, finish = await fallback_completion(service, API, prepared, decision, started)
@@ -198,7 +309,7 @@ def openai_router(service: AnswerService) -> APIRouter:
         if prepared.stream:
             include = bool(body.stream_options and body.stream_options.include_usage)
             deltas = answer_deltas(service, API, prepared, decision, start, started)
-            return StreamingResponse(
+            return EventStreamResponse(
                 chunk_stream(
                     prepared,
                     cid,
@@ -208,7 +319,6 @@ def openai_router(service: AnswerService) -> APIRouter:
                     deltas,
                     replicate=start is None or start.replicate,
                 ),
-                media_type="text/event-stream",
                 headers={**headers, **SSE_HEADERS},
             )
         shaped, finish = shape_deterministic(prepared, decision)

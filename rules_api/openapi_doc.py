@@ -26,6 +26,7 @@ from fastapi.openapi.utils import get_openapi
 
 from zerolayer.core.blocks.syntax import HEADER as SYNTAX_HEADER
 from zerolayer.core.blocks.syntax import VERSIONS
+from zerolayer.rules_api.credentials import ANSWER_PATHS, KEY_CHECKED_PATHS
 
 REF = "#/components/schemas/"
 ANTHROPIC_ERROR = {
@@ -97,10 +98,11 @@ WORDS = {
     500: "An internal error (logged); no client input should cause it",
     502: "The neural fallback failed",
     503: "The request needs the neural fallback and none is configured or it is unavailable; "
-    "or the rules store cannot be reached for now (Retry-After)",
+    "or no engine slot of the worker came free within the time budget, or the rules store "
+    "cannot be reached for now (Retry-After)",
 }
 ETAG_PATTERN = r'^(W/)?"r[0-9]{1,12}"$'  # what the rules routes read from If-Match
-ANSWER_ROUTES = ("/v1/messages", "/v1/chat/completions")
+ANSWER_ROUTES = ANSWER_PATHS
 RULES_PREFIXES = ("/v1/zero-rules", "/v1/keys", "/v1/audit", "/v1/status")
 PAGED = {"/v1/zero-rules", "/v1/audit", "/v1/zero-rules/{name}/audit", "/v1/keys"}
 PAGED |= {"/v1/zero-rules/{name}/versions"}
@@ -176,10 +178,12 @@ def _errors(path: str, method: str) -> set[int]:
     statuses = {400, 500}
     if method in ("post", "put"):
         statuses.add(413)
+    if path in KEY_CHECKED_PATHS:  # 401: a zerolayer key presented that is not valid;
+        statuses |= {401, 503}  # 503: the rules store cannot check it now
     if path in ANSWER_ROUTES:
-        statuses |= {502, 503}
+        statuses.add(502)
     if path == "/v1/cache/warmup":
-        statuses |= {401, 403}
+        statuses.add(403)
     if path == "/health/ready":
         statuses.add(503)
     if path.startswith(RULES_PREFIXES) and (path, method) not in PUBLIC_RULES_ROUTES:
@@ -219,6 +223,8 @@ def _complete_operation(path: str, method: str, operation: dict[str, Any]) -> No
         ok["text/event-stream"] = {"schema": {}}  # events: the API's stream chunks
     if path == "/metrics":
         responses["200"]["content"] = {"text/plain": {"schema": {"type": "string"}}}
+    if path in KEY_CHECKED_PATHS:  # a key is optional here
+        operation["security"] = [{}, {"apiKey": []}, {"bearer": []}]
     if path.startswith(RULES_PREFIXES) and (path, method) not in PUBLIC_RULES_ROUTES:
         _complete_rules_operation(path, method, operation)
 
@@ -229,9 +235,17 @@ def _parameter(name: str, where: str, schema: dict[str, Any], words: str) -> dic
 
 def _complete_rules_operation(path: str, method: str, operation: dict[str, Any]) -> None:
     from zerolayer.rules_api.rules.keys import TENANT_PATTERN  # only with the rules routes
+    from zerolayer.rules_api.rules.workflow import RESERVED_NAMES
 
     operation["security"] = [{"apiKey": []}, {"bearer": []}]
     params: list[dict[str, Any]] = operation.setdefault("parameters", [])
+    for param in params:  # said in words: a "not" would have negative tests send exactly
+        if param.get("in") == "path" and param.get("name") == "name":  # those concrete paths
+            reserved = " or ".join(f"`{n}`" for n in sorted(RESERVED_NAMES))
+            param["description"] = (
+                f"the rule's name; never {reserved}: those paths are other routes "
+                "(OpenAPI matches a concrete path before a templated one)"
+            )
     params.append(
         _parameter(
             "x-zerolayer-tenant",

@@ -67,7 +67,18 @@ def app_from_env() -> FastAPI:
         engine_from_env(), fallback=fallback_from_env(), settings=ServiceSettings.from_env()
     )
     settle()
+    _open_rules_early(app)
     return app
+
+
+def _open_rules_early(app: FastAPI) -> None:
+    """With ``ZEROLAYER_DB_URL`` set, open the rules store now, in the background: the rule
+    workers start and the active rules compile before the first request needs them."""
+    try:
+        from zerolayer.rules_api.rules.install import open_early
+    except ImportError:  # no rules API (its dependencies are missing)
+        return
+    open_early(app)
 
 
 def settle() -> None:

@@ -7,11 +7,14 @@ JSON or event stream and call ``complete``/``open_stream`` for fallback answers.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import dataclasses
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, TypeVar
 
 import anyio
@@ -32,6 +35,7 @@ from zerolayer.core.fallback import (
 )
 from zerolayer.core.messages import EngineRequest, EngineResult, Part, Route
 from zerolayer.core.neural.transport import UpstreamError
+from zerolayer.core.neural.upstream import EventRelay
 from zerolayer.core.protocol.fill import answer_protocol, stream_protocol
 from zerolayer.core.protocol.model import Protocol
 from zerolayer.rules_api.api_errors import (
@@ -67,6 +71,54 @@ class OverBudget(LimitExceeded):
             f"{what} did not finish within the time limit of {seconds:g} s",
             hint="send a smaller or simpler payload, or raise ZEROLAYER_TIME_LIMIT",
         )
+
+
+class EngineBusy(ZeroLayerError):
+    """Every engine slot of this worker stayed taken for the whole time budget: the request
+    never started (the service is busy, not the request at fault)."""
+
+    code = "engine_busy"
+
+    def __init__(self, what: str, seconds: float, slots: int) -> None:
+        super().__init__(
+            f"{what} waited {seconds:g} s for one of the {slots} engine slots of this worker "
+            "and did not start",
+            hint="retry shortly; operators can add workers or raise ZEROLAYER_ENGINE_THREADS",
+        )
+
+
+class EngineSlots:
+    """At most ``size`` engine runs at once in this worker: the engine's own thread pool,
+    ``size`` threads (``ZEROLAYER_ENGINE_THREADS``), handed runs straight from the loop.
+
+    Engine runs are pure Python: each thread running one holds the GIL, and the event loop
+    competes with every one of them for it (with eight at once, ``/health`` waited up to
+    0.7 s). A run therefore waits in the pool's queue for a free thread (a slot), without
+    the GIL, and gives it back when it ends. A run abandoned at the deadline keeps its
+    thread until it really ends, so runaways cannot pile up; a queued run whose caller gave
+    up is cancelled in the queue and never runs. The pool is apart from anyio's default one
+    (which the fallback and readiness routes use), and made on first use.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def pool(self) -> ThreadPoolExecutor:
+        """The worker threads (a thread is started only when none is idle)."""
+        if self._pool is None:
+            with self._lock:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(
+                        self.size, thread_name_prefix="zerolayer-engine"
+                    )
+        return self._pool
+
+    def submit(self, func: Callable[..., T], *args: Any) -> Future[T]:
+        """``func(*args)`` queued for the next free slot, in a copy of the caller's context."""
+        return self.pool.submit(contextvars.copy_context().run, func, *args)
 
 
 class AnswerTooLong(LimitExceeded):
@@ -201,6 +253,7 @@ class AnswerService:
         self.settings = settings
         self.tenancy: Tenancy | None = None  # set when tenant rules are installed
         self.fast: FastPath | None = None  # set by create_app unless the fast path is off
+        self.slots = EngineSlots(settings.engine_threads)
 
     def fingerprint(self, prepared: Prepared) -> str | None:
         """The cache key of a request, or None (disabled, forced fallback, engine says no)."""
@@ -294,17 +347,30 @@ class AnswerService:
         return float(limit) if isinstance(limit, int | float) and limit > 0 else DEFAULT_TIME_LIMIT
 
     async def in_budget(self, what: str, func: Callable[..., T], *args: Any) -> T:
-        """``func(*args)`` in a worker thread, awaited for at most ``time_limit`` seconds, so
-        the event loop keeps serving meanwhile; OverBudget when it takes longer (the thread
-        is abandoned: its result, when it comes, is dropped)."""
+        """``func(*args)`` in a worker thread of the engine's own pool once an engine slot
+        is free (``EngineSlots``; in a copy of the caller's context), awaited for at most
+        ``time_limit`` seconds in all, so the event loop keeps serving meanwhile. OverBudget
+        when the run started and took longer (the thread is abandoned and its result
+        dropped); EngineBusy when no slot came free in that time (the run is cancelled in
+        the queue and never starts). Work is handed to the pool straight from the loop
+        (anyio's ``to_thread`` cost two to three times as much CPU per hand-off)."""
         limit = self.time_limit
+        job = self.slots.submit(func, *args)
         try:
-            with anyio.fail_after(limit):
-                return await anyio.to_thread.run_sync(partial(func, *args), abandon_on_cancel=True)
+            return await asyncio.wait_for(asyncio.wrap_future(job), limit)
         except TimeoutError:
+            if job.cancel():  # still queued (a running or finished run cannot be cancelled)
+                self.metrics.engine_busy.inc()
+                log.warning("%s found no free engine slot within %g s", what, limit)
+                raise EngineBusy(what, limit, self.slots.size) from None
             self.metrics.over_budget.inc()
             log.warning("%s ran past the time limit of %g s", what, limit)
             raise OverBudget(what, limit) from None
+
+    def busy(self, exc: EngineBusy) -> ApiError:
+        """The 503 answer of a request that found no free engine slot."""
+        return ApiError(503, str(exc), kind="overloaded_error", code=exc.code,
+                        headers={"retry-after": "1"})  # fmt: skip
 
     async def decide_async(self, prepared: Prepared) -> Decision:
         """``decide`` with the engine off the event loop: a hit of the in-process cache is
@@ -316,12 +382,16 @@ class AnswerService:
                 return await self.in_budget("the request", self.decide, prepared)
             except OverBudget as exc:
                 return Decision(Route.ERROR, reason=exc.code, error=exc)
+            except EngineBusy as exc:
+                raise self.busy(exc) from None
         key, hit = self.lookup(prepared)
         if hit is None:
             try:
                 hit = await self.in_budget("the request", self.compute, prepared, key)
             except OverBudget as exc:
                 hit = Decision(Route.ERROR, reason=exc.code, error=exc)
+            except EngineBusy as exc:
+                raise self.busy(exc) from None
         hit.warnings = syntax_warnings(prepared.request)
         return hit
 
@@ -531,6 +601,30 @@ class AnswerService:
             raise self._unavailable(decision, exc) from exc
         return StreamStart(first=first, rest=items, replicate=replicate)
 
+    async def aopen_relay(
+        self, prepared: Prepared, decision: Decision, relay: EventRelay
+    ) -> tuple[bytes, AsyncIterator[bytes]] | None:
+        """For a backend that relays its stream as bytes (an OpenAI-compatible upstream, to
+        an OpenAI client): its stream opened and its first bytes read through ``relay`` (so
+        that errors come before 200), and the rest; None for any other backend or decision.
+        ApiError 503/502 when it fails, as ``aopen_stream``."""
+        backend = self._native(decision)
+        if backend is None or not hasattr(backend, "arelay"):
+            return None
+        prepared, _ = self.checked(prepared, decision)
+        max_tokens = prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS
+        chunks = backend.arelay(prepared.request, max_tokens=max_tokens, stop=prepared.stop)
+        try:
+            try:
+                first = relay.feed(await chunks.__anext__())
+            except StopAsyncIteration:
+                first = relay.feed(b"")
+                relay.check_end()
+        except Exception as exc:
+            await chunks.aclose()
+            raise self._unavailable(decision, exc) from exc
+        return first, chunks
+
     async def warmup(self, bodies: list[dict[str, Any]]) -> dict[str, Any]:
         """Answer Anthropic-style bodies with the engine and cache the deterministic answers;
         each body is warmed in a worker thread under the time budget (one past it is
@@ -549,6 +643,8 @@ class AnswerService:
                 )
             except OverBudget as exc:
                 status, reason, detail = "skipped", "time_limit", str(exc)
+            except EngineBusy as exc:
+                status, reason, detail = "skipped", "engine_busy", str(exc)
             items.append({"index": i, "status": status, "reason": reason, "detail": detail})
             if status == "warmed":
                 warmed += 1

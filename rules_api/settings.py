@@ -28,6 +28,8 @@ class ServiceSettings:
     warmup_max_items: int = 1000
     admin_token: str | None = None
     decide_timeout_s: float | None = None  # None: the engine's ZEROLAYER_TIME_LIMIT
+    engine_threads: int = 2  # engine runs at once per worker (service.EngineSlots)
+    switch_interval_ms: float = 1.0  # the interpreter's thread switch interval; 0: left as is
     fast_path_max_bytes: int = 65_536
     fast_path_cache_bytes: int = 16 * MIB
     header_timeout_s: float = 10.0  # connection limits (rules_api/connections.py); 0: none
@@ -66,9 +68,12 @@ class ServiceSettings:
             "body_timeout_s",
             "max_connections",
             "shutdown_timeout_s",
+            "switch_interval_ms",
         ):
             if getattr(self, name) < 0:
                 raise StartupError(f"ZEROLAYER_{name.upper()} must not be negative")
+        if self.engine_threads < 1:
+            raise StartupError("ZEROLAYER_ENGINE_THREADS must be at least 1")
         if self.keep_alive_s < 1:
             raise StartupError("ZEROLAYER_KEEP_ALIVE_S must be at least 1")
         if self.metrics_window_s <= 0:
@@ -101,6 +106,8 @@ _CONVERTERS: dict[str, Callable[[str], Any]] = {
     "warmup_max_items": int,
     "admin_token": str,
     "decide_timeout_s": float,
+    "engine_threads": int,
+    "switch_interval_ms": float,
     "fast_path_max_bytes": int,
     "fast_path_cache_bytes": int,
     "header_timeout_s": float,

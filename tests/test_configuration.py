@@ -25,7 +25,7 @@ QUOTED = re.compile(r"[\"'`](ZEROLAYER_[A-Z0-9_]*[A-Z0-9])")
 def read_in_code() -> set[str]:
     """Every quoted ZEROLAYER_* name in the product's Python sources."""
     names: set[str] = set()
-    for folder in ("core", "rules_api", "plugins"):
+    for folder in ("core", "rules_api", "plugins", "cli"):
         for path in (ROOT / folder).rglob("*.py"):
             names.update(QUOTED.findall(path.read_text(encoding="utf-8")))
     return names

@@ -13,6 +13,8 @@ seconds until the next trial, without touching the network.
 Both a blocking client (for ``generate``/``stream``) and an asynchronous one (for
 ``agenerate``/``astream``, what the HTTP service awaits on its event loop) are pooled, one of
 each per transport (the asynchronous one per event loop), HTTP/2 where ``h2`` is installed.
+On the event loop a plain ``http://`` upstream is called through ``http1``'s lean client
+(httpx's layers cost more CPU than the rest of a forwarded request); ``https://`` keeps httpx.
 ``TransportStats`` counts retries, passed-on errors and breaker refusals for ``/metrics``.
 
 ``HttpBackend`` is what the OpenAI-compatible and the Anthropic backends share: one
@@ -34,10 +36,12 @@ from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any
 
+import anyio
 import httpx
 
 from zerolayer.core.errors import StartupError
 from zerolayer.core.fallback import FallbackUnavailable, UpstreamAnswerError
+from zerolayer.core.neural import http1
 from zerolayer.core.neural.breaker import CircuitBreaker
 
 log = logging.getLogger("zerolayer.neural")
@@ -198,6 +202,9 @@ class Transport:
         self._client: httpx.Client | None = None
         self._aclients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient]
         self._aclients = weakref.WeakKeyDictionary()
+        self._pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, http1.Http1Pool]
+        self._pools = weakref.WeakKeyDictionary()
+        self._lean = http1.available(self.base_url)
         self._lock = threading.Lock()
 
     @property
@@ -222,6 +229,20 @@ class Transport:
             self._aclients[loop] = client
         return client
 
+    def _apool(self) -> http1.Http1Pool | None:
+        """The lean client's pool of the running event loop, None where httpx serves."""
+        if not self._lean:
+            return None
+        loop = asyncio.get_running_loop()
+        pool = self._pools.get(loop)
+        if pool is None:
+            s = self.settings
+            pool = http1.Http1Pool(
+                self.base_url, connect_timeout=s.connect_timeout_s, read_timeout=s.read_timeout_s
+            )
+            self._pools[loop] = pool
+        return pool
+
     def close(self) -> None:
         """Close the blocking client (asynchronous ones close with ``aclose``)."""
         if self._client is not None:
@@ -230,7 +251,11 @@ class Transport:
 
     async def aclose(self) -> None:
         """Close the asynchronous client of the running loop, and the blocking one."""
-        client = self._aclients.pop(asyncio.get_running_loop(), None)
+        loop = asyncio.get_running_loop()
+        pool = self._pools.pop(loop, None)
+        if pool is not None:
+            pool.close()
+        client = self._aclients.pop(loop, None)
         if client is not None:
             await client.aclose()
         self.close()
@@ -255,7 +280,7 @@ class Transport:
         pause = max(s.backoff_s * 2 ** (attempt - 1), asked or 0.0)
         return pause if waited + pause <= s.retry_budget_s else None
 
-    def _retryable(self, response: httpx.Response) -> bool:
+    def _retryable(self, response: Any) -> bool:
         return (
             response.status_code in RETRY_STATUS
             and response.headers.get("x-should-retry", "").lower() != "false"
@@ -293,12 +318,15 @@ class Transport:
                 response.read()
                 raise _not_a_stream(response)
             parser = EventParser(self.base_url)
-            for line in response.iter_lines():
-                item = parser.feed(line)
-                if item is not None:
+            chunks = response.iter_bytes()
+            for chunk in chunks:
+                for item in parser.feed_bytes(chunk):
                     yield item
                     if item[1] is DONE:
+                        _drain(chunks)
                         return
+            for item in parser.feed_bytes(b""):
+                yield item
 
     @contextmanager
     def _send(
@@ -357,26 +385,49 @@ class Transport:
                 await response.aread()
                 raise _not_a_stream(response)
             parser = EventParser(self.base_url)
-            async for line in response.aiter_lines():
-                item = parser.feed(line)
-                if item is not None:
+            chunks = response.aiter_bytes()
+            async for chunk in chunks:
+                for item in parser.feed_bytes(chunk):
                     yield item
                     if item[1] is DONE:
+                        await _adrain(chunks)
                         return
+            for item in parser.feed_bytes(b""):
+                yield item
+
+    async def apost_stream(
+        self, path: str, body: dict[str, Any], headers: Mapping[str, str]
+    ) -> AsyncIterator[bytes]:
+        """The body of an event-stream answer, unparsed, as it comes off the network (for a
+        relay that forwards it); UpstreamError when the answer is not an event stream."""
+        async with self._asend(path, body, headers) as response:
+            if not _is_event_stream(response):
+                await response.aread()
+                raise _not_a_stream(response)
+            async for chunk in response.aiter_bytes():
+                yield chunk
 
     @asynccontextmanager
     async def _asend(
         self, path: str, body: dict[str, Any], headers: Mapping[str, str]
-    ) -> AsyncIterator[httpx.Response]:
-        """``_send`` on the event loop."""
+    ) -> AsyncIterator[Any]:
+        """``_send`` on the event loop (``http1``'s lean client for a plain http upstream)."""
         self._refuse_if_open()
-        client, waited, attempt = self.aclient, 0.0, 0
+        pool = self._apool()
+        client = self.aclient if pool is None else None
+        data = _json_bytes(body) if pool is not None else b""
+        waited, attempt = 0.0, 0
         while True:
             error: UpstreamAnswerError | None = None
             asked: float | None = None
+            response: Any
             try:
-                request = client.build_request("POST", path, json=body, headers=dict(headers))
-                response = await client.send(request, stream=True)
+                if pool is not None:
+                    response = await pool.post(path, data, headers)
+                else:
+                    assert client is not None
+                    request = client.build_request("POST", path, json=body, headers=dict(headers))
+                    response = await client.send(request, stream=True)
             except httpx.TransportError as exc:
                 last, cause = f"{type(exc).__name__}: {exc}", "connection"
             else:
@@ -404,7 +455,7 @@ class Transport:
             await asyncio.sleep(pause)
             waited += pause
 
-    def _json(self, path: str, response: httpx.Response) -> Any:
+    def _json(self, path: str, response: Any) -> Any:
         try:
             return response.json()
         except ValueError as exc:
@@ -415,14 +466,51 @@ class Transport:
 
 
 DONE: Any = object()  # the data of the ``[DONE]`` event
+# After ``[DONE]`` the body's end is read (a server sends it with ``[DONE]``), so that the
+# connection goes back to the pool: a response closed before its end closes its connection,
+# and the next stream would pay for a new one. A server that sends more than this, or keeps
+# the body open longer, gets its connection closed instead.
+DRAIN_CHUNKS = 4
+DRAIN_S = 0.5
+
+
+def _drain(chunks: Iterator[bytes]) -> None:
+    for _ in zip(range(DRAIN_CHUNKS), chunks, strict=False):
+        pass
+
+
+async def _adrain(chunks: AsyncIterator[bytes]) -> None:
+    with anyio.move_on_after(DRAIN_S):
+        count = 0
+        async for _ in chunks:
+            count += 1
+            if count >= DRAIN_CHUNKS:
+                return
 
 
 class EventParser:
-    """Server-sent event lines → (event name, decoded JSON data) items."""
+    """Server-sent event lines → (event name, decoded JSON data) items.
+
+    ``feed_bytes`` takes the body as it comes off the network: the lines of each piece (ended
+    by LF, CRLF or CR; a line cut between pieces is kept for the next) are read in one go,
+    without a decoder and a generator per line."""
 
     def __init__(self, source: str) -> None:
         self.source = source
         self.event: str | None = None
+        self.rest = b""
+
+    def feed_bytes(self, chunk: bytes) -> Iterator[tuple[str | None, Any]]:
+        """The items of the lines ``chunk`` completes (``b""``: the body ended, its last
+        line too)."""
+        data = self.rest + chunk if self.rest else chunk
+        lines = data.splitlines(keepends=True)
+        cut = chunk and lines and lines[-1][-1:] not in (b"\n", b"\r")
+        self.rest = lines.pop() if cut else b""
+        for raw in lines:
+            item = self.feed(raw.rstrip(b"\r\n").decode("utf-8", "replace"))
+            if item is not None:
+                yield item
 
     def feed(self, line: str) -> tuple[str | None, Any] | None:
         """The item a line completes, or None."""
@@ -443,11 +531,16 @@ class EventParser:
             ) from exc
 
 
-def _is_event_stream(response: httpx.Response) -> bool:
+def _json_bytes(body: dict[str, Any]) -> bytes:
+    """A request body as httpx writes ``json=``: compact, literal UTF-8."""
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+
+
+def _is_event_stream(response: Any) -> bool:
     return response.headers.get("content-type", "").startswith("text/event-stream")
 
 
-def _not_a_stream(response: httpx.Response) -> UpstreamError:
+def _not_a_stream(response: Any) -> UpstreamError:
     kind = response.headers.get("content-type", "no content type")
     return UpstreamError(
         f"the upstream answered {response.status_code} with {kind}, not an event stream: "

@@ -14,7 +14,9 @@ raises ``UpstreamError``, which the HTTP service turns into the API's error even
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -142,6 +144,138 @@ class ChunkReader:
         )
 
 
+USAGE = re.compile(rb'"usage"\s*:\s*\{')
+FINISHED = re.compile(rb'"finish_reason"\s*:\s*"')
+MODEL = re.compile(rb'"model"\s*:\s*"(?:[^"\\]|\\.)*"')
+
+
+class EventRelay:
+    """An upstream's Chat Completions event stream passed on as its bytes, for a client of
+    the same API: only the lines that must change are touched, and only the events that
+    can say something the relay needs are decoded.
+
+    ``feed`` takes the body as it comes and gives back the bytes to send: every complete
+    line as it came, except ``"model"`` (set to the name the client asked for), ``[DONE]``
+    (the relay's caller sends its own, after a usage chunk of its own where the upstream
+    gave none), and the usage chunk the client did not ask for (zerolayer always asks the
+    upstream for usage). An event is decoded only when it may carry an error or the usage
+    (the quoted key ``"error"`` or ``"usage": {`` in its bytes: a quote inside a JSON
+    string is escaped, so text that merely mentions them does not match); an error event
+    raises ``UpstreamError``, as ``ChunkReader`` does, where it stands in the stream: when
+    events came before it in the same piece, ``feed`` gives those and the next call raises
+    (the answer is the same however the upstream's bytes were split into reads); every
+    call after an error raises it again."""
+
+    def __init__(self, model: str, include_usage: bool) -> None:
+        # a template for MODEL.sub: a backslash of the JSON string is doubled
+        named = b'"model": ' + json.dumps(model, ensure_ascii=False).encode()
+        self.model = named.replace(b"\\", b"\\\\")
+        self.include_usage = include_usage
+        self.rest = b""
+        self.done = False
+        self.finished = False
+        self.usage: dict[str, Any] | None = None
+        self.skip_blank = False
+        self.datas: list[bytes] = []  # every event's data, decoded only if no usage comes
+        self.error: UpstreamError | None = None  # the stream's error, once met
+
+    def feed(self, chunk: bytes) -> bytes:
+        """The bytes to send for ``chunk`` (``b""``: the body ended)."""
+        if self.error is not None:
+            raise self.error
+        data = self.rest + chunk if self.rest else chunk
+        if chunk:
+            cut = data.rfind(b"\n") + 1
+            data, self.rest = data[:cut], data[cut:]
+        else:
+            self.rest = b""
+        if not data:
+            return b""
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        if self.skip_blank and data.startswith(b"\n"):
+            data = data[1:]  # the blank line that ended an event dropped in the last piece
+        self.skip_blank = False
+        lines: list[bytes | None] = list(data.split(b"\n"))
+        dropped = False
+        for i, line in enumerate(lines):
+            if line is None or not line.startswith(b"data:"):
+                continue
+            payload = line[5:].strip()
+            self.datas.append(payload)
+            if payload == b"[DONE]":
+                self.done = dropped = True
+                lines[i] = None
+                continue
+            may_matter = b'"error"' in payload or USAGE.search(payload)
+            try:
+                if may_matter and self._decoded(payload) and not self.include_usage:
+                    lines[i], dropped = None, True
+            except UpstreamError as exc:
+                self.error = exc  # every later call raises it too
+                if not any(line and line.startswith(b"data:") for line in lines[:i]):
+                    raise
+                lines, dropped = [*lines[:i], b""], True
+                break
+            if not self.finished and FINISHED.search(payload):
+                self.finished = True
+        if dropped:
+            data = self._joined(lines)
+        return MODEL.sub(self.model, data)
+
+    def _joined(self, lines: list[bytes | None]) -> bytes:
+        """The lines kept (None: a dropped line; the blank line that ended its event goes
+        too). The last item is what follows the last line break: never a blank line."""
+        out: list[bytes] = []
+        skip = False
+        last = len(lines) - 1
+        for i, line in enumerate(lines):
+            if line is None:
+                skip = True
+            elif skip and not line and i < last:
+                skip = False
+            else:
+                skip = skip and not line
+                out.append(line)
+        self.skip_blank = skip
+        return b"\n".join(out)
+
+    def _decoded(self, payload: bytes) -> bool:
+        """Read an event that may hold an error or the usage; True for a usage-only chunk."""
+        try:
+            event = json.loads(payload)
+        except ValueError as exc:
+            raise UpstreamError(
+                f"the upstream's event stream has bad data: {payload[:80]!r}"
+            ) from exc
+        if not isinstance(event, dict):
+            return False
+        if event.get("error"):
+            raise stream_error(event)
+        if isinstance(event.get("usage"), dict):
+            self.usage = event["usage"]
+            return not event.get("choices")
+        return False
+
+    def check_end(self) -> None:
+        """UpstreamError when the stream ended before it finished (as ``ChunkReader``)."""
+        if not self.done and not self.finished:
+            raise UpstreamError(
+                "the upstream stream ended before it finished (no finish_reason, no [DONE])"
+            )
+
+    def texts(self) -> dict[int, str]:
+        """Each choice's text, decoded from every event (only where the usage is missing)."""
+        reader = ChunkReader(())
+        for payload in self.datas:
+            if payload != b"[DONE]":
+                try:
+                    reader.feed(json.loads(payload))
+                except (ValueError, UpstreamError):
+                    continue
+        return {i: "".join(parts) for i, parts in reader.texts.items()}
+
+
 class UpstreamBackend(HttpBackend):
     """A ``FallbackBackend`` that forwards to an OpenAI-compatible server."""
 
@@ -204,6 +338,13 @@ class UpstreamBackend(HttpBackend):
         for _, data in self.transport.post_events("/chat/completions", body, self._headers()):
             yield from reader.feed(data)
         yield reader.completion()
+
+    def arelay(
+        self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()
+    ) -> AsyncIterator[bytes]:
+        """The upstream's event stream, unparsed (``EventRelay`` reads what it needs)."""
+        body = chat_body(request, self.model, max_tokens, stop, stream=True)
+        return self.transport.apost_stream("/chat/completions", body, self._headers())
 
     async def astream(
         self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()

@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 import ryml
+from ryml import _ryml
 
 from zerolayer.core.errors import LimitExceeded, Unsupported
 from zerolayer.plugins.json_yaml.yaml_typing import (
@@ -34,6 +35,20 @@ MAX_DEPTH = 100  # nesting levels of collections (the ruamel.yaml reader's limit
 _EXPANSION_FACTOR = 100  # aliases may expand a document to at most 100 nodes per char
 _VERSION = re.compile(r"^%YAML[ \t]+([^ \t\r\n#]+)", re.MULTILINE)
 _TAG_DIRECTIVE = re.compile(r"^%TAG[ \t]", re.MULTILINE)
+
+# The walk reads each node's type bits once (one call) instead of asking ``is_map``,
+# ``has_val_anchor``, ``is_val_ref`` ... one by one, and calls rapidyaml's C functions
+# directly rather than through the ``ryml.Tree`` methods that wrap them: per node, the
+# walk is the cost of reading a YAML payload.
+_MAP, _SEQ = ryml.MAP, ryml.SEQ
+_VALREF, _VALANCH, _VALTAG, _VAL_PLAIN = ryml.VALREF, ryml.VALANCH, ryml.VALTAG, ryml.VAL_PLAIN
+_KEYREF, _KEYANCH, _KEYTAG, _KEY_PLAIN = ryml.KEYREF, ryml.KEYANCH, ryml.KEYTAG, ryml.KEY_PLAIN
+_NONE = ryml.NONE
+_type = _ryml.Tree_type
+_val = _ryml.Tree_val
+_key = _ryml.Tree_key
+_first_child = _ryml.Tree_first_child
+_next_sibling = _ryml.Tree_next_sibling
 
 
 class Refused(Exception):
@@ -120,26 +135,33 @@ class _Walker:
     def node(self, n: int, depth: int) -> Any:
         """The value of node ``n`` (its value part, for a key/value child)."""
         t = self.tree
-        if t.is_val_ref(n):
+        kind = _type(t, n)
+        if kind & _VALREF:
             return self.alias(_text(t.val_ref(n)))
-        anchor = _text(t.val_anchor(n)) if t.has_val_anchor(n) else None
-        if t.is_map(n) or t.is_seq(n):
+        anchor = _text(t.val_anchor(n)) if kind & _VALANCH else None
+        if kind & (_MAP | _SEQ):
             if depth >= MAX_DEPTH:
                 raise TooDeep(f"collections are nested more than {MAX_DEPTH} levels deep")
-            self.collection_tag(t, n, "map" if t.is_map(n) else "seq")
+            if kind & _VALTAG:
+                self.collection_tag(t, n, "map" if kind & _MAP else "seq")
             if anchor is not None:
                 self.open_anchors.add(anchor)
-            value = self.mapping(n, depth) if t.is_map(n) else self.sequence(n, depth)
+            value = self.mapping(n, depth) if kind & _MAP else self.sequence(n, depth)
             if anchor is not None:
                 self.open_anchors.discard(anchor)
         else:
-            value = self.scalar(
-                t.val(n),
-                _text(t.val_tag(n)) if t.has_val_tag(n) else None,
-                t.is_val_plain(n),
-            )
+            raw = _val(t, n)
+            if kind & _VALTAG:
+                value = self.scalar(raw, _text(t.val_tag(n)), bool(kind & _VAL_PLAIN))
+            elif raw is None:
+                value = plain_value("") if kind & _VAL_PLAIN else ""
+            else:
+                text = _text(raw)
+                value = plain_value(text) if kind & _VAL_PLAIN else text
             self.size = 1
-        self.spend(1)
+        self.budget -= 1
+        if self.budget < 0:
+            raise LimitExceeded("YAML aliases expand to too large a value")
         if anchor is not None:
             self.anchors[anchor] = (value, self.size)
         return value
@@ -148,11 +170,11 @@ class _Walker:
         t = self.tree
         items = []
         size = 1
-        child = t.first_child(n)
-        while child != ryml.NONE:
+        child = _first_child(t, n)
+        while child != _NONE:
             items.append(self.node(child, depth + 1))
             size += self.size
-            child = t.next_sibling(child)
+            child = _next_sibling(t, child)
         self.size = size
         return items
 
@@ -162,12 +184,12 @@ class _Walker:
         merges: list[dict[str, Any]] = []
         seen: set[tuple[type, Any]] = set()
         size = 1
-        child = t.first_child(n)
-        while child != ryml.NONE:
+        child = _first_child(t, n)
+        while child != _NONE:
             key_value, key_source, merge = self.key(child)
             value = self.node(child, depth + 1)
             size += self.size + 1
-            child = t.next_sibling(child)
+            child = _next_sibling(t, child)
             if merge:
                 merges.extend(_merge_sources(value))
                 continue
@@ -195,14 +217,15 @@ class _Walker:
     def key(self, n: int) -> tuple[Any, str | None, bool]:
         """The key of child ``n``: its value, its source text (scalars), whether ``<<``."""
         t = self.tree
-        if t.is_key_ref(n):
+        kind = _type(t, n)
+        if kind & _KEYREF:
             return self.alias(_text(t.key_ref(n))), None, False
-        tag = _text(t.key_tag(n)) if t.has_key_tag(n) else None
-        raw = t.key(n)
+        tag = _text(t.key_tag(n)) if kind & _KEYTAG else None
+        raw = _key(t, n)
         source = "" if raw is None else _text(raw)
-        plain = t.is_key_plain(n)
+        plain = bool(kind & _KEY_PLAIN)
         value = self.scalar(raw, tag, plain)
-        if t.has_key_anchor(n):
+        if kind & _KEYANCH:
             self.anchors[_text(t.key_anchor(n))] = (value, 1)
         return value, source, plain and tag is None and source == "<<"
 

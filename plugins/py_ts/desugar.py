@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from zerolayer.plugins.py_ts.scopes import unsupported
+from zerolayer.plugins.py_ts.scopes import unsupported, walk
 
 ALLOWED_OPTIONS = {"frozen", "repr", "eq"}
 
@@ -153,7 +153,7 @@ def _repr(node: ast.ClassDef, fields: list[ast.AnnAssign]) -> ast.FunctionDef:
 
 
 def _located(fn: ast.FunctionDef, node: ast.ClassDef) -> ast.FunctionDef:
-    for n in ast.walk(fn):
+    for n in walk(fn):
         if "lineno" in n._attributes:
             n.lineno = node.lineno  # type: ignore[attr-defined]
             n.col_offset = node.col_offset  # type: ignore[attr-defined]

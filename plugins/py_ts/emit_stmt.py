@@ -34,6 +34,7 @@ from zerolayer.plugins.py_ts.scopes import (
     global_names,
     target_names,
     unsupported,
+    walk,
 )
 from zerolayer.plugins.py_ts.typer import const_int, is_main_guard
 
@@ -89,7 +90,7 @@ def _loads_in_defs(body: list[ast.stmt]) -> set[str]:
     out: set[str] = set()
     for s in body:
         if isinstance(s, ast.FunctionDef | ast.ClassDef):
-            out |= {n.id for n in ast.walk(s) if isinstance(n, ast.Name)}
+            out |= {n.id for n in walk(s) if isinstance(n, ast.Name)}
     return out
 
 
@@ -100,7 +101,7 @@ def _loop_local(name: str, loops: list[ast.stmt], loads: list[ast.Name]) -> bool
     for loop in loops:
         assert isinstance(loop, ast.For)
         parts: list[ast.AST] = [loop.target, loop.iter, *loop.body]
-        nodes = {id(n) for p in parts for n in ast.walk(p) if isinstance(n, ast.expr | ast.stmt)}
+        nodes = {id(n) for p in parts for n in walk(p) if isinstance(n, ast.expr | ast.stmt)}
         if nodes & inside:
             return False
         inside |= nodes
@@ -118,7 +119,7 @@ def _index_blocks(
     at = where.setdefault(id(stmts), {})
     for i, s in enumerate(stmts):
         blocks[id(s)] = stmts
-        for n in ast.walk(s):
+        for n in walk(s):
             at[id(n)] = i
         if isinstance(s, ast.If | ast.For | ast.While):
             _index_blocks(s.body, blocks, where)
@@ -162,7 +163,7 @@ class Translator(ExprEmitter):
 
     def uses_print_end(self) -> bool:
         """Whether some print() passes end= other than a newline (needs buffered output)."""
-        for node in ast.walk(self.tree):
+        for node in walk(self.tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 for k in node.keywords if node.func.id == "print" else []:
                     if k.arg == "end" and not (
@@ -781,7 +782,7 @@ class Translator(ExprEmitter):
 def target_names_in(stmt: ast.stmt) -> list[str]:
     """Names (re)bound anywhere inside ``stmt``."""
     out: list[str] = []
-    for node in ast.walk(stmt):
+    for node in walk(stmt):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             out.append(node.id)
     return out

@@ -10,7 +10,7 @@ from their comments.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["Token", "TsLexError", "code_tokens", "tokenize"]
 
@@ -21,6 +21,14 @@ _PUNCT = re.compile(
     r"|\+\+|--|\+=|-=|\*=|/=|%=|&=|\|=|\^=|\*\*|<<|>>|[{}()\[\];,<>+\-*/%&|^!~?:=.@#]"
 )
 _SPACE = re.compile(r"\s+")
+# One match for the common tokens (white space, identifiers, numbers, punctuation) where
+# the character at hand cannot start a string, template, comment or regular expression
+# (those are read on their own, below): one regular-expression call per token.
+_COMMON = re.compile(
+    rf"(?P<space>{_SPACE.pattern})|(?P<ident>{_IDENT.pattern})"
+    rf"|(?P<number>(?=\d|\.\d){_NUMBER.pattern})|(?P<punct>{_PUNCT.pattern})"
+)
+_OWN_READER = frozenset("\"'`/")  # characters that start a token read on its own
 # after these tokens a `/` starts a regular expression, not a division
 _REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete"}
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
@@ -34,8 +42,10 @@ class TsLexError(ValueError):
         self.line = line
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
+    """One token (a named tuple: a long program has tens of thousands, and a tuple is the
+    cheapest immutable record to make)."""
+
     kind: str  # ident, number, punct, string, template, regex, comment
     text: str
     line: int
@@ -67,13 +77,35 @@ class _Lexer:
         return TsLexError(message, self.line)
 
     def add(self, kind: str, start: int) -> None:
-        self.tokens.append(Token(kind, self.text[start : self.pos], self.line_at(start)))
+        seen, line = self._seen  # line_at(start), inline: this runs once per token
+        if start < seen:
+            seen, line = 0, 1
+        line += self.text.count("\n", seen, start)
+        self._seen = (start, line)
+        self.tokens.append(Token(kind, self.text[start : self.pos], line))
 
     def run(self, until_brace: bool = False) -> None:
         """Tokens up to the end (or, inside ``${…}``, up to its closing brace)."""
         depth = len(self.brackets)
         text = self.text
         while self.pos < len(text):
+            ch = text[self.pos]
+            if ch not in _OWN_READER:
+                m = _COMMON.match(text, self.pos)
+                if m is None:
+                    raise self.fail(f"unexpected character {ch!r}")
+                kind = m.lastgroup
+                if kind == "space":
+                    self.pos = m.end()
+                    continue
+                if kind == "punct" and until_brace and ch == "}" and len(self.brackets) == depth:
+                    return
+                start = self.pos
+                self.pos = m.end()
+                if kind == "punct":
+                    self.bracket(m.group())
+                self.add(kind, start)  # type: ignore[arg-type]
+                continue
             m = _SPACE.match(text, self.pos)
             if m:
                 self.pos = m.end()

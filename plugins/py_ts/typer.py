@@ -42,10 +42,12 @@ from zerolayer.plugins.py_ts.scopes import (
     Scope,
     body_without_docstring,
     check_function_signature,
+    children,
     collect_bindings,
     global_names,
     target_names,
     unsupported,
+    walk,
 )
 
 # Node types outside the subset: reason and description.
@@ -141,8 +143,12 @@ class Typer:
         self.chains = class_chains(tree)
         self.nested: list[FuncInfo] = []
         self.global_decls: set[str] = set()
+        # every node of the module, walked once for the checks of reject_constructs and
+        # collect (nothing changes the tree before inference)
+        self.all_nodes = walk(tree)
         self.reject_constructs()
         self.collect()
+        del self.all_nodes
         self.infer()
 
     # ----- collection -------------------------------------------------------------------
@@ -150,7 +156,7 @@ class Typer:
     def reject_constructs(self) -> None:
         """Raise Unsupported for the first construct outside the subset."""
         in_hints: set[int] = set()
-        for node in ast.walk(self.tree):
+        for node in self.all_nodes:
             hints: list[ast.expr | None] = []
             if isinstance(node, ast.arg):
                 hints.append(node.annotation)
@@ -160,8 +166,8 @@ class Typer:
                 hints.append(node.annotation)
             for h in hints:
                 if h is not None:
-                    in_hints.update(id(n) for n in ast.walk(h))
-        for node in ast.walk(self.tree):
+                    in_hints.update(id(n) for n in walk(h))
+        for node in self.all_nodes:
             if id(node) in in_hints:
                 continue
             hit = REJECTED.get(type(node))
@@ -247,11 +253,11 @@ class Typer:
                 scope.funcs[stmt.name] = self.new_func(stmt, scope, None)
                 self.nested.append(scope.funcs[stmt.name])
         registered = {id(f.node) for f in scope.funcs.values()}
-        for stmt in ast.walk(node):
+        for stmt in walk(node):
             if stmt is node or id(stmt) in registered:
                 continue
             if isinstance(stmt, ast.FunctionDef | ast.ClassDef) and not any(
-                stmt in ast.walk(f.node) for f in scope.funcs.values()
+                stmt in walk(f.node) for f in scope.funcs.values()
             ):
                 raise unsupported("py_nested_def", f"nested def/class in {node.name}()", stmt)
         globals_ = global_names(node.body)
@@ -276,21 +282,21 @@ class Typer:
                 self.funcs[stmt.name] = self.new_func(stmt, self.module, None)
             elif isinstance(stmt, ast.ClassDef):
                 self.collect_class(stmt)
-        for name in collect_bindings(self.tree.body).sites:
+        sites = collect_bindings(self.tree.body).sites
+        for name in sites:
             self.module.vars.setdefault(name, UNKNOWN)
-        for node in ast.walk(self.tree):
+        for node in self.all_nodes:
             if isinstance(node, ast.Global):
                 for name in node.names:
                     if name not in self.module.vars:
                         what = f"global {name} not assigned at module level"
                         raise unsupported("py_global", what, node)
-        sites = collect_bindings(self.tree.body).sites
         for name in self.module.vars:
             if name in self.funcs or name in self.classes:
                 what = f"rebinding the function/class name {name}"
                 raise unsupported("py_rebinding", what, sites[name][0])
         nested = {id(f.node) for f in self.nested}
-        for stmt in ast.walk(self.tree):
+        for stmt in self.all_nodes:
             if isinstance(stmt, ast.FunctionDef | ast.ClassDef) and stmt not in self.tree.body:
                 inside_class = any(
                     stmt in c.body for c in self.tree.body if isinstance(c, ast.ClassDef)
@@ -383,7 +389,7 @@ class Typer:
             return self.falls_off(last.body) or self.falls_off(last.orelse)
         if isinstance(last, ast.While):
             is_true = isinstance(last.test, ast.Constant) and last.test.value is True
-            has_break = any(isinstance(n, ast.Break) for n in ast.walk(last))
+            has_break = any(isinstance(n, ast.Break) for n in walk(last))
             return not is_true or has_break
         return True
 
@@ -528,7 +534,7 @@ class Typer:
             rt = NONE if s.value is None else self.visit(s.value, scope)
             self.set_return(func, rt)
         elif isinstance(s, ast.Expr | ast.Raise | ast.Assert | ast.Delete):
-            for child in ast.iter_child_nodes(s):
+            for child in children(s):
                 if isinstance(child, ast.expr):
                     self.visit(child, scope)
 
@@ -549,9 +555,7 @@ class Typer:
         active = owner is not None
         for st in body:
             rebinds = name in {
-                n.id
-                for n in ast.walk(st)
-                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                n.id for n in walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
             }
             plain = isinstance(st, ast.Assign) and all(isinstance(t, ast.Name) for t in st.targets)
             if active and (not rebinds or plain):

@@ -5,7 +5,8 @@ Configuration (environment): ``ZEROLAYER_RULES=off`` leaves them out; ``ZEROLAYE
 ``ZEROLAYER_RULE_WORKERS`` worker processes (2); ``ZEROLAYER_RULES_POLL_S`` how often a
 worker re-reads the rule-set version (1 s; on PostgreSQL activations arrive by LISTEN/NOTIFY
 and this is a fallback, see ``propagation.py``). The store opens on first use, so an app that
-never sees a rules request or a zerolayer client key never touches the database.
+never sees a rules request or a zerolayer client key never touches the database; ``zerolayer
+serve`` with ``ZEROLAYER_DB_URL`` set opens it at start-up instead (``open_early``).
 """
 
 from __future__ import annotations
@@ -51,7 +52,9 @@ def builtin_parser_of(engine: Any) -> Callable[[str], bool] | None:
 
 def hub_from_env(engine: Any) -> RulesHub:
     """A hub on ``ZEROLAYER_DB_URL`` with a worker pool (its processes started in the
-    background at once), checking against ``engine``."""
+    background at once), checking against ``engine``; it compiles a tenant's active rules,
+    here and in the workers, as soon as it hears of a change (and every tenant's when it
+    opens), so that no request waits for that."""
     registry = getattr(engine, "registry", None)
     pool = WorkerPool(int(os.environ.get("ZEROLAYER_RULE_WORKERS") or 2))
     pool.warm()
@@ -62,6 +65,7 @@ def hub_from_env(engine: Any) -> RulesHub:
         builtin_parser=builtin_parser_of(engine),
         poll_s=float(os.environ.get("ZEROLAYER_RULES_POLL_S") or 1.0),
         listen=True,
+        warm=True,
     )
 
 
@@ -92,6 +96,20 @@ class RulesState:
         if self._hub is not None:
             self._hub.close()
             self._hub = None
+
+
+def open_early(app: FastAPI) -> threading.Thread | None:
+    """Open the app's rules store in the background now, when ``ZEROLAYER_DB_URL`` names one
+    (``zerolayer serve`` of a fleet): its rule workers start, and its tenants' active rules
+    compile, before any request needs them. None when the app has no rules or no store is
+    configured (the store then opens on first use); a store that cannot be reached now is
+    logged and opened by the first request that needs it."""
+    state = getattr(app.state, "rules", None)
+    if not isinstance(state, RulesState) or not os.environ.get("ZEROLAYER_DB_URL"):
+        return None
+    thread = threading.Thread(target=state.hub_if_open, name="zerolayer-rules-open", daemon=True)
+    thread.start()
+    return thread
 
 
 def install_rules(app: FastAPI, service: Any) -> RulesState | None:

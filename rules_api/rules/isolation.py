@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import queue
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -26,6 +26,7 @@ from zerolayer.rules_api.rules.compiler import CompiledRule, compile_rule
 from zerolayer.rules_api.rules.document import RuleInvalid
 from zerolayer.rules_api.rules.limits import DEFAULT_LIMITS, RuleLimits
 from zerolayer.rules_api.rules.runner import run_examples, run_rule
+from zerolayer.rules_api.rules.warming import prime
 from zerolayer.rules_api.rules.wire import error_from_wire, error_to_wire
 
 log = logging.getLogger("zerolayer.rules")
@@ -34,7 +35,8 @@ log = logging.getLogger("zerolayer.rules")
 @dataclass(frozen=True, slots=True)
 class Job:
     """A rule document and what to do with it: ``run`` a payload, ``test`` the examples, or
-    ``compile`` it (to learn what compiling costs, before the server compiles it too)."""
+    ``compile`` it (to learn what compiling costs, before the server compiles it too, or to
+    fill the worker's compile cache before the rule's first run)."""
 
     kind: str
     text: str
@@ -68,6 +70,10 @@ class _Executor:
         self.ops = registry.ops
         self.cache: OrderedDict[tuple[str, str], CompiledRule] = OrderedDict()
 
+    def cached(self, text: str, fmt: str) -> bool:
+        """True when the document is compiled in this process's cache."""
+        return (fmt, text) in self.cache
+
     def compiled(self, text: str, fmt: str) -> CompiledRule:
         key = (fmt, text)
         rule = self.cache.get(key)
@@ -97,6 +103,7 @@ class _Executor:
 
     def _compile(self, job: Job) -> dict[str, Any]:
         started = time.perf_counter()
+        cached = self.cached(job.text, job.fmt)
         try:
             self.compiled(job.text, job.fmt)
             valid = True
@@ -106,7 +113,8 @@ class _Executor:
             return _error(LimitExceeded("compiling the rule ran out of memory"))
         except ZeroLayerError as exc:
             return _error(exc)
-        return {"ok": True, "valid": valid, "seconds": time.perf_counter() - started}
+        seconds = time.perf_counter() - started
+        return {"ok": True, "valid": valid, "seconds": seconds, "cached": cached}
 
 
 def _worker_main(conn: Connection, limits: RuleLimits) -> None:
@@ -119,6 +127,7 @@ def _worker_main(conn: Connection, limits: RuleLimits) -> None:
     except (ImportError, ValueError, OSError):
         pass
     executor = _Executor(limits)
+    prime(executor.ops, limits, run=True)  # its first rule costs what the later ones do
     conn.send({"ready": True})
     while True:
         try:
@@ -141,6 +150,12 @@ class InlineRunner:
         """The job's answer (``ok`` with output or results, or the error on the wire);
         ``timeout`` is not enforced in-process."""
         return self._executor.handle(job)
+
+    def prepare(self, jobs: Sequence[Job]) -> list[threading.Thread]:
+        """Compile the jobs' documents now (``WorkerPool.prepare`` in the background)."""
+        for job in jobs:
+            self._executor.handle(job)
+        return []
 
     def close(self) -> None:
         """Nothing to release."""
@@ -182,7 +197,11 @@ class _Worker:
 
 
 class WorkerPool:
-    """Worker processes that run rule jobs with a hard time limit each."""
+    """Worker processes that run rule jobs with a hard time limit each.
+
+    ``submit`` takes whichever worker is idle (the one idle longest); ``warm`` and
+    ``prepare`` take each worker in turn, waiting while it runs a job.
+    """
 
     def __init__(
         self, size: int = 2, limits: RuleLimits = DEFAULT_LIMITS, *, start_timeout: float = 60.0
@@ -190,17 +209,29 @@ class WorkerPool:
         self.limits = limits
         self.start_timeout = start_timeout
         ctx = multiprocessing.get_context("spawn")
-        self._idle: queue.Queue[_Worker] = queue.Queue()
         self._all = [_Worker(ctx, limits) for _ in range(max(1, size))]
-        for worker in self._all:
-            self._idle.put(worker)
-        self._lock = threading.Lock()
+        self._idle: list[_Worker] = list(self._all)
+        self._freed = threading.Condition()
         self.killed = 0
 
-    def submit(self, job: Job, timeout: float | None = None) -> dict[str, Any]:
-        """Run ``job`` in a worker; LimitExceeded when it passes the hard limit or dies."""
-        limit = timeout if timeout is not None else self.limits.run_timeout_s * 2 + 1.0
-        worker = self._idle.get()
+    def _take(self, worker: _Worker | None = None) -> _Worker:
+        """An idle worker (``worker`` itself when given), waited for."""
+        with self._freed:
+            while True:
+                if worker is None and self._idle:
+                    return self._idle.pop(0)
+                if worker is not None and worker in self._idle:
+                    self._idle.remove(worker)
+                    return worker
+                self._freed.wait()
+
+    def _give(self, worker: _Worker) -> None:
+        with self._freed:
+            self._idle.append(worker)
+            self._freed.notify_all()
+
+    def _exchange(self, worker: _Worker, job: Job, limit: float) -> dict[str, Any]:
+        """``job`` run by ``worker`` (taken); LimitExceeded when it passes ``limit`` or dies."""
         try:
             conn = worker.ensure(self.start_timeout)
             conn.send(job)
@@ -214,8 +245,15 @@ class WorkerPool:
             worker.stop()
             self.killed += 1
             raise LimitExceeded("the rule's worker process died (memory limit?)") from None
+
+    def submit(self, job: Job, timeout: float | None = None) -> dict[str, Any]:
+        """Run ``job`` in a worker; LimitExceeded when it passes the hard limit or dies."""
+        limit = timeout if timeout is not None else self.limits.run_timeout_s * 2 + 1.0
+        worker = self._take()
+        try:
+            return self._exchange(worker, job, limit)
         finally:
-            self._idle.put(worker)
+            self._give(worker)
 
     def warm(self) -> threading.Thread:
         """Start the worker processes in the background (each takes a moment to import the
@@ -223,18 +261,45 @@ class WorkerPool:
         activation a replica hears of, does not wait for one; the thread is returned."""
 
         def start() -> None:
-            for _ in self._all:
-                worker = self._idle.get()
+            for worker in self._all:
+                self._take(worker)
                 try:
                     worker.ensure(self.start_timeout)
                 except LimitExceeded:
                     log.warning("a rule worker did not start; the next job retries")
                 finally:
-                    self._idle.put(worker)
+                    self._give(worker)
 
         thread = threading.Thread(target=start, name="zerolayer-rule-warm", daemon=True)
         thread.start()
         return thread
+
+    def prepare(self, jobs: Sequence[Job]) -> list[threading.Thread]:
+        """Fill every worker's compile cache with the documents of ``jobs`` (``compile``
+        jobs) in the background, one thread per worker, so that the first run of a rule in
+        any worker finds it compiled; the threads are returned. A worker is taken when it is
+        idle, and a compilation past the hard limit costs it, as a run would."""
+        limit = self.limits.compile_timeout_s * 2 + 1.0
+
+        def fill(worker: _Worker) -> None:
+            self._take(worker)
+            try:
+                for job in jobs:
+                    answer = self._exchange(worker, job, limit)
+                    if not answer.get("ok"):
+                        log.warning("a rule did not compile in a worker: %s", answer["error"])
+            except LimitExceeded as exc:
+                log.warning("a rule worker was not prepared: %s", exc.message)
+            finally:
+                self._give(worker)
+
+        threads = [
+            threading.Thread(target=fill, args=(w,), name="zerolayer-rule-prepare", daemon=True)
+            for w in self._all
+        ]
+        for thread in threads:
+            thread.start()
+        return threads
 
     def close(self) -> None:
         """Stop every worker."""

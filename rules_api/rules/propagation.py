@@ -5,10 +5,11 @@ own transaction (``RuleStore.announce``): PostgreSQL delivers the notification t
 listening connection when, and only when, the change commits. Each rules hub on PostgreSQL
 keeps one connection listening in a thread (``ChangeListener``); a notification drops the
 tenant's served rules, so that tenant's next request re-reads them — no restart, and no
-waiting for a poll. While the listener is connected a hub re-reads a tenant's rule-set
-version at most every ``LISTENING_POLL_S`` as a safety net; on SQLite, or while PostgreSQL
-cannot be reached, every ``ZEROLAYER_RULES_POLL_S``. After each (re)connection every served
-tenant is dropped, since notifications sent while disconnected are lost.
+waiting for a poll (a hub that warms compiles them at once instead: ``warming.py``). While
+the listener is connected a hub re-reads a tenant's rule-set version at most every
+``LISTENING_POLL_S`` as a safety net; on SQLite, or while PostgreSQL cannot be reached,
+every ``ZEROLAYER_RULES_POLL_S``. After each (re)connection every served tenant is dropped,
+since notifications sent while disconnected are lost.
 """
 
 from __future__ import annotations

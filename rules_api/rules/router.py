@@ -17,6 +17,7 @@ from typing import Any
 import sqlalchemy.exc
 from fastapi import APIRouter, FastAPI, Request
 from starlette.concurrency import run_in_threadpool
+from starlette.convertors import Convertor, register_url_convertor
 
 from zerolayer.rules_api.api_errors import error_response
 from zerolayer.rules_api.credentials import key_from_headers, zerolayer_keys
@@ -43,7 +44,7 @@ from zerolayer.rules_api.rules.keys import (
 )
 from zerolayer.rules_api.rules.paging import page_of, paged
 from zerolayer.rules_api.rules.schema import rule_schema
-from zerolayer.rules_api.rules.workflow import RulesHub
+from zerolayer.rules_api.rules.workflow import RESERVED_NAMES, RulesHub
 
 READ = ("author", "reviewer", "publisher", "auditor")
 TENANT_HEADER = "x-zerolayer-tenant"
@@ -51,6 +52,25 @@ _ETAG = re.compile(r'^\s*(?:W/)?"r(\d{1,12})"\s*$')
 ACTION_BODY_LIMIT = 64 * 1024
 STORE_RETRY_AFTER_S = 1  # Retry-After of a 503 while the rules store cannot be reached
 log = logging.getLogger("zerolayer.rules_api.rules")
+
+
+class RuleNameConvertor(Convertor[str]):
+    """A rule's name in a path: any segment except the reserved names, which are concrete
+    routes at that place (``/v1/zero-rules/validate``, ``/v1/zero-rules/schema``). So
+    ``GET /v1/zero-rules/validate`` is the validate route's 405 with ``Allow: POST`` rather
+    than a lookup of a rule that no one can create (404)."""
+
+    regex = "(?!(?:" + "|".join(sorted(map(re.escape, RESERVED_NAMES))) + ")(?:/|$))[^/]+"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("rule_name", RuleNameConvertor())
+RULE = "/v1/zero-rules/{name:rule_name}"  # the path of one rule
 
 
 def install_rules_errors(app: FastAPI) -> None:
@@ -204,12 +224,12 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
         rows = await run_in_threadpool(hub.list_rules, tenant, page.limit + 1, after)
         return paged("rules", rows, page, ("name",))
 
-    @router.get("/v1/zero-rules/{name}", summary="A rule: draft, versions, active version")
+    @router.get(RULE, summary="A rule: draft, versions, active version")
     async def get_rule(request: Request, name: str) -> JSONResponse:
         hub, _, tenant = await allow(request, *READ)
         return tagged(await run_in_threadpool(hub.view, tenant, name))
 
-    @router.put("/v1/zero-rules/{name}/draft", summary="Replace the draft (If-Match)")
+    @router.put(f"{RULE}/draft", summary="Replace the draft (If-Match)")
     async def put_draft(request: Request, name: str) -> JSONResponse:
         hub, who, tenant = await allow(request, "author")
         expected = if_match(request)
@@ -219,13 +239,13 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
         )
         return tagged(view)
 
-    @router.post("/v1/zero-rules/{name}/versions", summary="Freeze the draft into a version")
+    @router.post(f"{RULE}/versions", summary="Freeze the draft into a version", status_code=201)
     async def freeze(request: Request, name: str) -> JSONResponse:
         hub, who, tenant = await allow(request, "author")
         expected = if_match(request)
         return tagged(await run_in_threadpool(hub.freeze, tenant, who.key_id, name, expected), 201)
 
-    @router.get("/v1/zero-rules/{name}/versions", summary="The rule's versions")
+    @router.get(f"{RULE}/versions", summary="The rule's versions")
     async def versions(request: Request, name: str) -> dict[str, Any]:
         hub, _, tenant = await allow(request, *READ)
         page = page_of(request.query_params, 1)
@@ -240,7 +260,7 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
         rows = [v for v in ordered if v["number"] > after][: page.limit + 1]
         return paged("versions", rows, page, ("number",))
 
-    @router.get("/v1/zero-rules/{name}/versions/{number}", summary="One version")
+    @router.get(f"{RULE}/versions/{{number}}", summary="One version")
     async def version(request: Request, name: str, number: int) -> dict[str, Any]:
         hub, _, tenant = await allow(request, *READ)
         from zerolayer.rules_api.rules.workflow import version_view
@@ -248,13 +268,13 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
         row = await run_in_threadpool(hub.store.get_version, tenant, name, number)
         return version_view(row)
 
-    @router.post("/v1/zero-rules/{name}/versions/{number}/test", summary="Run the examples")
+    @router.post(f"{RULE}/versions/{{number}}/test", summary="Run the examples")
     async def test(request: Request, name: str, number: int) -> dict[str, Any]:
         hub, who, tenant = await allow(request, "author", "reviewer", "publisher")
         result: dict[str, Any] = await run_in_threadpool(hub.test, tenant, who.key_id, name, number)
         return result
 
-    @router.post("/v1/zero-rules/{name}/evaluate", summary="Dry run on a message, explained")
+    @router.post(f"{RULE}/evaluate", summary="Dry run on a message, explained")
     async def evaluate(request: Request, name: str) -> dict[str, Any]:
         hub, _, tenant = await allow(request, "author", "reviewer", "publisher")
         body = await action_body(request)
@@ -266,7 +286,7 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
 
     # ---- review and publication -------------------------------------------------------
 
-    @router.post("/v1/zero-rules/{name}/versions/{number}/submit", summary="Ask for review")
+    @router.post(f"{RULE}/versions/{{number}}/submit", summary="Ask for review")
     async def submit(request: Request, name: str, number: int) -> JSONResponse:
         hub, who, tenant = await allow(request, "author")
         expected = if_match(request)
@@ -274,7 +294,7 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
             await run_in_threadpool(hub.submit, tenant, who.key_id, name, expected, number)
         )
 
-    @router.post("/v1/zero-rules/{name}/versions/{number}/approve", summary="Approve a hash")
+    @router.post(f"{RULE}/versions/{{number}}/approve", summary="Approve a hash")
     async def approve(request: Request, name: str, number: int) -> JSONResponse:
         hub, who, tenant = await allow(request, "reviewer")
         expected = if_match(request)
@@ -286,7 +306,7 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
             )
         )
 
-    @router.post("/v1/zero-rules/{name}/versions/{number}/reject", summary="Reject a version")
+    @router.post(f"{RULE}/versions/{{number}}/reject", summary="Reject a version")
     async def reject(request: Request, name: str, number: int) -> JSONResponse:
         hub, who, tenant = await allow(request, "reviewer")
         expected = if_match(request)
@@ -306,21 +326,21 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
             )
         )
 
-    @router.post("/v1/zero-rules/{name}/activate", summary="Activate an approved version")
+    @router.post(f"{RULE}/activate", summary="Activate an approved version")
     async def activate(request: Request, name: str) -> JSONResponse:
         return await _activate(request, name, "activate")
 
-    @router.post("/v1/zero-rules/{name}/rollback", summary="Activate an earlier approved version")
+    @router.post(f"{RULE}/rollback", summary="Activate an earlier approved version")
     async def rollback(request: Request, name: str) -> JSONResponse:
         return await _activate(request, name, "rollback")
 
-    @router.post("/v1/zero-rules/{name}/deactivate", summary="Stop applying the rule")
+    @router.post(f"{RULE}/deactivate", summary="Stop applying the rule")
     async def deactivate(request: Request, name: str) -> JSONResponse:
         hub, who, tenant = await allow(request, "publisher")
         expected = if_match(request)
         return tagged(await run_in_threadpool(hub.deactivate, tenant, who.key_id, name, expected))
 
-    @router.post("/v1/zero-rules/{name}/retire", summary="Retire (soft delete) an inactive rule")
+    @router.post(f"{RULE}/retire", summary="Retire (soft delete) an inactive rule")
     async def retire(request: Request, name: str) -> JSONResponse:
         hub, who, tenant = await allow(request, "publisher")
         expected = if_match(request)
@@ -328,7 +348,7 @@ def rules_router(get_hub: Callable[[], RulesHub]) -> APIRouter:
 
     # ---- audit, status, keys ----------------------------------------------------------
 
-    @router.get("/v1/zero-rules/{name}/audit", summary="The rule's audit log")
+    @router.get(f"{RULE}/audit", summary="The rule's audit log")
     async def rule_audit(request: Request, name: str) -> dict[str, Any]:
         hub, _, tenant = await allow(request, "auditor")
         return await audit_page(request, hub, tenant, name)

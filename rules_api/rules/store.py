@@ -591,6 +591,17 @@ class RuleStore:
         with self.read(conn) as c:
             return [_dict(r) for r in c.execute(query).fetchall()]
 
+    def active_tenants(self) -> list[str]:
+        """The tenants that have an active rule."""
+        query = (
+            select(rules.c.tenant)
+            .where(rules.c.active_version.is_not(None), rules.c.retired.is_(False))
+            .distinct()
+            .order_by(rules.c.tenant)
+        )
+        with self.read() as c:
+            return [str(r[0]) for r in c.execute(query).fetchall()]
+
     def ruleset_version(self, tenant: str, conn: Connection | None = None) -> int:
         """A number that grows with every activation change of the tenant (0: none yet)."""
         query = select(func.max(activations.c.id)).where(activations.c.tenant == tenant)

@@ -41,14 +41,13 @@ from zerolayer.core.messages import EngineRequest, EngineResult, Route
 from zerolayer.core.segment import Segmented
 from zerolayer.rules_api.api_errors import error_body, flavour_of, rejection_headers
 from zerolayer.rules_api.contracts import EngineLike
-from zerolayer.rules_api.credentials import zerolayer_keys
+from zerolayer.rules_api.credentials import ANSWER_PATHS, KEY_CHECKED_PATHS, zerolayer_keys
 from zerolayer.rules_api.rules.keys import resolve
 from zerolayer.rules_api.rules.rule_router import RuleRouter
 from zerolayer.rules_api.rules.workflow import RulesHub
 
 log = logging.getLogger("zerolayer.rules")
 current_tenant: ContextVar[str | None] = ContextVar("zerolayer_tenant", default=None)
-ANSWER_PATHS = ("/v1/messages", "/v1/chat/completions")
 _INVALID = object()  # a zerolayer key that is unknown or revoked
 _UNCHECKED = object()  # a zerolayer key the store could not check (unreachable)
 
@@ -185,7 +184,9 @@ def _ask(
 
 
 class TenantMiddleware:
-    """Sets ``current_tenant`` from a zerolayer client key on the answer routes."""
+    """Looks up every presented zerolayer key on the routes of ``KEY_CHECKED_PATHS`` (401 for
+    one that is not valid, 503 when the store cannot say) and, on the answer routes, sets
+    ``current_tenant`` from the first."""
 
     def __init__(self, app: ASGIApp, *, hub: Callable[[], RulesHub | None]) -> None:
         self.app = app
@@ -193,12 +194,15 @@ class TenantMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "").rstrip("/") if scope["type"] == "http" else ""
-        if path not in ANSWER_PATHS:
+        if path not in KEY_CHECKED_PATHS:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
         keys = zerolayer_keys(headers)
-        tenant = await run_in_threadpool(self._tenant_of_all, keys) if keys else None
+        if not keys:
+            await self.app(scope, receive, send)
+            return
+        tenant = await run_in_threadpool(self._tenant_of_all, keys)
         if tenant is _INVALID:
             body = error_body(
                 flavour_of(path, headers),
@@ -217,6 +221,9 @@ class TenantMiddleware:
             )
             extra = {**rejection_headers(path, "store.unavailable"), "retry-after": "1"}
             await JSONResponse(body, status_code=503, headers=extra)(scope, receive, send)
+            return
+        if path not in ANSWER_PATHS:  # a valid key: the route runs as it would without it
+            await self.app(scope, receive, send)
             return
         token = current_tenant.set(tenant if isinstance(tenant, str) else None)
         try:

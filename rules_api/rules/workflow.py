@@ -4,11 +4,13 @@
 workflow: a version is approved by someone other than its author, for its exact content
 hash, only once its examples pass; activation recompiles the version against the built-in
 grammar and the tenant's other active rules inside the activating transaction, so a failed
-activation changes nothing. It also serves the active rules of a tenant to the engine.
+activation changes nothing. It also serves the active rules of a tenant to the engine, and
+(``warm=True``) compiles a tenant's rules as soon as it hears of a change (``warming.py``).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import threading
@@ -33,10 +35,12 @@ from zerolayer.rules_api.rules.propagation import LISTENING_POLL_S, ChangeListen
 from zerolayer.rules_api.rules.runner import match_message
 from zerolayer.rules_api.rules.store import RuleStore, etag_of
 from zerolayer.rules_api.rules.tenant_grammar import GrammarConflict, TenantGrammar
+from zerolayer.rules_api.rules.warming import Warmer, prime
 from zerolayer.rules_api.rules.wire import error_to_wire
 
 log = logging.getLogger("zerolayer.rules")
 RESERVED_NAMES = frozenset({"schema", "validate"})
+PREPARE_WAIT_S = 120.0  # bounds the wait for the workers preparing a tenant's rules
 
 
 class Runner(Protocol):
@@ -66,6 +70,7 @@ class RulesHub:
         limits: RuleLimits = DEFAULT_LIMITS,
         poll_s: float = 1.0,
         listen: bool = False,
+        warm: bool = False,
     ) -> None:
         self.store = store
         self.runner = runner
@@ -78,14 +83,23 @@ class RulesHub:
         self._cache: OrderedDict[tuple[str, str], CompiledRule] = OrderedDict()
         self._epoch = 0  # grows with each drop of every served tenant
         self._drops: dict[str, int] = {}  # grows with each drop of one tenant
+        self._loading: dict[str, threading.Lock] = {}  # one load of a tenant's rules at a time
+        self.warmer: Warmer | None = None
+        if warm:
+            primer = functools.partial(prime, builtin_ops, limits)
+            self.warmer = Warmer(self.prepare, store.active_tenants, primer=primer)
         self.listener: ChangeListener | None = None
         if listen and store.notifies:
-            self.listener = ChangeListener(store.url, self._on_change, self._drop_all)
-            self.listener.start()
+            self.listener = ChangeListener(store.url, self._on_change, self._on_reset)
+            self.listener.start()  # its connection prepares every tenant (_on_reset)
+        elif self.warmer is not None:
+            self.warmer.request_all()
 
     def close(self) -> None:
         if self.listener is not None:
             self.listener.stop()
+        if self.warmer is not None:
+            self.warmer.stop()
         self.runner.close()
         self.store.close()
 
@@ -453,10 +467,38 @@ class RulesHub:
             self._served.clear()
             self._epoch += 1
 
+    def _on_reset(self) -> None:
+        """The listener (re)connected: changes may have been missed, so re-read them all."""
+        self._drop_all()
+        if self.warmer is not None:
+            self.warmer.request_all()
+
     def _on_change(self, message: dict[str, Any]) -> None:
         tenant = message.get("tenant")
         if message.get("kind") == "rules" and isinstance(tenant, str):
             self.invalidate(tenant)
+            if self.warmer is not None:
+                self.warmer.request(tenant)
+
+    def prepare(self, tenant: str) -> None:
+        """Compile the tenant's active rules before its next request needs them: in every
+        rule worker (each one's compile cache, in the background, where the runner can) and
+        in this process (the tenant's served rules), then wait for the workers."""
+        threads: list[threading.Thread] = []
+        fill = getattr(self.runner, "prepare", None)
+        if fill is not None:
+            jobs = []
+            for row in self.store.active_rules(tenant):
+                try:
+                    data = load_document(row["text"], row["format"], self.limits).data
+                except RuleInvalid:
+                    continue  # logged when the tenant's rules are loaded
+                jobs.append(Job("compile", run_text(data), "json"))
+            if jobs:
+                threads = fill(jobs)
+        self._entry(tenant)
+        for thread in threads:
+            thread.join(PREPARE_WAIT_S)
 
     @property
     def poll_interval(self) -> float:
@@ -476,6 +518,15 @@ class RulesHub:
             entry = self._served.get(tenant)
             if entry is not None and time.monotonic() - entry.checked < poll:
                 return entry
+            loading = self._loading.setdefault(tenant, threading.Lock())
+        with loading:  # a load in progress (the warmer's, another request's) is waited for
+            return self._load(tenant, poll)
+
+    def _load(self, tenant: str, poll: float) -> _TenantRules:
+        with self._lock:
+            entry = self._served.get(tenant)
+            if entry is not None and time.monotonic() - entry.checked < poll:
+                return entry  # loaded while this request waited
             generation = (self._epoch, self._drops.get(tenant, 0))
         version = self.store.ruleset_version(tenant)
         if entry is not None and entry.version == version:
@@ -530,10 +581,15 @@ class RulesHub:
             return None
         rule = match.rule
         label = rule_label(rule.name, numbers[rule.name])
-        text = json.dumps(rule.data, ensure_ascii=False)
         try:
             answer = self.runner.submit(
-                Job("run", text, "json", match.payload, tuple(sorted(match.slots.items())))
+                Job(
+                    "run",
+                    run_text(rule.data),
+                    "json",
+                    match.payload,
+                    tuple(sorted(match.slots.items())),
+                )
             )
         except ZeroLayerError as exc:
             return EngineResult(Route.FALLBACK, reason="rule.limit", detail=exc.message)
@@ -543,6 +599,12 @@ class RulesHub:
             )
         error = failure(answer)
         return EngineResult(Route.FALLBACK, reason=fallback_reason(error), detail=error.message)
+
+
+def run_text(data: Mapping[str, Any]) -> str:
+    """The document a rule worker is sent to run an active rule (its compile cache's key):
+    the rule's data as JSON, the same whatever format the version was written in."""
+    return json.dumps(data, ensure_ascii=False)
 
 
 def fallback_reason(error: ZeroLayerError) -> str:

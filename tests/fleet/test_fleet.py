@@ -40,6 +40,7 @@ class Fleet:
     replicas: list[Replica]
     admin_key: str
     keys: dict[str, str] = field(default_factory=dict)
+    versions: dict[str, int] = field(default_factory=dict)  # the FAQ rule's, once approved
     clients: dict[str, httpx.Client] = field(default_factory=dict)
 
     def client(self, replica: Replica) -> httpx.Client:
@@ -123,9 +124,43 @@ def seconds_until(check: Callable[[], bool], limit_s: float = 10.0) -> float:
     return time.monotonic() - start
 
 
-def everywhere_within(fleet: Fleet, heading: str, others: list[Replica]) -> float:
-    """Seconds until every replica of ``others`` answers the FAQ request with ``heading``."""
-    return seconds_until(lambda: all(faq_heading(fleet, r) == heading for r in others))
+def everywhere_within(fleet: Fleet, heading: str, others: list[Replica], since: float) -> float:
+    """Seconds from ``since`` (a change acknowledged) until the first answer carrying it
+    arrives from the last replica of ``others`` to apply it: each replica is polled in a
+    thread of its own with the FAQ request, from ``since`` until an answer with ``heading``
+    arrives ``PROPAGATION_S`` after it. A replica applied the change when every answer
+    from one on carries ``heading``; an answer that arrives ``PROPAGATION_S`` after
+    ``since`` without it fails the test, however early its request was sent."""
+    seen: dict[str, list[tuple[float, float, str]]] = {r.name: [] for r in others}
+
+    def poll(replica: Replica) -> None:
+        c = fleet.client(replica)  # made before: only the replica's time is measured
+        while time.monotonic() - since < 10:
+            sent = time.monotonic() - since
+            r = ask(c, fleet.keys["client"], FAQ)
+            arrived = time.monotonic() - since
+            active = r.status_code == 200 and r.headers["x-zero-layer-status"] == "active"
+            said = str(r.json()["content"][0]["text"]).splitlines()[0] if active else ""
+            seen[replica.name].append((round(sent, 3), round(arrived, 3), said))
+            if said == heading and arrived >= PROPAGATION_S:
+                return
+            time.sleep(0.02)
+
+    pollers = [threading.Thread(target=poll, args=(r,)) for r in others]
+    for poller in pollers:
+        poller.start()
+    for poller in pollers:
+        poller.join(30)
+    applied = []
+    for name, answers in seen.items():
+        stale = [arrived for _, arrived, said in answers if said != heading]
+        late = [at for at in stale if at >= PROPAGATION_S]
+        assert not late, f"{name} answered without the change {late} s after it: {answers}"
+        fresh = [at for _, at, said in answers if said == heading and at > max(stale, default=-1)]
+        assert fresh, f"{name} never applied the change: {answers}"
+        assert fresh[0] < PROPAGATION_S, f"{name} applied it {fresh[0]} s after: {answers}"
+        applied.append(fresh[0])
+    return max(applied)
 
 
 def approve(fleet: Fleet, client: httpx.Client, name: str, etag: str) -> tuple[int, str]:
@@ -171,7 +206,8 @@ def test_activation_and_rollback_reach_every_replica_within_a_second(fleet: Flee
     assert r.status_code == 201, r.text
     v1, etag = approve(fleet, first, "contract-faq", r.headers["ETag"])
     etag = act(fleet, first, "activate", v1, etag)
-    assert everywhere_within(fleet, "# Frequently asked questions", others) < PROPAGATION_S
+    since = time.monotonic()
+    assert everywhere_within(fleet, "# Frequently asked questions", others, since) < PROPAGATION_S
 
     etag = first.get("/v1/zero-rules/contract-faq", headers=fleet.h("author")).headers["ETag"]
     r = first.put(
@@ -182,37 +218,61 @@ def test_activation_and_rollback_reach_every_replica_within_a_second(fleet: Flee
     assert r.status_code == 200, r.text
     v2, etag = approve(fleet, first, "contract-faq", r.headers["ETag"])
     etag = act(fleet, first, "activate", v2, etag)
-    assert everywhere_within(fleet, "# FAQ, second edition", others) < PROPAGATION_S
+    since = time.monotonic()
+    assert everywhere_within(fleet, "# FAQ, second edition", others, since) < PROPAGATION_S
 
     act(fleet, first, "rollback", v1, etag)
-    assert everywhere_within(fleet, "# Frequently asked questions", others) < PROPAGATION_S
+    since = time.monotonic()
+    assert everywhere_within(fleet, "# Frequently asked questions", others, since) < PROPAGATION_S
     assert faq_heading(fleet, one) == "# Frequently asked questions"
+    fleet.versions.update(v1=v1, v2=v2)
+
+
+def convert(n: int) -> str:
+    """A deterministic request of its own for each ``n`` (answered by the engine, not a rule)."""
+    return CONVERT.replace('"replicas": 3', f'"replicas": {n}')
 
 
 def test_an_answer_cached_by_one_replica_is_a_hit_on_the_others(fleet: Fleet) -> None:
     one, two, three = fleet.replicas
     key = fleet.keys["client"]
-    written = ask(fleet.client(one), key, CONVERT)
-    assert written.status_code == 200, written.text
-    assert written.headers["x-zero-layer-status"] == "active"
-    answer = written.json()["content"][0]["text"]
-    assert "replicas: 3" in answer
-    hits = [ask(fleet.client(r), key, CONVERT) for r in (two, three)]
-    assert [h.headers["x-zero-layer-cache-hit"] for h in hits] == ["true", "true"]
-    assert [h.json()["content"][0]["text"] for h in hits] == [answer, answer]
+    answers: dict[int, str] = {}
+    for n in (1, 2, 3):  # written through replica one, a hit on two and three
+        written = ask(fleet.client(one), key, convert(n))
+        assert written.status_code == 200, written.text
+        assert written.headers["x-zero-layer-status"] == "active"
+        assert written.headers["x-zero-layer-cache-hit"] == "false"
+        answers[n] = written.json()["content"][0]["text"]
+        assert f"replicas: {n}" in answers[n]
+        hits = [ask(fleet.client(r), key, convert(n)) for r in (two, three)]
+        assert [h.headers["x-zero-layer-cache-hit"] for h in hits] == ["true", "true"]
+        assert [h.json()["content"][0]["text"] for h in hits] == [answers[n], answers[n]]
 
-    # an activation on replica 1 changes the tenant's rule-set version: a miss everywhere
+    # an activation on replica one changes the tenant's rule-set version: each replica
+    # misses the entry it hit before (answered anew, the same), then shares the new one
     first = fleet.client(one)
     rule = first.get("/v1/zero-rules/contract-faq", headers=fleet.h("author"))
     assert rule.status_code == 200, rule.text
+    act(fleet, first, "activate", fleet.versions["v2"], rule.headers["ETag"])
+    since = time.monotonic()
+    assert everywhere_within(fleet, "# FAQ, second edition", [two, three], since) < PROPAGATION_S
+    after = [ask(fleet.client(r), key, convert(n)) for r, n in ((one, 1), (two, 2), (three, 3))]
+    assert [a.headers["x-zero-layer-cache-hit"] for a in after] == ["false"] * 3
+    assert [a.json()["content"][0]["text"] for a in after] == [answers[1], answers[2], answers[3]]
+    shared = [ask(fleet.client(r), key, convert(1)) for r in (two, three)]
+    assert [h.headers["x-zero-layer-cache-hit"] for h in shared] == ["true", "true"]
+
+    # a deactivation the same
+    rule = first.get("/v1/zero-rules/contract-faq", headers=fleet.h("author"))
     r = first.post(
         "/v1/zero-rules/contract-faq/deactivate", headers=fleet.h("publisher", rule.headers["ETag"])
     )
     assert r.status_code == 200, r.text
-    assert everywhere_within(fleet, "", [two, three]) < PROPAGATION_S
+    since = time.monotonic()
+    assert everywhere_within(fleet, "", [two, three], since) < PROPAGATION_S
     after = [ask(fleet.client(r), key, CONVERT) for r in (two, three)]
     assert [a.headers["x-zero-layer-cache-hit"] for a in after] == ["false", "true"]
-    assert [a.json()["content"][0]["text"] for a in after] == [answer, answer]
+    assert [a.json()["content"][0]["text"] for a in after] == [answers[3], answers[3]]
 
 
 def test_a_key_revoked_on_one_replica_is_refused_by_all_at_once(fleet: Fleet) -> None:

@@ -4,6 +4,7 @@ the SDK sees (exception type, status, body, Retry-After, usage, stream events) m
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -178,6 +179,31 @@ def stream_of(client: openai.OpenAI, text: str, **extra: Any) -> tuple[dict[int,
 @pytest.mark.parametrize("text", ["tell me a story", "tell me a story fault=slow"])
 def test_openai_stream_and_its_usage_are_the_upstreams(upstream, via_openai, text, extra) -> None:
     assert stream_of(oai(via_openai.url), text, **extra) == stream_of(oai(upstream), text, **extra)
+
+
+def events_of(url: str, model: str, include_usage: bool) -> list[Any]:
+    """The data of each server-sent event of a raw Chat Completions stream."""
+    body = {"model": model, "max_tokens": 50, "stream": True,
+            "messages": [{"role": "user", "content": "tell me a story"}]}  # fmt: skip
+    if include_usage:
+        body["stream_options"] = {"include_usage": True}
+    with httpx.stream("POST", url + "/v1/chat/completions", json=body, timeout=10) as answer:
+        assert answer.status_code == 200
+        text = answer.read().decode()
+    datas = [line[6:] for line in text.split("\n") if line.startswith("data: ")]
+    return [d if d == "[DONE]" else json.loads(d) for d in datas]
+
+
+@pytest.mark.parametrize("include_usage", [False, True])
+def test_an_openai_stream_is_relayed_as_the_upstreams_events(upstream, via_openai, include_usage):
+    """OpenAI in, OpenAI-compatible upstream out: the upstream's own events (its id, chunks,
+    usage), with the model the client asked for, and no usage chunk it did not ask for."""
+    direct = events_of(upstream, "up-model", include_usage)
+    through = events_of(via_openai.url, "client-model", include_usage)
+    assert through == [
+        d if d == "[DONE]" else {**d, "model": "client-model"} for d in direct
+    ]  # fmt: skip
+    assert any("usage" in d for d in through if d != "[DONE]") == include_usage
 
 
 @pytest.mark.parametrize("text", ["tell me a story", "tell me a story fault=slow"])

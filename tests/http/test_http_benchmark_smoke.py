@@ -39,3 +39,31 @@ def test_http_load_benchmark_reports_all_scenarios(tmp_path: Path) -> None:
         assert row["p99_ms"] >= row["p50_ms"] > 0
         assert row["cache_hits"] == (20 if row["scenario"].endswith("-hit") else 0)
     assert "p99 ms" in done.stdout
+
+
+def test_gateway_overhead_benchmark_reports_every_target_and_mode(tmp_path: Path) -> None:
+    """Upstream and zerolayer's model path (LiteLLM only where its venv is named), tiny sizes:
+    every answer is the upstream's text, and the ratios the docs quote are computed."""
+    out = tmp_path / "gateway.json"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "gateway_overhead.py"), "--rounds", "1",
+           "--latency-requests", "12", "--concurrency", "2", "--duration", "0.5",
+           "--tokens", "4", "--json", str(out)]  # fmt: skip
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text("utf-8"))
+    for phase, connections in (("latency", 1), ("throughput", 2)):
+        rows = result["rows"][phase]
+        assert [(r["target"], r["mode"]) for r in rows] == [
+            ("direct", "whole"), ("direct", "stream"),
+            ("zerolayer", "whole"), ("zerolayer", "stream"),
+        ]  # fmt: skip
+        for row in rows:
+            assert row["connections"] == connections
+            assert row["requests"] > 0
+            assert row["errors"] == 0 and row["wrong"] == 0
+            assert row["p99_ms"] >= row["p50_ms"] > 0
+        assert all(r["gateway_us_per_request"] > 0 for r in rows if r["target"] == "zerolayer")
+    assert set(result["overhead_1_connection"]) == {"zerolayer/whole", "zerolayer/stream"}
+    assert result["ratios"]["zerolayer_stream_over_whole_cpu_1_connection"] > 0
+    assert "ratios:" in done.stdout

@@ -38,6 +38,22 @@ class SlowEngine(FakeEngine):
         return super().run(request)
 
 
+class SpinEngine(FakeEngine):
+    """The fake engine, computing in pure Python for ``cpu_s`` seconds of its thread's CPU
+    time in every run: it holds the GIL as the real engine's parsers do (a sleeping engine
+    would let the event loop run freely and prove nothing)."""
+
+    def __init__(self, cpu_s: float) -> None:
+        super().__init__()
+        self.cpu_s = cpu_s
+
+    def run(self, request: EngineRequest) -> EngineResult:
+        end, total = time.thread_time() + self.cpu_s, 0
+        while time.thread_time() < end:
+            total += sum(range(1000))
+        return super().run(request)
+
+
 @pytest.fixture(scope="module")
 def real(engine: Engine) -> Iterator[str]:
     with serve_app(create_app(engine)) as url:
@@ -140,3 +156,65 @@ def test_thread_pool_answers_and_caches(make_live) -> None:
     assert first.json()["content"][0]["text"] == "POOLED"
     assert second.headers["x-zero-layer-cache-hit"] == "true"
     assert server.engine.runs == 1
+
+
+def test_health_answers_while_many_runs_hold_the_gil(make_live) -> None:
+    # Eight CPU-bound runs at once. Each engine thread competes with the event loop for the
+    # GIL; without a bound on engine threads and with Python's 5 ms switch interval /health
+    # took a median of 60 ms here, 0.3 s at p90 and 0.7 s at worst. With the worker's engine
+    # slots (ZEROLAYER_ENGINE_THREADS, 2) and a 1 ms switch interval the loop waits for at
+    # most two threads, briefly.
+    server = make_live(SpinEngine(0.3), settings=ServiceSettings(decide_timeout_s=20))
+    bodies = [anthropic_body(f"ECHO-UPPER: spin {i}") for i in range(8)]
+    results: list[int] = []
+
+    def post_all() -> httpx.Response:
+        def one(body: dict[str, Any]) -> None:
+            results.append(
+                httpx.post(server.url + "/v1/messages", json=body, timeout=30).status_code
+            )
+
+        threads = [threading.Thread(target=one, args=(b,)) for b in bodies]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        return httpx.Response(200)
+
+    _, times = health_while(server.url, post_all)
+    assert results == [200] * 8  # every run waited for a slot and was answered
+    assert len(times) >= 10
+    times.sort()
+    assert statistics.median(times) < 0.04, times
+    assert times[int(len(times) * 0.9)] < 0.1, times
+
+
+def test_a_request_that_finds_no_free_slot_is_503_and_never_runs(make_live) -> None:
+    # One slot; the first run sleeps past its budget and keeps the slot until it ends, so
+    # the second waits its whole budget for it: 503 (the service is busy, the request is not
+    # at fault), and the engine never runs it once the slot frees.
+    settings = ServiceSettings(decide_timeout_s=0.3, engine_threads=1)
+    server = make_live(SlowEngine(1.0), settings=settings)
+    url = server.url + "/v1/messages"
+    first: list[httpx.Response] = []
+    worker = threading.Thread(
+        target=lambda: first.append(
+            httpx.post(url, json=anthropic_body("ECHO-UPPER: a"), timeout=10)
+        )
+    )
+    worker.start()
+    time.sleep(0.1)
+    second = httpx.post(url, json=anthropic_body("ECHO-UPPER: b"), timeout=10)
+    worker.join(10)
+    assert first[0].status_code == 400
+    assert "time limit of 0.3 s" in first[0].json()["error"]["message"]
+    assert second.status_code == 503, second.text
+    assert second.headers["retry-after"] == "1"
+    error = second.json()["error"]
+    assert error["type"] == "overloaded_error"
+    assert "engine slots" in error["message"]
+    time.sleep(1.2)  # the first run ends and frees the slot; the queued one is dropped
+    assert server.engine.runs == 1
+    metrics = httpx.get(server.url + "/metrics").text
+    assert "zerolayer_engine_busy_runs_total 1.0" in metrics
+    assert "zerolayer_over_budget_runs_total 1.0" in metrics

@@ -167,6 +167,9 @@ def test_n_choices_are_identical(live) -> None:
     completion = create(live.openai(), ECHO + "twice", n=2).parse()
     assert [c.message.content for c in completion.choices] == ["TWICE", "TWICE"]
     assert [c.index for c in completion.choices] == [0, 1]
+    # usage counts both choices it sent, each its own count (docs/http.md)
+    one = create(live.openai(), ECHO + "twice").parse().usage.completion_tokens
+    assert one > 0 and completion.usage.completion_tokens == 2 * one
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ measured with real sockets against uvicorn on loopback (the configuration ``serv
 from __future__ import annotations
 
 import socket
+import statistics
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -59,6 +60,19 @@ def closed_after(conn: socket.socket, limit: float = 5.0) -> float:
     except ConnectionResetError:
         pass
     return time.monotonic() - start
+
+
+def closed_now(conn: socket.socket) -> bool:
+    """True when the server has closed ``conn`` (what it sent before is read and dropped)."""
+    conn.setblocking(False)
+    try:
+        while conn.recv(65536):
+            pass
+    except BlockingIOError:
+        return False
+    except ConnectionResetError:
+        pass
+    return True
 
 
 def connect(address: tuple[str, int]) -> socket.socket:
@@ -154,3 +168,42 @@ def test_connections_over_the_cap_get_503() -> None:
         finally:
             for s in held:
                 s.close()
+
+
+def test_a_thousand_stalled_connections_do_not_slow_normal_requests() -> None:
+    # The default connection cap (2048) holds 1,000 stalled clients: half send nothing, half
+    # part of their headers. /health is timed on its own connection before and while they
+    # are held; every stalled one is closed at the header timeout.
+    limits = ServiceSettings(header_timeout_s=3, body_timeout_s=3, keep_alive_s=5)
+    with served(limits) as address:
+        url = f"http://{address[0]}:{address[1]}"
+        with httpx.Client(base_url=url) as client:
+
+            def health_times(n: int) -> list[float]:
+                times = []
+                for _ in range(n):
+                    start = time.perf_counter()
+                    assert client.get("/health").status_code == 200
+                    times.append(time.perf_counter() - start)
+                return sorted(times)
+
+            before = health_times(50)
+            stalled: list[socket.socket] = []
+            try:
+                opened = time.monotonic()
+                for i in range(1000):
+                    conn = connect(address)
+                    stalled.append(conn)
+                    if i % 2:
+                        conn.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nx-a: ")
+                time.sleep(0.2)
+                during = health_times(50)
+                assert time.monotonic() - opened < 2.5  # still held while /health was timed
+                assert statistics.median(during) < max(0.01, 3 * statistics.median(before))
+                assert during[-1] < 0.1
+                time.sleep(max(0.0, opened + 3.5 - time.monotonic()))
+                still_open = [s for s in stalled if not closed_now(s)]
+                assert not still_open, f"{len(still_open)} stalled connections still open"
+            finally:
+                for conn in stalled:
+                    conn.close()

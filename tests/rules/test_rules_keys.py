@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from rules_helpers import Rig, ask, contrib, publish
 
 from zerolayer.cli.main import EXIT_BAD_INPUT, main
@@ -94,6 +95,43 @@ def test_a_revoked_key_is_refused_at_once_by_every_worker(
     }
     creates = [a for a in audit if a["action"] == "key.create"]
     assert any(a["detail"].startswith(admin_id) and a["actor"] == "env-admin" for a in creates)
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/v1/lint", {"prompt": "Convert this JSON to YAML"}),
+        (
+            "/v1/messages/count_tokens",
+            {"model": "m", "messages": [{"role": "user", "content": "hi"}]},
+        ),
+        ("/v1/cache/warmup", {"requests": []}),
+    ],
+)
+def test_an_invalid_or_revoked_zerolayer_key_is_401_on_the_service_routes(
+    rig: Rig, admin: dict[str, str], path: str, body: dict[str, Any]
+) -> None:
+    """Every zerolayer key a request presents is looked up, on every route that reads a
+    payload, not only the answer routes: one unknown, malformed or revoked is 401 whatever
+    else the request sends; a valid one changes nothing (no admin token is set here, so the
+    warm-up route serves a loopback client)."""
+    c = TestClient(rig.app, client=("127.0.0.1", 50000))
+    assert c.post(path, json=body).status_code == 200
+    assert c.post(path, json=body, headers=rig.h("client")).status_code == 200
+    client_id = rig.keys["client"].split("_")[1]
+    assert c.post(f"/v1/keys/{client_id}/revoke", headers=admin).status_code == 200
+    bad = [
+        {"x-api-key": rig.keys["client"]},  # revoked
+        {"x-api-key": "zlk_000000000000_" + "x" * 32},  # unknown
+        {"x-api-key": "zlk_nonsense"},  # malformed
+        {"x-api-key": "sk-upstream", "authorization": f"Bearer {rig.keys['client']}"},
+        {"x-api-key": rig.keys["author"], "authorization": f"Bearer {rig.keys['client']}"},
+    ]
+    for headers in bad:
+        r = c.post(path, json=body, headers=headers)
+        assert r.status_code == 401, (headers, r.text)
+        assert r.json()["error"]["type"] == "authentication_error"
+    assert c.post(path, json=body, headers=rig.h("author")).status_code == 200
 
 
 def test_revocation_is_admin_only_and_stays_in_the_tenant(rig: Rig, admin: dict[str, str]) -> None:

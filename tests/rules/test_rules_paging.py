@@ -113,3 +113,19 @@ def test_405_names_every_method_of_the_path(rig: Rig, path: str, allow: str) -> 
     assert r.status_code == 405
     assert r.headers["allow"] == allow
     assert r.headers.get_list("allow") == [allow]
+
+
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE"])
+def test_a_concrete_path_is_not_read_as_a_rule_name(rig: Rig, method: str) -> None:
+    """``/v1/zero-rules/validate`` is the validate route's (POST only), not a rule named
+    ``validate`` (a reserved name no rule can take): 405 with ``Allow: POST``, not 404."""
+    r = rig.client.request(method, "/v1/zero-rules/validate", headers=rig.h("author"))
+    assert r.status_code == 405, r.text
+    assert r.headers["allow"] == "POST"
+    r = rig.client.post("/v1/zero-rules/schema", headers=rig.h("author"))
+    assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD"
+    assert (
+        rig.client.get("/v1/zero-rules/validate/versions", headers=rig.h("author")).status_code
+        == 404
+    )
+    assert rig.client.get("/v1/zero-rules/validated", headers=rig.h("author")).status_code == 404
