@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
+from zerolayer.core.query_zh import english_clauses
 
 _SORT = frozenset({"sort", "sorted", "order", "ordered", "rank", "ranked", "arrange", "put"})
 _KEEP = frozenset({"keep", "just", "only", "select", "retain"})
@@ -318,13 +319,13 @@ def query_sentence(
     clauses do not make one certain query."""
     if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
         raise _refuse("the instruction quotes words")
-    if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
-        raise _refuse("query frames read English only")
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
     lowered = {k.lower(): k for k in keys}
     if len(lowered) != len(keys):
         raise _refuse("the records have keys that differ only in case")
+    if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
+        instruction = english_clauses(instruction, lowered)  # core/query_zh.py
     text, values = _mark_values(instruction, lowered, texts or {})
     text = _PLACE.sub(" ", text.lower())
     for key in sorted(lowered, key=len, reverse=True):  # "flight time" for flight_time
@@ -442,7 +443,8 @@ def _clauses(text: str) -> list[list[str]]:
         splits = tok == "and" and i + 1 < len(tokens) and tokens[i + 1] in _AND_SPLITS
         if splits or tok in {",", ".", ";", "!", ":", "?", "\n", "then"}:
             out.append([])
-        elif tok in _REQUESTS and out[-1]:  # "… country and population return it in YAML"
+        elif tok in _REQUESTS and out[-1] and out[-1][-1] not in _BENIGN | _KEEP | _LINKS:
+            # "… country and population return it in YAML" (not "only return …")
             out.append([tok])
         else:
             out[-1].append(tok)
@@ -599,9 +601,10 @@ def _operation(
 def _aggregate(head: set[str]) -> str:
     """The aggregate a clause of one number field asks for ("the highest", "the average",
     "who earns the most"): "highest", "lowest", "total" or "average"; "" for none."""
-    asked = {"highest" for w in head if w in _UP} | {"lowest" for w in head if w in _DOWN}
+    up, down = _UP | {"top"}, _DOWN | {"bottom"}
+    asked = {"highest" for w in head if w in up} | {"lowest" for w in head if w in down}
     asked |= {_AGGREGATES[w] for w in head if w in _AGGREGATES}
-    if len(asked) != 1 or head - _UP - _DOWN - frozenset(_AGGREGATES) - _LINKS - {"value"}:
+    if len(asked) != 1 or head - up - down - frozenset(_AGGREGATES) - _LINKS - {"value"}:
         return ""
     return asked.pop()
 

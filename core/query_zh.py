@@ -1,0 +1,136 @@
+"""Chinese record queries, read by the same clause classes as English ones.
+
+The query frame reader (core/query_frames.py) reads clauses of closed-class words around slots.
+A Chinese query has the same classes — 按 (by) + a field + 从高到低 (from high to low) + 排
+(sort); 最低的3条 (the 3 lowest); 只要 (only); 低于 (below); 有几个 (how many); 然后 (then) —
+so it is read by writing each word of a class as the English word of that class, and keeping
+the slots (field names, numbers) as they are. The text is cut by longest match against this
+lexicon; a field word of core/fields.GLOSSARY becomes the one key of the records it translates
+to, a Chinese numeral (十万, 一千五百万) becomes its digits, and a run of Chinese that no entry
+covers makes the query fall back: nothing unknown is skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from zerolayer.core.errors import Unsupported
+from zerolayer.core.fields import GLOSSARY
+from zerolayer.core.normalise import chinese_to_int
+
+# Chinese words of the clause classes, each written as the English word(s) of its class.
+_LEXICON: dict[str, str] = {
+    # clause breaks
+    "然后": " then ", "接着": " then ", "之后": " then ", "再": " then ", "最后": " then ",
+    "并且": " then ", "并": " then ", "，": ",", "、": ",", "。": ".", "；": ";", "？": "?",
+    # sorting and direction
+    "按照": " by ", "按": " by ", "根据": " by ", "依": " by ",
+    "排序": " sort ", "排列": " sort ", "排好": " sort ", "排个序": " sort ", "排": " sort ",
+    "从高到低": " from high to low ", "从大到小": " from high to low ",
+    "从多到少": " from high to low ", "从低到高": " from low to high ",
+    "从小到大": " from low to high ", "从少到多": " from low to high ",
+    "降序": " descending ", "倒序": " descending ", "逆序": " descending ",
+    "升序": " ascending ", "正序": " ascending ",
+    # extremes and limits
+    "最高": " top ", "最大": " top ", "最多": " top ",
+    "最低": " bottom ", "最小": " bottom ", "最少": " bottom ",
+    "前": " first ",
+    # comparisons
+    "不低于": " at least ", "不少于": " at least ", "至少": " at least ", "不小于": " at least ",
+    "不超过": " at most ", "不高于": " at most ", "不大于": " at most ", "至多": " at most ",
+    "低于": " below ", "少于": " below ", "小于": " below ", "不到": " below ",
+    "高于": " above ", "大于": " above ", "超过": " above ", "多于": " above ",
+    # projection, answer shape, counts, aggregates
+    "只要": " only ", "只保留": " keep ", "只留": " keep ", "保留": " keep ", "仅保留": " keep ",
+    "只给": " only ", "只输出": " only ", "只返回": " only ", "只回答": " only ",
+    "数字": " number ", "整数": " integer ",
+    "有几个": " how many ", "有多少个": " how many ", "有多少": " how many ",
+    "多少个": " how many ", "几个": " how many ", "是多少": " what is ",
+    "平均": " average ", "总和": " total ", "总计": " total ",
+    "完整记录": " full records ", "完整的记录": " full records ", "完整": " full ",
+    "记录": " records ", "字段": " field ", "每条": " each ", "每个": " each ", "每一条": " each ",
+    # requests, places and conversions
+    "找出": " give ", "列出": " give ", "给出": " give ", "返回": " return ", "输出": " output ",
+    "取出": " give ", "显示": " show ", "给我": " give ", "筛选出": " give ", "挑出": " give ",
+    "下面是一个": " here's a ", "下面的": " the ", "下面": " below ", "以下": " below ",
+    "数组": " array ", "转成": " convert to ", "转为": " convert to ", "转换成": " convert to ",
+    "转换为": " convert to ", "结果用": " result in ", "用": " in ", "结果": " result ",
+    "格式": " format ", "直接给结果": " ", "别的不用说": " ", "不要解释": " ",
+    # record nouns (core/fields.RECORD_NOUNS)
+    "员工": " employees ", "城市": " cities ", "商品": " products ", "产品": " products ",
+    "学生": " students ", "航班": " flights ", "用户": " users ", "书": " books ",
+    "订单": " orders ", "国家": " countries ",
+    # particles and measure words
+    "的": " ", "一下": " ", "一个": " a ", "条": " ", "个": " ", "名": " ", "位": " ", "项": " ",
+    "行": " ", "本": " ", "就行": " ", "即可": " ", "吧": " ", "谢谢": " ",
+    "和": " and ", "以及": " and ", "是谁": " who ", "谁": " who ", "是": " is ",
+}  # fmt: skip
+_LONGEST = max(map(len, _LEXICON))
+_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
+# "在30到40之间（含两端）": a range; one that does not say whether its ends count is left
+# as it is written ("between … and …" with no qualifier falls back).
+_RANGE = re.compile(
+    r"在?\s*(\d+(?:\.\d+)?)\s*(?:到|至|-|~)\s*(\d+(?:\.\d+)?)\s*之间\s*"
+    r"(?:[(（]\s*(含两端|包含两端|包括两端|含|包含|不含两端|不含|不包含)\s*[)）])?"
+)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def english_clauses(text: str, keys: Mapping[str, str]) -> str:
+    """``text`` (a query with Chinese words) with each Chinese word of a clause class written
+    as its English word, each Chinese field word as the key it names among ``keys`` (lower
+    case → key) and each Chinese numeral as digits; ``Unsupported`` for Chinese no entry
+    covers."""
+    text = _RANGE.sub(_range, text)
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if not _CJK.match(ch) and ch not in _LEXICON:
+            out.append(ch)
+            i += 1
+            continue
+        word = _longest(text, i) or ""
+        field = _field_word(text, i, keys)
+        if field is not None and len(field[0]) >= len(word):  # 名字 is a field, 名 a measure
+            out.append(f" {field[1]} ")
+            i += len(field[0])
+            continue
+        if word:
+            out.append(_LEXICON[word])
+            i += len(word)
+            continue
+        numeral = _NUMERAL.match(text, i)
+        if numeral:
+            out.append(f" {chinese_to_int(numeral.group())} ")
+            i = numeral.end()
+            continue
+        raise Unsupported("parse.no_match", f"the query frame does not know {text[i : i + 4]!r}")
+    return "".join(out)
+
+
+def _longest(text: str, i: int) -> str | None:
+    for size in range(min(_LONGEST, len(text) - i), 0, -1):
+        if text[i : i + size] in _LEXICON:
+            return text[i : i + size]
+    return None
+
+
+def _field_word(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] | None:
+    """The longest glossary word at ``i`` that names exactly one key of the records, with
+    that key."""
+    for size in range(min(6, len(text) - i), 0, -1):
+        word = text[i : i + size]
+        named = [k for k in GLOSSARY.get(word, ()) if k.lower() in keys]
+        if len(named) == 1:
+            return word, named[0]
+    return None
+
+
+def _range(m: re.Match[str]) -> str:
+    ends = m[3] or ""
+    if not ends:
+        return f" between {m[1]} and {m[2]} "
+    word = "exclusive" if ends.startswith("不") else "inclusive"
+    return f" between {m[1]} and {m[2]} {word} "
