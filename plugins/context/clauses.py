@@ -478,8 +478,9 @@ def _growth_step(marks: dict[str, list[Any]]) -> Step:
 
 def _number_format(marks: dict[str, list[Any]]) -> dict[str, Any]:
     """Decimals, kind and sign of the growth values, from the words and the example, which
-    must agree; anything unstated is refused. An example written with ``+`` ("+12.34%") asks
-    for a ``+`` before positive values."""
+    must agree. The decimals must be stated; a growth column is a percentage unless an
+    example says otherwise (the convention of a YoY or growth column, "15.00%"). An example
+    written with ``+`` ("+12.34%") asks for a ``+`` before positive values."""
     decimals = _one(marks, "decimals")
     percent = "percent" in marks
     example = _one(marks, "example")
@@ -495,8 +496,8 @@ def _number_format(marks: dict[str, list[Any]]) -> dict[str, Any]:
         percent = percent or has_percent
     if decimals is None:
         raise Unsupported("context.format_unstated", "the number of decimals is not stated")
-    if not percent:
-        raise Unsupported("context.format_unstated", "the instruction does not say percent")
+    if example is not None and not percent:
+        raise Unsupported("context.format_unstated", "the example is not a percentage")
     out: dict[str, Any] = {"decimals": decimals, "format": "percent"}
     if example is not None and example[0] == "+":
         out["plus_sign"] = True  # "like +12.34%": growth is written with its sign

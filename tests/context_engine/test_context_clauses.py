@@ -43,6 +43,8 @@ def _marks(**marks: Any) -> dict[str, list[Any]]:
     ("marks", "expected"),
     [
         (_marks(decimals=2, percent=True), {"decimals": 2, "format": "percent"}),
+        # a growth column is a percentage unless its example says otherwise
+        (_marks(decimals=2), {"decimals": 2, "format": "percent"}),
         (_marks(example=("", 2, True)), {"decimals": 2, "format": "percent"}),
         (_marks(example=("-", 1, True), decimals=1), {"decimals": 1, "format": "percent"}),
         (
@@ -58,7 +60,7 @@ def test_number_format(marks: dict[str, list[Any]], expected: dict[str, Any]) ->
 @pytest.mark.parametrize(
     ("marks", "reason"),
     [
-        (_marks(decimals=2), "context.format_unstated"),
+        (_marks(decimals=2, example=("", 2, False)), "context.format_unstated"),
         (_marks(percent=True), "context.format_unstated"),
         (_marks(decimals=2, example=("", 3, True)), "context.format_conflict"),
         (_marks(percent=True, example=("", 2, False)), "context.format_conflict"),
