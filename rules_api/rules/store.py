@@ -47,6 +47,7 @@ from zerolayer.rules_api.rules.errors import Conflict, NotFound, PreconditionFai
 from zerolayer.rules_api.rules.propagation import CHANNEL
 
 metadata = MetaData()
+SCHEMA_LOCK = 0x7A6C5F72756C6573  # the advisory lock held while the tables are made ("zl_rules")
 
 rules = Table(
     "zl_rules",
@@ -186,7 +187,18 @@ class RuleStore:
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_db_url()
         self.engine = make_engine(self.url)
-        metadata.create_all(self.engine)
+        self._create_tables()
+
+    def _create_tables(self) -> None:
+        """The tables, made where they are missing. Replicas of a fleet open one PostgreSQL
+        database at once when they start: each checks for a table and then creates it, so
+        two could both find it missing and the second fail (a duplicate table or type).
+        One transaction-level advisory lock per database lets one replica at a time check
+        and create; the others then find the tables made."""
+        with self.engine.begin() as conn:
+            if self.notifies:
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+            metadata.create_all(conn)
 
     @property
     def notifies(self) -> bool:

@@ -8,6 +8,7 @@ import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 from rules_helpers import Rig, contrib, publish
@@ -180,3 +181,28 @@ def test_racing_activations_one_wins_nothing_half_done(rig: Rig, make_worker: An
     view = rig.client.get(f"/v1/zero-rules/{RULE}", headers=rig.h("auditor")).json()
     assert view["active_version"] == new[0]["version"]  # the newest audited change holds
     assert view["etag"] == f'"r{int(etag.strip(chr(34))[1:]) + 1 + codes[200]}"'
+
+
+def test_stores_opened_together_on_a_new_postgres_database_all_open(postgres_url: str) -> None:
+    # Replicas of a fleet open one new database together at start-up: each checked for a
+    # table and then created it, so two could both find it missing and one failed with a
+    # duplicate table or type (3 processes at once on a fresh database: about 1 start in 2).
+    from sqlalchemy import create_engine, text
+
+    from zerolayer.rules_api.rules.store import RuleStore
+
+    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    base = postgres_url.rsplit("/", 1)[0]
+    try:
+        for attempt in range(5):
+            name = f"zl_fresh_{attempt}_{time.monotonic_ns()}"
+            with admin.connect() as conn:
+                conn.execute(text(f"CREATE DATABASE {name}"))
+            stores = _race([partial(RuleStore, f"{base}/{name}") for _ in range(4)])
+            for store in stores:
+                assert store.list_rules("acme") == []
+                store.close()
+            with admin.connect() as conn:
+                conn.execute(text(f"DROP DATABASE {name}"))
+    finally:
+        admin.dispose()
