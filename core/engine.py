@@ -499,16 +499,14 @@ class Engine:
                 if payload.error is not None:  # a block that says what its payload is not
                     raise payload.error
             texts = tuple(p.text for p in candidate.payloads)
-            if candidate.closing and not self._closing_reads(candidate):
-                unread = unread or candidate.closing
-                written = normalise(candidate.instruction)
-                instruction = self.surface.canonical(written, texts)
-                if check_text(instruction, texts) is None:
-                    frameable.append((candidate, instruction))
-                continue
             written = normalise(candidate.instruction)
             instruction = self.surface.canonical(written, texts)
             gate = check_text(instruction, texts)
+            if candidate.closing and not self._closing_reads(candidate):
+                unread = unread or candidate.closing
+                if gate is None:
+                    frameable.append((candidate, instruction))
+                continue
             if gate is not None:
                 refused.append((candidate, gate))
                 continue

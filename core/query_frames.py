@@ -408,15 +408,13 @@ def _mark_values(
     """``instruction`` with each text value of the records written in it (as it is, as whole
     words) replaced by a mark ``%vN``; the values in mark order. Values that are words of the
     closed classes or keys are not marked (they read as those words)."""
-    candidates = {
-        v for vs in texts.values() for v in vs if _VALUE_TEXT.match(v) and not v.isspace()
-    }
+    candidates = {v for vs in texts.values() for v in vs if _VALUE_TEXT.match(v)}
     if len(candidates) > _MAX_VALUES:
         return instruction, []
     values: list[str] = []
     for value in sorted(candidates, key=len, reverse=True):
         low = value.lower()
-        if low in keys or low in _CLOSED or any(w in _CLOSED for w in low.split()[:1]):
+        if low in keys or low.split()[0] in _CLOSED or value not in instruction:
             continue
         pattern = rf"(?<![\w%]){re.escape(value)}(?![\w])"
         if re.search(pattern, instruction):
@@ -426,7 +424,7 @@ def _mark_values(
 
 
 def _first_mark(word: str) -> str:
-    return " @down" if word in _UP or word in {"highest", "most"} else " @up"
+    return " @down" if word in _UP else " @up"
 
 
 def _range_marks(m: re.Match[str]) -> str:
