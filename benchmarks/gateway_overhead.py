@@ -50,9 +50,8 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,7 +59,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gateway_upstream import MODEL, answer_tokens
-from http_load import percentile, process_tree_cpu, run_async
+from http_load import percentile, process, process_tree_cpu, run_async
 
 HERE = Path(__file__).resolve().parent
 HOST = "127.0.0.1"
@@ -241,32 +240,6 @@ def measure(
         block.gateway_cpu_s = (process_tree_cpu(target.pid) or 0.0) - (gateway0 or 0.0)
     block.upstream_cpu_s = (process_tree_cpu(upstream_pid) or 0.0) - (upstream0 or 0.0)
     return block
-
-
-@contextmanager
-def process(cmd: list[str], env: dict[str, str], ready: str, what: str) -> Iterator[int]:
-    """A child process, once ``ready`` answers 200 (60 s at most); yields its pid."""
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(ready, timeout=1) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError(f"{what} did not start")
-            time.sleep(0.2)
-        yield proc.pid
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
 
 
 def litellm_config(folder: str, upstream_port: int) -> str:

@@ -301,24 +301,34 @@ def server(engine_spec: str, workers: int) -> Iterator[tuple[str, int, int]]:
     }
     cmd = [sys.executable, "-m", "zerolayer.rules_api", "--port", str(port),
            "--workers", str(workers), "--log-level", "warning"]  # fmt: skip
-    proc = subprocess.Popen(cmd, env=env)
-    url = f"http://127.0.0.1:{port}/health/ready"
+    with process(cmd, env, f"http://127.0.0.1:{port}/health/ready", "the server") as pid:
+        yield "127.0.0.1", port, pid
+
+
+@contextmanager
+def process(cmd: list[str], env: dict[str, str], ready: str, what: str) -> Iterator[int]:
+    """A child process, once ``ready`` answers 200 (60 s at most); yields its pid."""
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
         while True:
             try:
-                with urllib.request.urlopen(url, timeout=1) as answer:
+                with urllib.request.urlopen(ready, timeout=1) as answer:
                     if answer.status == 200:
                         break
             except OSError:
                 pass
             if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError("the server did not start")
+                raise RuntimeError(f"{what} did not start")
             time.sleep(0.2)
-        yield "127.0.0.1", port, proc.pid
+        yield proc.pid
     finally:
         proc.terminate()
-        proc.wait(30)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
 
 
 def run(args: argparse.Namespace) -> list[Figures]:
