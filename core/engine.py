@@ -50,6 +50,7 @@ from zerolayer.core.query_frames import query_sentence, record_shape
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.router.evidence import NOT_FORMATS
 from zerolayer.core.segment import (
+    TIGHT_CLOSING,
     Payload,
     Segmented,
     first_sentence,
@@ -503,6 +504,8 @@ class Engine:
             instruction = self.surface.canonical(written, texts)
             gate = check_text(instruction, texts)
             if candidate.closing and not self._closing_reads(candidate):
+                if candidate.how == TIGHT_CLOSING:
+                    continue  # a line right under the data is the data's unless answer-only
                 unread = unread or candidate.closing
                 if gate is None:
                     frameable.append((candidate, instruction))
@@ -536,6 +539,9 @@ class Engine:
                 continue
             sentence = last_sentence(candidate)
             if sentence and self._ambiguous_end(directives, sentence, candidate):
+                # an earlier reading a frame reads (the sentence as instruction) comes first
+                if (framed := self._first_framed(frameable, unread, refused)) is not None:
+                    return framed
                 raise Unsupported(
                     "segment.ambiguous",
                     f"the payload ends in {sentence!r}, which reads as an instruction too: "
@@ -548,13 +554,18 @@ class Engine:
                     f"the payload begins with {opening!r}, which reads as an instruction too: "
                     "fence the payload, or put all of the instruction on one side of it",
                 )
+            # answer-only words alone ("Only output valid JSON.") are a weak reading: an
+            # earlier reading a frame reads comes first
+            if (
+                frameable
+                and self.surface.answer_only(written)
+                and (framed := self._first_framed(frameable, unread, refused)) is not None
+            ):
+                return framed
             reading = _Reading(candidate, instruction, directives, closing_unread=unread)
             return _accepted(reading, refused)
-        for candidate, instruction in frameable:
-            if (framed := self._framed(candidate, instruction)) is not None:
-                # a reading with its closing sentence read no line as unread
-                unread_here = "" if candidate.closing else unread
-                return _accepted(replace(framed, closing_unread=unread_here), refused)
+        if (framed := self._first_framed(frameable, unread, refused)) is not None:
+            return framed
         if stepless is not None:
             return _accepted(replace(stepless, closing_unread=unread), refused)
         if refused:
@@ -563,11 +574,25 @@ class Engine:
             return self._routed(unparsed, first_failure)
         raise first_failure or NoMatch("the instruction is not understood")
 
+    def _first_framed(
+        self,
+        frameable: list[tuple[Segmented, str]],
+        unread: str,
+        refused: list[tuple[Segmented, GateFailure]],
+    ) -> _Reading | None:
+        """The first of the readings the grammar did not take that a frame reader reads."""
+        for candidate, instruction in frameable:
+            if (framed := self._framed(candidate, instruction)) is not None:
+                # a reading with its closing sentence read no line as unread
+                unread_here = "" if candidate.closing else unread
+                return _accepted(replace(framed, closing_unread=unread_here), refused)
+        return None
+
     def _screened(self, written: str) -> None:
         """A rewritten instruction is read only when the words as written ask nothing open
         ("should this be YAML instead of JSON?" is a question, not a request)."""
         try:
-            self.frames.screen(written)
+            self.frames.screen(self.surface.terse(written))
         except Unsupported as exc:
             raise NoMatch(exc.message) from None
 
@@ -615,16 +640,25 @@ class Engine:
         """Whether a reading's closing sentence is instruction: the instruction before the
         payload asks for an operation on a payload of its own (text of the conversation may
         end in any sentence), and the grammar reads the sentence."""
+        if candidate.how == TIGHT_CLOSING and not self.surface.answer_only(candidate.closing):
+            return False
         head = candidate.instruction[: len(candidate.instruction) - len(candidate.closing)]
         return self._closing_cached(head, candidate.closing)
 
     def _closing_is_instruction(self, head: str, closing: str) -> bool:
+        if _one_word(head):
+            return False  # "key" in "key:\n - item1": a word of the data, not an instruction
         try:
-            directives = self._parse_cached(normalise(head))
+            written = normalise(head)
+            directives = self._parse_surface(self.surface.canonical(written), written)
             if not any(isinstance(d, Step) for d in directives):
                 return False
-            if make_plan(directives, self.registry).input_type == CONVERSATION:
+            if self._conversational(directives):
                 return False
+        except NoMatch:
+            # an instruction the grammar has no shape for (a frame may read it) takes a
+            # closing sentence of answer-only words ("Only output valid JSON, no prose.")
+            return self.surface.answer_only(normalise(closing))
         except (Unsupported, PlanError):
             return False
         return self._is_instruction(closing)
@@ -653,13 +687,34 @@ class Engine:
             return False
         return any(isinstance(d, Step) for d in directives)
 
+    def _conversational(self, directives: tuple[Directive, ...]) -> bool:
+        """Whether the plan of ``directives`` reads the conversation rather than a payload (a
+        plan that needs the payload to tell its format reads a payload)."""
+        try:
+            return make_plan(directives, self.registry).input_type == CONVERSATION
+        except Unsupported as exc:
+            if exc.reason == "plan.ambiguous_input":
+                return False
+            raise
+
     def _is_instruction(self, sentence: str) -> bool:
         """Whether the grammar reads ``sentence`` on its own as instruction (one it may still
         refuse, such as an answer-only marker it cannot honour)."""
+        written = normalise(sentence)
         try:
-            self._parse_cached(normalise(sentence))
+            self._parse_cached(written)
         except NoMatch:
-            return False
+            # answer-only words ("No explanation needed, just code.", 别的不用说) are the
+            # instruction's too: the surface drops them, or reads them as naming the target
+            canonical = self.surface.canonical(written)
+            if not canonical.strip(" .。!！"):
+                return True
+            try:
+                self._parse_cached(canonical)
+            except NoMatch:
+                return False
+            except Unsupported:
+                return True
         except Unsupported:
             return True
         return True

@@ -40,6 +40,19 @@ LANG_ALIASES = {
 }
 
 
+# The labels of prompt templates ("### Task", "Input:", "Output format:", "任务：", "输出要求："):
+# label words, alone on their line or before a colon, say where the parts of a prompt are, not
+# what to do.
+_LABEL_WORD = (
+    r"(?:task|instructions?|request|input|output|query|prompt|answer|response|result|format|"
+    r"expected|任务|输入|输出|指令|要求|格式|回答|答案|结果)"
+)
+TEMPLATE_LABEL = rf"{_LABEL_WORD}(?:[ \t]*{_LABEL_WORD}){{0,2}}"
+# a line that is a label alone ("### Output", "输出要求：") and a label before a sentence
+LABEL_LINE = re.compile(rf"(?i)^[ \t]*(?:#{{1,6}}[ \t]*)?{TEMPLATE_LABEL}[ \t]*[:：]?[ \t]*$")
+LABEL_PREFIX = re.compile(rf"(?i)^[ \t]*(?:#{{1,6}}[ \t]*)?{TEMPLATE_LABEL}[ \t]*[:：][ \t]*")
+
+
 def canonical_lang(name: str | None) -> str | None:
     """The one spelling of a language name (``py`` → ``python``), lower case; None for none."""
     if not name:

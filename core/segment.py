@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 
 from zerolayer.core.blocks.split import FenceLanguageError, TagBlock, block_payload, tag_blocks
 from zerolayer.core.errors import PayloadError
-from zerolayer.core.message import Fence, canonical_lang, fences, normalise_newlines
+from zerolayer.core.message import (
+    LABEL_LINE,
+    LABEL_PREFIX,
+    Fence,
+    canonical_lang,
+    fences,
+    normalise_newlines,
+)
 
 _ATTR = re.compile(r"""(\w+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
@@ -43,10 +50,16 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 # A closing sentence after the payload: one short line, after a blank line, that reads as
 # prose rather than data (not indented as code, no brackets, braces or "key: value", no
 # Markdown block marker).
-_NOT_PROSE = re.compile(
-    r"[{}\[\]<>`|=]|^(?:[#>*+\-]|\d{1,9}[.)])|^\S[^\n:：]*[:：][ \t]+\S|\.\.\.|---"
+_NOT_PROSE = re.compile(r"[{}\[\]<>`|=]|^(?:[#>*+\-]|\d{1,9}[.)])|\.\.\.|---")
+# "key: value" is data, unless a label of one or two words opens a sentence of three words or
+# more ("Note: keep the keys in order", "Output: YAML only, nothing else").
+_KEY_VALUE = re.compile(r"^\S[^\n:：]*[:：][ \t]+\S")
+_LABELLED_SENTENCE = re.compile(
+    r"^[A-Za-z\u3400-\u9fff]+(?: [A-Za-z]+)?[:：][ \t]+(?:[^\s:：]+[ \t,]+){2,}[^\s:：]+$"
 )
 _CLOSING_MAX_WORDS = 16
+# how a reading is named whose closing sentence stands right under the payload, no blank line
+TIGHT_CLOSING = "tight-closing"
 _CLOSING_MAX_CHARS = 80
 
 
@@ -153,7 +166,7 @@ def _unfenced(full: str) -> list[Segmented]:
     breaks = [b for b in _PARAGRAPH_BREAK.finditer(text) if text[: b.start()].strip()]
     if breaks and text[breaks[0].end() :].strip():
         head = text[: breaks[0].start()]
-        tail = _payload(text[breaks[0].end() :] + end)
+        tail = _without_label(_payload(text[breaks[0].end() :] + end))
         after = Segmented(_strip_colon(head), (Payload(tail),), how="after")
         out += [*_closing(after), after]
         body, last = text[: breaks[-1].start()], text[breaks[-1].end() :]
@@ -187,6 +200,19 @@ def _before_closing(text: str, breaks: list[re.Match[str]], last: str) -> list[S
     ]
 
 
+def _without_label(payload: str) -> str:
+    """``payload`` without a template label that stands alone as its first paragraph
+    ("Input:", "输入：", "### Input"), where the label cannot be the data's: a full-width
+    colon (never YAML's), or data that opens with a bracket or brace."""
+    first, sep, rest = payload.partition("\n")
+    if not sep or not LABEL_LINE.match(first) or not rest.startswith("\n"):
+        return payload
+    data = rest.lstrip("\n")
+    if "：" in first or data.startswith(("{", "[")):
+        return data
+    return payload
+
+
 def _has_word(text: str) -> bool:
     return bool(re.search(r"[A-Za-z]{2}|[\u3400-\u9fff]", text))
 
@@ -205,18 +231,25 @@ def _closing(reading: Segmented) -> list[Segmented]:
     Offered before the reading without it; it stands only when its instruction parses."""
     text = reading.payloads[0].text.rstrip("\n")
     cut = text.rfind("\n")  # the last line starts after it; a blank line must precede it
-    blank = text.rfind("\n", 0, cut) if cut > 0 else -1
-    if cut <= 0 or blank < 0 or text[blank + 1 : cut].strip(" \t"):
+    if cut <= 0:
         return []
+    last_line = text[cut + 1 :]
+    label = text.rfind("\n", 0, cut)  # a template label may stand alone on the line before
+    if label > 0 and text[label + 1 : cut].strip() and LABEL_LINE.match(text[label + 1 : cut]):
+        cut = label
+    blank = text.rfind("\n", 0, cut)
+    how = f"{reading.how}-closing"
+    if blank < 0 or text[blank + 1 : cut].strip(" \t"):
+        # no blank line before it: a sentence right under the data is offered too, and
+        # stands only when it is answer-only words ("SELECT …\nNo explanation needed.")
+        blank, how = cut, TIGHT_CLOSING
     body = text[: blank + 1]
-    sentence = _prose_line(text[cut + 1 :])
+    sentence = _prose_line(LABEL_PREFIX.sub("", last_line))
     if not sentence or not body.strip():
         return []
     sentence = _strip_colon(sentence)
     instruction = f"{reading.instruction} {sentence}"
-    return [
-        Segmented(instruction, (Payload(body),), how=f"{reading.how}-closing", closing=sentence)
-    ]
+    return [Segmented(instruction, (Payload(body),), how=how, closing=sentence)]
 
 
 def _prose_line(line: str) -> str:
@@ -226,6 +259,7 @@ def _prose_line(line: str) -> str:
         not sentence
         or line.startswith(("    ", "\t"))  # indented code, not a sentence
         or _NOT_PROSE.search(sentence)
+        or (_KEY_VALUE.search(sentence) and not _LABELLED_SENTENCE.match(sentence))
         or len(sentence) > _CLOSING_MAX_CHARS
         or len(sentence.split()) > _CLOSING_MAX_WORDS
     ):

@@ -33,6 +33,10 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from zerolayer.core.answer_only import CUES as ANSWER_ONLY_CUES
+from zerolayer.core.answer_only import drop_answer_only, is_answer_only
+from zerolayer.core.message import TEMPLATE_LABEL
+
 # Spellings of formats a user writes besides the names of installed ops' formats.
 ALIASES = {
     "yml": "yaml",
@@ -78,24 +82,12 @@ class Surface:
         names = {f.lower() for f in formats}
         self.formats = names | {a for a, f in ALIASES.items() if f in names}
         self.keywords = {k.lower() for k in keywords}
+        self._lower_formats = frozenset(self.formats)
         self._targets = sorted(n for n in names if len(n) >= 4)
         fmt = "|".join(sorted((re.escape(f) for f in self.formats), key=lambda w: -len(w)))
         f = rf"(?<![A-Za-z0-9_])(?:{fmt})(?![A-Za-z0-9_])"
         self._fmt = re.compile(f, re.IGNORECASE)
         article = r"(?:(?:the|this|that|a|an)\s+)?"
-        noun = r"(?:\s+(?:code|output|version|text|document|one|result))?"
-        verb = r"(?:return|output|give(?:\s+me)?|show(?:\s+me)?|print|reply\s+with|respond\s+with)"
-        kind = r"(?:(?:valid|raw|plain|pure|the\s+resulting|the\s+converted)\s+)?"
-        self._only_fmt = re.compile(
-            rf"(?i)(?:\s*[,;.\-]\s*|\s+|^)(?:and\s+)?(?:{verb}\s+)?(?:only|just)\s+"
-            rf"(?:{verb}\s+)?{article}{kind}({f}){noun}(?:\s+only)?(?:\s*,?\s*please)?"
-            rf"(?=\s*(?:[,;.!]|$))"
-            rf"|(?:\s*[,;.\-]\s*|\s+)({f})\s+only(?=\s*(?:[,;.!]|$))"
-        )
-        self._only_fmt_zh = re.compile(
-            rf"(?i)(?:[,;.]\s*)?(?:只|仅)(?:需|要)?(?:返回|输出|给我?|要|回复)\s*({f})"
-            rf"(?:\s*(?:代码|结果|文本|内容|格式))?(?:即可|就行|就好|就可以了?)?"
-        )
         self._in_out = re.compile(rf"(?i)({f})\s+in\s*[,;/]?\s*(?:and\s+)?({f})\s+out(?![A-Za-z])")
         self._instead = re.compile(rf"(?i)({f})\s+instead\s+of\s+(?:the\s+)?({f})")
         self._what_form = re.compile(
@@ -136,13 +128,8 @@ class Surface:
         if "#" in text or ":" in text or "\n" in text:
             text = _TEMPLATE_LABEL.sub(" ", text)
         text = self._correct(text, payloads)
+        text = self.terse(text)
         low = text.lower()
-        if _EN_CUES.search(low):
-            text = _ANSWER_ONLY_EN.sub(" ", text)
-        if _ZH_CUES.search(text):
-            text = _ANSWER_ONLY_ZH.sub(" ", text)
-        if "only" in low or "just" in low or "只" in text or "仅" in text:
-            text = self._only(text)
         if " out" in low:
             text = self._in_out.sub(r"\1 to \2", text)
         if "instead" in low:
@@ -158,16 +145,22 @@ class Surface:
             text = _REFERENCE.sub(" ", text)
         return re.sub(r"[ \t]{2,}", " ", text).strip()
 
-    def _only(self, text: str) -> str:
-        """ "only the YAML": dropped when the target is named elsewhere, else "output YAML"."""
-        for pattern, verb in ((self._only_fmt, " output "), (self._only_fmt_zh, "输出")):
-            while m := pattern.search(text):
-                name = next(g for g in m.groups() if g)
-                rest = text[: m.start()] + text[m.end() :]
-                named = any(x.lower() == name.lower() for x in self._fmt.findall(rest))
-                replacement = " " if named else f"{verb}{name} "
-                text = text[: m.start()] + replacement + text[m.end() :]
+    def terse(self, text: str) -> str:
+        """``text`` without its answer-only clauses (what an open-ask screen reads: "no
+        explanation needed" asks for no explanation)."""
+        if ANSWER_ONLY_CUES.search(text):
+            return drop_answer_only(text, self._lower_formats, self._names)
         return text
+
+    def answer_only(self, text: str) -> bool:
+        """Whether ``text`` is answer-only clauses alone ("No explanation needed, just
+        code.", "Only output valid JSON, no prose.", 只要YAML，别的不用说)."""
+        return is_answer_only(text, self._lower_formats)
+
+    def _names(self, text: str, name: str) -> bool:
+        """Whether ``text`` names format ``name`` (aliases resolved)."""
+        low = name.lower()
+        return ALIASES.get(low, low) in self.named(text)
 
     def _correct(self, text: str, payloads: tuple[str, ...]) -> str:
         if not self._targets:
@@ -209,35 +202,12 @@ _BENIGN = ("this", "these", "those", "following", "convert", "translate", "rewri
 _BENIGN_INITIALS = frozenset(w[0] for w in _BENIGN)
 _KNOWN_FORMATS = frozenset({"jsonl", "json5", "yamls", "toml", "xhtml", "dhtml", "shtml"})
 
-_ANSWER_ONLY_EN = re.compile(
-    r"(?i)(?:\s*[,;.\-]\s*|\s+|^)(?:(?:and|with|but)\s+)?(?:"
-    r"(?:no|without(?:\s+any)?|zero)\s+(?:extra\s+|additional\s+|other\s+)?"
-    r"(?:commentary|comments?|explanations?|explaining(?:\s+(?:it|anything))?|prose|preamble|"
-    r"chit-?chat|chatter|notes?|remarks?|words|text)"
-    r"|(?:do\s+not|don't|dont|no\s+need\s+to)\s+(?:explain|comment)(?:\s+(?:it|anything))?"
-    r"|(?:and\s+)?nothing\s+(?:else|more)"
-    r"|(?:just|only)\s+(?:give\s+me\s+|return\s+|output\s+|show\s+me\s+)?(?:the\s+)?"
-    r"(?:result|output|answer|converted\s+(?:version|text|document))(?:\s+only)?"
-    r")(?=\s*(?:[,;.!]|$|please))"
-)
-_ANSWER_ONLY_ZH = re.compile(
-    r"(?:[,;.]\s*)?(?:"
-    r"(?:不要|不用|无需|无须|不需要|不必|别|勿|请勿)(?:任何|多余的?|额外的?)?"
-    r"(?:解释|说明|注释|评论|废话|多余的?(?:话|文字|内容)|其他(?:的)?(?:话|文字|内容)?|"
-    r"额外(?:的)?(?:文字|内容))(?:了)?"
-    r"|(?:只|仅)(?:需|要)?(?:返回|输出|给我?|要)?(?:结果|答案)(?:即可|就行|就好)?"
-    r"|(?:即可|就行了?|就好|就可以了?)"
-    r")(?=\s*(?:[,;.!]|$))"
-)
-
-
 # The labels of prompt templates ("### Task", "Input:", "任务：", "### 输出"): a Markdown heading
 # marker, and a label word that stands alone on its line or before a colon, say where the
 # parts of a prompt are, not what to do.
 _TEMPLATE_LABEL = re.compile(
     r"(?im)(?:^|(?<=\s))#{1,6}[ \t]*(?=\S)"
-    r"|(?:^|(?<=[\s#]))(?:task|instructions?|request|input|output|query|prompt|"
-    r"任务|输入|输出|指令|要求)[ \t]*(?:[:：]|$)"
+    rf"|(?:^|(?<=[\s#])){TEMPLATE_LABEL}[ \t]*(?:[:：]|$)"
 )
 
 # Words that only say the payload was given before ("the JSON I sent earlier", "that YAML from
@@ -252,6 +222,3 @@ _REFERENCE = re.compile(
 _REFERENCE_CUES = re.compile(
     r"(?i)\b(?:sent|pasted|shared|posted|gave|provided|uploaded|showed|earlier|previously|before)\b|刚才|刚刚|之前|前面"
 )
-
-_EN_CUES = re.compile(r"\b(?:no|without|zero|don'?t|do not|nothing|just|only)\b")
-_ZH_CUES = re.compile(r"[不无别勿只仅即就]")
