@@ -483,7 +483,7 @@ class Engine:
             given = tuple(p if isinstance(p, Payload) else Payload(p) for p in payloads)
             candidates = [Segmented(message, given, how="explicit")]
         else:
-            candidates = segment(message)
+            candidates = segment(message, self.surface.format_names)
         if seen is not None:
             seen[:] = candidates
         first_failure: Unsupported | None = None
@@ -562,6 +562,12 @@ class Engine:
                 and (framed := self._first_framed(frameable, unread, refused)) is not None
             ):
                 return framed
+            if any(p.ambiguous for p in candidate.payloads):
+                raise Unsupported(
+                    "segment.ambiguous",
+                    "the line before the data names a format and may be the data's own key: "
+                    "fence the payload",
+                )
             reading = _Reading(candidate, instruction, directives, closing_unread=unread)
             return _accepted(reading, refused)
         if (framed := self._first_framed(frameable, unread, refused)) is not None:

@@ -128,6 +128,49 @@ def fences(text: str, *, unclosed: bool = False) -> list[Fence]:
     return found
 
 
+# Delimiters prompt templates wrap a payload in besides fences: a line of three quotes, or a
+# line with an opening tag that names the payload ("<json>", "<input>", "<code lang=x>") and
+# one with the closing tag.
+_WRAP_OPEN = re.compile(
+    r"^[ \t]*(?:(?P<quotes>\"\"\"|\'\'\')|<(?P<tag>[A-Za-z][\w-]*)(?:\s[^<>\n]*)?>)[ \t]*$", re.M
+)
+_WRAP_NAMES = frozenset(("input", "document", "query", "payload", "snippet", "config"))
+# HTML's own elements are the data's (an HTML block in Markdown), never a wrapper
+_HTML_ELEMENTS = frozenset(
+    re.findall(
+        r"\w+",
+        "html table code data text source content pre p div span body head template object "
+        "output select option style script title main section article details summary label form",
+    )
+)
+_AFTER_WRAP = re.compile(r"\s*(?:\n[ \t]*\n[^\n]{1,160}\n?)?\s*$")
+
+
+def wrapped(text: str, formats: frozenset[str] = frozenset()) -> Fence | None:
+    """The payload a prompt template wraps in three quotes or a pair of tags, as a fence:
+    the opening line, the body, the closing line, then nothing but at most one short closing
+    paragraph (so a Python docstring or an HTML block inside the data is not taken for one).
+    A tag must name a format or the payload (``formats``, or input, payload …), and not be
+    one of HTML's own elements."""
+    if '"""' not in text and "'''" not in text and "<" not in text:
+        return None
+    for m in _WRAP_OPEN.finditer(text):
+        tag = (m["tag"] or "").lower()
+        if m["tag"] is not None and (
+            tag in _HTML_ELEMENTS or (tag not in formats and tag not in _WRAP_NAMES)
+        ):
+            continue  # a tag of the data ("<div>"), not a wrapper: look further
+        closing = m["quotes"] or f"</{m['tag']}>"
+        close = re.compile(rf"^[ \t]*{re.escape(closing)}[ \t]*$", re.M).search(text, m.end() + 1)
+        if close is None or not _AFTER_WRAP.fullmatch(text, close.end()):
+            return None  # the first wrapper line opens none: the data's own (a docstring)
+        body = text[m.end() + 1 : close.start()]
+        lang = tag if tag in formats else ""
+        end = min(close.end() + 1, len(text))
+        return Fence(m.start(), end, m.group(0).strip(), lang, body, True)
+    return None
+
+
 def enclosing_fence(text: str) -> Fence | None:
     """The one closed fence that holds all of ``text`` but white space before and after it;
     None when there is no such fence (no fence, several, or text outside it)."""

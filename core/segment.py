@@ -15,16 +15,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from zerolayer.core.blocks.split import FenceLanguageError, TagBlock, block_payload, tag_blocks
 from zerolayer.core.errors import PayloadError
 from zerolayer.core.message import (
     LABEL_LINE,
     LABEL_PREFIX,
+    TEMPLATE_LABEL,
     Fence,
     canonical_lang,
     fences,
     normalise_newlines,
+    wrapped,
 )
 
 _ATTR = re.compile(r"""(\w+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""")
@@ -72,6 +75,9 @@ class Payload:
     # why the payload cannot be read as its block says (a fence tagged with another
     # language): the engine answers it as this error; the text is then the body as written
     error: PayloadError | None = field(default=None, compare=False)
+    # a format's name alone before it may be a template's label or the data's own key
+    # ("YAML:\n- a"): the engine does not answer such a reading
+    ambiguous: bool = field(default=False, compare=False)
 
     @property
     def hint(self) -> str | None:
@@ -93,17 +99,21 @@ def convert_attributes(attrs: str) -> dict[str, str]:
     return {m[0].lower(): m[1] or m[2] or m[3] for m in _ATTR.findall(attrs)}
 
 
-def segment(message: str) -> list[Segmented]:
-    """Candidate readings of ``message``, most likely first."""
+def segment(message: str, formats: frozenset[str] = frozenset()) -> list[Segmented]:
+    """Candidate readings of ``message``, most likely first. ``formats`` are the format names
+    the engine knows: a line that names one before a colon is a prompt template's slot label
+    ("JSON:", "Python code:", "YAML:"), not data."""
     full = normalise_newlines(message)
     text = full.strip("\n")
     blocks = tag_blocks(text, ("convert",))
     if blocks:
         return [_convert_blocks(text, blocks)]
     found = [f for f in fences(full) if f.closed]
+    if not found and (wrap := wrapped(full, formats)) is not None:
+        found = [wrap]
     if found:
-        return [_fenced(full, found)]
-    return _unfenced(full)
+        return [_fenced(full, found, _slot_label(formats))]
+    return _unfenced(full, _slot_label(formats))
 
 
 def _convert_blocks(text: str, blocks: list[TagBlock]) -> Segmented:
@@ -129,19 +139,23 @@ def _block_payload(body: str, lang: str) -> Payload:
     return Payload(read.text, read.lang)
 
 
-def _fenced(text: str, found: list[Fence]) -> Segmented:
-    """A fence carries exactly its lines; the text around the fences is the instruction."""
+def _fenced(text: str, found: list[Fence], slot: re.Pattern[str]) -> Segmented:
+    """A fence carries exactly its lines; the text around the fences is the instruction, but
+    for the template's slot labels on lines of their own ("Python code:", "TypeScript:")."""
     payloads = tuple(Payload(f.body, f.lang, f.span) for f in found)
     pieces, last = [], 0
     for f in found:
         pieces.append(text[last : f.start])
         last = f.end
     pieces.append(text[last:])
-    instruction = " ".join(p.strip() for p in pieces if p.strip())
+    kept = (
+        "\n".join(line for line in p.split("\n") if not _is_slot_label(line, slot)) for p in pieces
+    )
+    instruction = " ".join(p.strip() for p in kept if p.strip())
     return Segmented(_strip_colon(instruction), payloads, before="", how="fenced")
 
 
-def _unfenced(full: str) -> list[Segmented]:
+def _unfenced(full: str, slot: re.Pattern[str]) -> list[Segmented]:
     """Readings of a message without fences. A payload after the instruction is the text to
     the end of the message as written (its final line break included); one before it is its
     lines, each with its line break."""
@@ -161,17 +175,20 @@ def _unfenced(full: str) -> list[Segmented]:
         return [*_closing(base), base, Segmented(text.strip(), (), how="plain")]
     first_line, _, rest = text.partition("\n")
     if rest.strip() and _COLON_END.search(first_line):
-        colon = Segmented(_strip_colon(first_line), (Payload(_payload(rest + end)),), how="colon")
+        colon = Segmented(
+            _strip_colon(first_line), (_labelled(_payload(rest + end), None, slot),), how="colon"
+        )
         out += [*_closing(colon), colon]
     breaks = [b for b in _PARAGRAPH_BREAK.finditer(text) if text[: b.start()].strip()]
     if breaks and text[breaks[0].end() :].strip():
         head = text[: breaks[0].start()]
-        tail = _without_label(_payload(text[breaks[0].end() :] + end))
-        after = Segmented(_strip_colon(head), (Payload(tail),), how="after")
+        tail = _labelled(_payload(text[breaks[0].end() :] + end), None, slot)
+        after = Segmented(_strip_colon(head), (tail,), how="after")
         out += [*_closing(after), after]
         body, last = text[: breaks[-1].start()], text[breaks[-1].end() :]
         out += _before_closing(text, breaks, last)
-        out.append(Segmented(last.strip(), (Payload(body + "\n"),), before=body, how="before"))
+        data = _labelled(*_without_lead_in(body + "\n", slot), slot)
+        out.append(Segmented(last.strip(), (data,), before=body, how="before"))
     elif rest.strip() and not out:
         out.append(Segmented(first_line.strip(), (Payload(rest + end),), how="first-line"))
     out.append(Segmented(text.strip(), (), how="plain"))
@@ -200,17 +217,77 @@ def _before_closing(text: str, breaks: list[re.Match[str]], last: str) -> list[S
     ]
 
 
-def _without_label(payload: str) -> str:
-    """``payload`` without a template label that stands alone as its first paragraph
-    ("Input:", "输入：", "### Input"), where the label cannot be the data's: a full-width
-    colon (never YAML's), or data that opens with a bracket or brace."""
+@lru_cache(maxsize=8)
+def _slot_label(formats: frozenset[str]) -> re.Pattern[str]:
+    """A line that is a prompt template's label alone: a template label word ("Input:",
+    "### Output", "输出要求：") or a format name with a noun ("JSON:", "Python code:")."""
+    names = "|".join(sorted((re.escape(f) for f in formats), key=len, reverse=True)) or "(?!)"
+    return re.compile(
+        rf"(?i)^[ \t]*(?:#{{1,6}}[ \t]*)?(?:(?P<format>{names})(?:[ \t]+{_SLOT_NOUN})?"
+        rf"|{TEMPLATE_LABEL})[ \t]*(?P<colon>[:：]?)[ \t]*$"
+    )
+
+
+_SLOT_NOUN = (
+    r"(?:code|query|snippet|document|data|text|input|output|version|format|file|markup|"
+    r"source|statement|object|string|代码|格式|数据)"
+)
+
+
+def _is_slot_label(line: str, slot: re.Pattern[str]) -> bool:
+    """Whether ``line`` is a slot label naming a format ("JSON:", "TypeScript code:")."""
+    label = slot.match(line)
+    return label is not None and bool(label["format"]) and bool(label["colon"])
+
+
+# a label that names where the answer goes ("YAML:", "Output:", "Answer:") ends a template
+_ANSWER_SLOT = re.compile(r"(?i)output|answer|result|response|输出|回答|答案|结果")
+
+
+def _labelled(payload: str, lang: str | None, slot: re.Pattern[str]) -> Payload:
+    """The payload without a template's label lines around the data: one that opens it
+    ("Input:", "JSON:", "### Input", "输入：") and one alone after a blank line at its end,
+    where the answer goes ("YAML:", "Output:"). A label stays the data's where it may be: a
+    word and an ASCII colon before indented lines or a sequence is a YAML key, and when that
+    word is a format's name the reading is ambiguous."""
+    ambiguous = False
     first, sep, rest = payload.partition("\n")
-    if not sep or not LABEL_LINE.match(first) or not rest.startswith("\n"):
-        return payload
-    data = rest.lstrip("\n")
-    if "：" in first or data.startswith(("{", "[")):
-        return data
-    return payload
+    label = slot.match(first) if sep else None
+    if label and (label["colon"] or first.lstrip().startswith("#")):
+        data = rest.lstrip("\n")
+        nested = data.startswith((" ", "\t", "- "))
+        if "：" in first or data.startswith(("{", "[")) or (label["format"] and not nested):
+            payload = data
+        elif label["format"] and label["colon"]:
+            ambiguous = True
+    body, sep, last = payload.rstrip("\n").rpartition("\n")
+    label = slot.match(last) if sep and body.endswith("\n") else None
+    if label and label["colon"] and (label["format"] or _ANSWER_SLOT.search(last)):
+        payload = body.rstrip("\n") + "\n"
+    return Payload(payload, lang, ambiguous=ambiguous)
+
+
+# A sentence that presents the data before it ("I have this YAML:", "Here is my JSON:",
+# 下面是我的配置：): a presentational word, words rather than data, a colon at the end.
+_LEAD_IN = re.compile(
+    r"(?i)^(?=[^\n:：]*(?:\b(?:here|this|these|my|our|following|below|attached)\b|这|以下|下面|我的))"
+    r"[^\n:：{}\[\]\"=]{3,80}[:：][ \t]*\n"
+)
+
+
+def _without_lead_in(payload: str, slot: re.Pattern[str]) -> tuple[str, str | None]:
+    """``payload`` without a sentence that presents it on its first line (the payload before
+    the instruction: "I have this YAML:\n\na: 1\n\nConvert it to JSON"), and the format the
+    sentence names, which the payload is then said to be in."""
+    m = _LEAD_IN.match(payload)
+    if m is None or not _ends_instruction(m.group(0).strip().rstrip(":：")):
+        return payload, None
+    named = {w.lower() for w in _WORDS.findall(m.group(0)) if slot.match(f"{w}:")}
+    lang = named.pop() if len(named) == 1 else None
+    return payload[m.end() :].lstrip("\n"), lang
+
+
+_WORDS = re.compile(r"[A-Za-z]+")
 
 
 def _has_word(text: str) -> bool:
@@ -234,6 +311,11 @@ def _closing(reading: Segmented) -> list[Segmented]:
     if cut <= 0:
         return []
     last_line = text[cut + 1 :]
+    if ":" in last_line or "：" in last_line:
+        last_line = LABEL_PREFIX.sub("", last_line)
+    sentence = _prose_line(last_line)
+    if not sentence:
+        return []
     label = text.rfind("\n", 0, cut)  # a template label may stand alone on the line before
     if label > 0 and text[label + 1 : cut].strip() and LABEL_LINE.match(text[label + 1 : cut]):
         cut = label
@@ -244,8 +326,7 @@ def _closing(reading: Segmented) -> list[Segmented]:
         # stands only when it is answer-only words ("SELECT …\nNo explanation needed.")
         blank, how = cut, TIGHT_CLOSING
     body = text[: blank + 1]
-    sentence = _prose_line(LABEL_PREFIX.sub("", last_line))
-    if not sentence or not body.strip():
+    if not body.strip():
         return []
     sentence = _strip_colon(sentence)
     instruction = f"{reading.instruction} {sentence}"

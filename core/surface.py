@@ -83,6 +83,7 @@ class Surface:
         self.formats = names | {a for a, f in ALIASES.items() if f in names}
         self.keywords = {k.lower() for k in keywords}
         self._lower_formats = frozenset(self.formats)
+        self.format_names = self._lower_formats  # the format names and aliases it knows
         self._targets = sorted(n for n in names if len(n) >= 4)
         fmt = "|".join(sorted((re.escape(f) for f in self.formats), key=lambda w: -len(w)))
         f = rf"(?<![A-Za-z0-9_])(?:{fmt})(?![A-Za-z0-9_])"
@@ -127,6 +128,8 @@ class Surface:
         """The rewrites, computed afresh (each one only where its cue word occurs)."""
         if "#" in text or ":" in text or "\n" in text:
             text = _TEMPLATE_LABEL.sub(" ", text)
+        if _PERSONA_CUE.match(text):
+            text = _PERSONA.sub("", text, count=1)
         text = self._correct(text, payloads)
         text = self.terse(text)
         low = text.lower()
@@ -208,6 +211,15 @@ _KNOWN_FORMATS = frozenset({"jsonl", "json5", "yamls", "toml", "xhtml", "dhtml",
 _TEMPLATE_LABEL = re.compile(
     r"(?im)(?:^|(?<=\s))#{1,6}[ \t]*(?=\S)"
     rf"|(?:^|(?<=[\s#])){TEMPLATE_LABEL}[ \t]*(?:[:：]|$)"
+)
+
+# A prompt's opening sentence that gives the model a role ("You are a helpful assistant.",
+# "Act as an expert developer.", 你是一个数据助手。) says who answers, not what to do: dropped
+# when an instruction follows it.
+_PERSONA_CUE = re.compile(r"(?i)\s*(?:you\s+are|you're|act\s+as|你是)")
+_PERSONA = re.compile(
+    r"(?i)^\s*(?:(?:you\s+are|you're|act\s+as)\b[^.!?\n]{1,80}[.!?]|你是[^。！？.!?\n]{1,40}[。！？.!?])"
+    r"\s*(?=\S)"
 )
 
 # Words that only say the payload was given before ("the JSON I sent earlier", "that YAML from

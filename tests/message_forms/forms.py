@@ -135,6 +135,21 @@ def _fenced_only(p: str) -> str:
     return f"{fence}\n{_lines(p)}{fence}\n"
 
 
+def _slots(s: Suite, p: str) -> str | None:
+    """A template with slot labels: the source format's name before the data, the target's
+    after it, where the answer goes."""
+    if not p.strip():
+        return None
+    return f"{s.instruction}.\n\n{s.tag.upper()}:\n{_lines(p)}\n{s.target}:"
+
+
+def _lead_in(s: Suite, p: str) -> str | None:
+    """The data presented by a sentence before it, the instruction after it."""
+    if _before(s, p) is None:
+        return None
+    return f"I have this {s.tag}:\n\n{_lines(p)}\nConvert it to {s.target}."
+
+
 FORMS: dict[str, Form] = {
     "fenced-tagged": (lambda s, p: _user(_fenced(s, p)), _lines),
     "fenced-untagged": (lambda s, p: _user(_fenced(s, p, info="")), _lines),
@@ -165,6 +180,13 @@ FORMS: dict[str, Form] = {
     "crlf-fenced": (lambda s, p: _user(_fenced(s, _eol(p, "\r\n"), eol="\r\n")), _lines),
     "crlf-unfenced": (lambda s, p: _user(_eol(f"{s.instruction}:\n\n{p}", "\r\n")), lambda p: p),
     "cr-unfenced": (lambda s, p: _user(_eol(f"{s.instruction}:\n\n{p}", "\r")), lambda p: p),
+    "slot-labels": (lambda s, p: _user(_slots(s, p)), _lines),
+    "tag-wrapped": (
+        lambda s, p: _user(f"{s.instruction}:\n<{s.tag}>\n{_lines(p)}</{s.tag}>"),
+        _lines,
+    ),
+    "triple-quoted": (lambda s, p: _user(f'{s.instruction}:\n"""\n{_lines(p)}"""'), _lines),
+    "lead-in": (lambda s, p: _user(_lead_in(s, p)), _lines),
     "trailing-spaces": (
         lambda s, p: _user(_fenced(s, p).replace(":\n", ":   \n", 1).replace("\n", "  \n", 2)),
         _lines,
@@ -178,6 +200,8 @@ _REWRITES_EOL = {"crlf-fenced", "crlf-unfenced", "cr-unfenced"}
 # block are the fenced message of its body (no reader can tell them apart).
 _UNFENCED = {
     "after-blank-line",
+    "slot-labels",
+    "lead-in",
     "system-prompt-unfenced",
     "sentence-line",
     "instruction-line",
