@@ -105,6 +105,19 @@ def question_ord(children: Children) -> list[Directive]:
     return [Step("context.question", {"n": _positive(_ordinal(_text(children)))})]
 
 
+_WHEN_ASKED = re.compile(
+    r"\b(?:first|originally|initially|start|beginning)\b|\b(?P<last>last)\b", re.I
+)
+
+
+def question_when(children: Children) -> list[Directive]:
+    """ "what I asked first", "what did I ask last": the question by when it was asked."""
+    m = _WHEN_ASKED.search(_text(children))
+    if m is None:
+        raise Unsupported("parse.bad_ordinal", "the instruction does not say which question")
+    return [Step("context.question", {"n": -1 if m["last"] else 1})]
+
+
 def question_zh(children: Children) -> list[Directive]:
     return [Step("context.question", {"n": _positive(_zh_position(_text(children)))})]
 
@@ -259,6 +272,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "ctx_paragraph_zh": paragraph_zh,
     "ctx_question_ord": question_ord,
     "ctx_question_zh": question_zh,
+    "ctx_question_when": question_when,
     "ctx_section": section,
     "ctx_table": _const([Step("context.table")]),
     "ctx_text_ref": _const([_mark("text")]),
