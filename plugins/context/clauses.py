@@ -149,6 +149,12 @@ def add_growth_column(children: Children) -> list[Directive]:
     return [_mark("add_column"), _mark("column_name", name), _mark("growth")]
 
 
+def add_growth(children: Children) -> list[Directive]:
+    """ "add YoY", "add the YoY growth": a new column named by its growth words, as written."""
+    name = re.sub(r"^(?:add|append)\s+(?:(?:a|an|the)\s+)?", "", _text(children), flags=re.I)
+    return [_mark("add_column"), _mark("column_name", name), _mark("growth")]
+
+
 def colname(children: Children) -> str:
     text = str(children[0])
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
@@ -289,6 +295,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "ctx_name": lambda children: FieldRef(_plain(children[0])),
     "ctx_add_column": add_column,
     "ctx_add_growth_column": add_growth_column,
+    "ctx_add_growth": add_growth,
     "ctx_growth": _const([_mark("growth")]),
     "ctx_formula": formula,
     "ctx_span": span,
@@ -400,7 +407,9 @@ def finish(directives: list[Directive]) -> list[Directive]:
         raise _uncertain("the instruction asks for a table and a piece of text at once")
     if text_steps:
         return _text_request(text_steps, marks)
-    if table_steps:
+    if table_steps or "add_column" in marks:
+        # a new column goes into a table: "add a column called Growth with the YoY change"
+        # names no table, and means the table above
         return _table_request(marks)
     raise _uncertain("the instruction does not say what in the conversation it refers to")
 
