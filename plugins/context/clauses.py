@@ -391,7 +391,10 @@ def finish(directives: list[Directive]) -> list[Directive]:
             others.append(d)
     if not marks and not ours:
         return directives
-    if others and any(s.op == "context.table" for s in ours):
+    # a new column goes into a table: "add a column called Growth with the YoY change" names
+    # no table, and means the table above
+    on_table = any(s.op == "context.table" for s in ours) or "add_column" in marks
+    if others and on_table:
         for d in others:
             mark = _as_mark(d) if isinstance(d, Step) else None
             if mark is None:
@@ -407,9 +410,7 @@ def finish(directives: list[Directive]) -> list[Directive]:
         raise _uncertain("the instruction asks for a table and a piece of text at once")
     if text_steps:
         return _text_request(text_steps, marks)
-    if table_steps or "add_column" in marks:
-        # a new column goes into a table: "add a column called Growth with the YoY change"
-        # names no table, and means the table above
+    if on_table:
         return _table_request(marks)
     raise _uncertain("the instruction does not say what in the conversation it refers to")
 
