@@ -25,6 +25,7 @@ from zerolayer.plugins.py_ts.emit_expr import (
 from zerolayer.plugins.py_ts.prelude import render_prelude
 from zerolayer.plugins.py_ts.pytypes import T, is_num, ts_type
 from zerolayer.plugins.py_ts.scopes import (
+    Bindings,
     ClassInfo,
     FuncInfo,
     Scope,
@@ -48,9 +49,14 @@ class DeclPlan:
     """Where each local of one scope body is declared."""
 
     def __init__(
-        self, body: list[ast.stmt], params: list[str], mutable: set[str] | None = None
+        self,
+        body: list[ast.stmt],
+        params: list[str],
+        mutable: set[str] | None = None,
+        bindings: Bindings | None = None,
     ) -> None:
-        b = collect_bindings(body, global_names(body))
+        """``bindings``: those of ``body`` (names declared ``global`` skipped), when known."""
+        b = collect_bindings(body, global_names(body)) if bindings is None else bindings
         self.inline: dict[int, list[str]] = {}  # id(stmt) -> names declared there
         self.loop_local: dict[int, list[str]] = {}  # id(for stmt) -> names bound by the loop
         self.hoisted: list[str] = []
@@ -208,7 +214,7 @@ class Translator(ExprEmitter):
         """A function or module body: hoisted declarations, then the statements."""
         saved = self.plan
         escaping = set(scope.vars) if scope is self.module else set()
-        self.plan = DeclPlan(body, params, self.global_decls | escaping)
+        self.plan = DeclPlan(body, params, self.global_decls | escaping, scope.bindings)
         for name in self.plan.hoisted:
             t = scope.vars.get(name)
             if t is None:

@@ -21,14 +21,18 @@ _PUNCT = re.compile(
     r"|\+\+|--|\+=|-=|\*=|/=|%=|&=|\|=|\^=|\*\*|<<|>>|[{}()\[\];,<>+\-*/%&|^!~?:=.@#]"
 )
 _SPACE = re.compile(r"\s+")
-# One match for the common tokens (white space, identifiers, numbers, punctuation) where
-# the character at hand cannot start a string, template, comment or regular expression
-# (those are read on their own, below): one regular-expression call per token.
-_COMMON = re.compile(
-    rf"(?P<space>{_SPACE.pattern})|(?P<ident>{_IDENT.pattern})"
-    rf"|(?P<number>(?=\d|\.\d){_NUMBER.pattern})|(?P<punct>{_PUNCT.pattern})"
-)
 _OWN_READER = frozenset("\"'`/")  # characters that start a token read on its own
+# One match for the common tokens (identifiers, numbers, punctuation) and the white space
+# before them, where the token cannot start a string, template, comment or regular
+# expression (those are read on their own, below): one regular-expression call per token.
+# White space followed by such a token matches the last alternative alone.
+_COMMON = re.compile(
+    rf"\s*(?![{re.escape(''.join(sorted(_OWN_READER)))}])"
+    rf"(?:(?P<ident>{_IDENT.pattern})|(?P<number>(?=\d|\.\d){_NUMBER.pattern})"
+    rf"|(?P<punct>{_PUNCT.pattern}))|(?P<space>{_SPACE.pattern})"
+)
+_OPENERS = frozenset("([{")
+_new_token = tuple.__new__  # Token's own constructor is a Python function: this is C
 # after these tokens a `/` starts a regular expression, not a division
 _REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete"}
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
@@ -77,34 +81,38 @@ class _Lexer:
         return TsLexError(message, self.line)
 
     def add(self, kind: str, start: int) -> None:
-        seen, line = self._seen  # line_at(start), inline: this runs once per token
-        if start < seen:
-            seen, line = 0, 1
-        line += self.text.count("\n", seen, start)
-        self._seen = (start, line)
-        self.tokens.append(Token(kind, self.text[start : self.pos], line))
+        self.tokens.append(
+            _new_token(Token, (kind, self.text[start : self.pos], self.line_at(start)))
+        )
 
     def run(self, until_brace: bool = False) -> None:
         """Tokens up to the end (or, inside ``${…}``, up to its closing brace)."""
         depth = len(self.brackets)
         text = self.text
+        match, append, brackets = _COMMON.match, self.tokens.append, self.brackets
         while self.pos < len(text):
-            ch = text[self.pos]
-            if ch not in _OWN_READER:
-                m = _COMMON.match(text, self.pos)
+            if text[self.pos] not in _OWN_READER:
+                m = match(text, self.pos)
                 if m is None:
-                    raise self.fail(f"unexpected character {ch!r}")
+                    raise self.fail(f"unexpected character {text[self.pos]!r}")
                 kind = m.lastgroup
                 if kind == "space":
                     self.pos = m.end()
                     continue
-                if kind == "punct" and until_brace and ch == "}" and len(self.brackets) == depth:
+                start, end = m.span(kind)
+                tok = text[start:end]
+                if kind == "punct" and until_brace and tok == "}" and len(brackets) == depth:
+                    self.pos = start
                     return
-                start = self.pos
-                self.pos = m.end()
-                if kind == "punct":
-                    self.bracket(m.group())
-                self.add(kind, start)  # type: ignore[arg-type]
+                self.pos = end
+                seen, line = self._seen  # self.line_at(start), inline: once per token
+                if start < seen:
+                    seen, line = 0, 1
+                line += text.count("\n", seen, start)
+                self._seen = (start, line)
+                if kind == "punct" and (tok in _OPENERS or tok in _CLOSERS):
+                    self.bracket(tok, line)
+                append(_new_token(Token, (kind, tok, line)))
                 continue
             m = _SPACE.match(text, self.pos)
             if m:
@@ -143,17 +151,18 @@ class _Lexer:
                 if until_brace and ch == "}" and len(self.brackets) == depth:
                     return
                 self.pos = m.end()
-                self.bracket(m.group(0))
+                self.bracket(m.group(0), self.line_at(start))
                 self.add("punct", start)
         if until_brace:
             raise self.fail("unterminated ${ in a template literal")
 
-    def bracket(self, tok: str) -> None:
-        if tok in "([{":
-            self.brackets.append((tok, self.line))
+    def bracket(self, tok: str, line: int) -> None:
+        """Open or close a bracket; ``line`` is the token's."""
+        if tok in _OPENERS:
+            self.brackets.append((tok, line))
         elif tok in _CLOSERS:
             if not self.brackets or self.brackets[-1][0] != _CLOSERS[tok]:
-                raise self.fail(f"unmatched {tok!r}")
+                raise TsLexError(f"unmatched {tok!r}", line)
             self.brackets.pop()
 
     def string(self, quote: str) -> None:
