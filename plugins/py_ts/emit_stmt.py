@@ -65,19 +65,22 @@ class DeclPlan:
         where: dict[int, dict[int, int]] = {}
         _index_blocks(body, blocks, where)
         in_defs: set[str] | None = None  # names read inside nested defs, found once
+        mutable = mutable or set()
         for name, sites in b.sites.items():
             if name in params:
                 continue
             first = sites[0]
             loads = b.loads.get(name, [])
-            escapes = False
-            if name in (mutable or set()):
+            if name in mutable:
                 in_defs = _loads_in_defs(body) if in_defs is None else in_defs
-                escapes = name in in_defs
-            if escapes:  # read inside a function: must live at the top of the module
-                self.hoisted.append(name)
-                continue
-            if all(isinstance(s, ast.For) for s in sites) and _loop_local(name, sites, loads):
+                if name in in_defs:  # read inside a function: must live at the top of the module
+                    self.hoisted.append(name)
+                    continue
+            if (
+                isinstance(first, ast.For)
+                and all(isinstance(s, ast.For) for s in sites)
+                and _loop_local(name, sites, loads)
+            ):
                 for s in sites:
                     self.loop_local.setdefault(id(s), []).append(name)
                 continue
@@ -85,7 +88,7 @@ class DeclPlan:
                 first, sites, loads, blocks, where
             ):
                 self.inline.setdefault(id(first), []).append(name)
-                if len(sites) == 1 and name not in (mutable or set()):
+                if len(sites) == 1 and name not in mutable:
                     self.single.add(name)
                 continue
             self.hoisted.append(name)
@@ -125,8 +128,7 @@ def _index_blocks(
     at = where.setdefault(id(stmts), {})
     for i, s in enumerate(stmts):
         blocks[id(s)] = stmts
-        for n in walk(s):
-            at[id(n)] = i
+        at.update(dict.fromkeys(map(id, walk(s)), i))
         if isinstance(s, ast.If | ast.For | ast.While):
             _index_blocks(s.body, blocks, where)
             _index_blocks(s.orelse, blocks, where)
@@ -169,7 +171,7 @@ class Translator(ExprEmitter):
 
     def uses_print_end(self) -> bool:
         """Whether some print() passes end= other than a newline (needs buffered output)."""
-        for node in walk(self.tree):
+        for node in self.gathered:  # every call of the module, among others
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 for k in node.keywords if node.func.id == "print" else []:
                     if k.arg == "end" and not (

@@ -63,21 +63,31 @@ def _checked_tokens(ts_source: str, op: str) -> list[Token]:
         tokens = tokenize(ts_source)
     except TsLexError as err:
         raise Unsupported("py_ts_output_malformed", f"{op}: the TypeScript is cut: {err}") from err
-    previous = ""
-    for kind, text, line in tokens:
-        if kind == "comment":
-            continue
-        if kind == "ident" and text in _PYTHON_ONLY_WORDS and previous != ".":
-            raise Unsupported(
-                "py_ts_output_malformed",
-                f"{op}: Python's {text!r} is left in the TypeScript (line {line})",
-            )
-        previous = text
+    word = _python_word(tokens)
+    if word is not None:
+        raise Unsupported(
+            "py_ts_output_malformed",
+            f"{op}: Python's {word.text!r} is left in the TypeScript (line {word.line})",
+        )
     if ts_source.rstrip().rsplit("\n", 1)[-1].strip() != _MODULE_END:
         raise Unsupported(
             "py_ts_output_malformed", f"{op}: the TypeScript does not end as a module"
         )
     return tokens
+
+
+def _python_word(tokens: list[Token]) -> Token | None:
+    """The first Python-only word written as a name (not as a member, after ``.``)."""
+    if _PYTHON_ONLY_WORDS.isdisjoint([text for kind, text, _ in tokens if kind == "ident"]):
+        return None  # the common case, found without looking token by token
+    previous = ""
+    for tok in tokens:
+        if tok.kind == "comment":
+            continue
+        if tok.kind == "ident" and tok.text in _PYTHON_ONLY_WORDS and previous != ".":
+            return tok
+        previous = tok.text
+    return None
 
 
 def verify_typescript(tree: ast.Module, ts_source: str, **_params: Any) -> None:

@@ -205,6 +205,10 @@ def statement_fields(kind: type) -> tuple[str, ...]:
     return fields
 
 
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_NOTHING: frozenset[str] = frozenset()
+
+
 def collect_bindings(body: list[ast.stmt], skip: set[str] | None = None) -> Bindings:
     """Binding statements and Name loads of a scope body (comprehension targets excluded;
     names in ``skip``, declared ``global``, belong to the module)."""
@@ -219,11 +223,14 @@ def collect_bindings(body: list[ast.stmt], skip: set[str] | None = None) -> Bind
         b.sites.setdefault(name, []).append(stmt)
 
     def visit_expr(e: ast.AST, shadowed: frozenset[str]) -> None:
-        if isinstance(e, ast.Name):
-            if isinstance(e.ctx, ast.Load) and e.id not in shadowed:
-                b.loads.setdefault(e.id, []).append(e)
+        kind = type(e)
+        if kind is ast.Name:
+            if isinstance(e.ctx, ast.Load) and e.id not in shadowed:  # type: ignore[attr-defined]
+                b.loads.setdefault(e.id, []).append(e)  # type: ignore[attr-defined, arg-type]
             return
-        if isinstance(e, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+        if kind is ast.Constant:  # a leaf
+            return
+        if kind in _COMPREHENSIONS:
             inner = set(shadowed)
             for gen in e.generators:
                 visit_expr(gen.iter, frozenset(inner))
@@ -254,7 +261,7 @@ def collect_bindings(body: list[ast.stmt], skip: set[str] | None = None) -> Bind
             if isinstance(child, ast.stmt):
                 visit_stmt(child)
             else:
-                visit_expr(child, frozenset())
+                visit_expr(child, _NOTHING)
 
     for s in body:
         visit_stmt(s)

@@ -32,6 +32,9 @@ _COMMON = re.compile(
     rf"|(?P<punct>{_PUNCT.pattern}))|(?P<space>{_SPACE.pattern})"
 )
 _OPENERS = frozenset("([{")
+# where a string or template literal may end or change: the characters the reader stops at
+_STRING_STOP = {q: re.compile(rf"[\\{q}\n]") for q in "\"'"}
+_TEMPLATE_STOP = re.compile(r"[\\`]|\$\{")
 _new_token = tuple.__new__  # Token's own constructor is a Python function: this is C
 # after these tokens a `/` starts a regular expression, not a division
 _REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete"}
@@ -166,44 +169,39 @@ class _Lexer:
             self.brackets.pop()
 
     def string(self, quote: str) -> None:
-        text = self.text
+        text, stop = self.text, _STRING_STOP[quote]
         i = self.pos + 1
-        while i < len(text):
-            c = text[i]
+        while (m := stop.search(text, i)) is not None:
+            c = m.group()
             if c == "\\":
-                i += 2
+                i = m.start() + 2
                 continue
             if c == quote:
-                self.pos = i + 1
+                self.pos = m.end()
                 return
-            if c == "\n":
-                break
-            i += 1
+            break  # a line break
         raise self.fail("unterminated string literal")
 
     def template(self) -> None:
         text = self.text
         start = self.pos
         i = self.pos + 1
-        while i < len(text):
-            c = text[i]
+        while (m := _TEMPLATE_STOP.search(text, i)) is not None:
+            c = m.group()
             if c == "\\":
-                i += 2
+                i = m.start() + 2
                 continue
             if c == "`":
-                self.pos = i + 1
+                self.pos = m.end()
                 self.add("template", start)
                 return
-            if text.startswith("${", i):
-                self.pos = i
-                self.add("template", start)
-                self.pos = i + 2
-                self.run(until_brace=True)
-                # self.pos is at the closing brace of ${…}
-                start = self.pos
-                i = self.pos + 1
-                continue
-            i += 1
+            self.pos = m.start()  # ${
+            self.add("template", start)
+            self.pos = m.end()
+            self.run(until_brace=True)
+            # self.pos is at the closing brace of ${…}
+            start = self.pos
+            i = self.pos + 1
         self.pos = start
         raise self.fail("unterminated template literal")
 

@@ -198,6 +198,8 @@ _NODE_CHECKS: dict[type, Callable[[Typer, Any], None]] = {
     ast.Constant: _check_constant,
     ast.Lambda: _check_lambda,
 }
+# the node types Typer.gathered keeps: declarations for collect, calls for the emitter
+GATHERED = frozenset({ast.Global, ast.FunctionDef, ast.ClassDef, ast.Call})
 _HINT_FIELD: dict[type, str] = {
     ast.arg: "annotation",
     ast.FunctionDef: "returns",
@@ -224,6 +226,8 @@ class Typer:
         # every node of the module, walked once for the checks of reject_constructs and
         # collect (nothing changes the tree before inference)
         self.all_nodes = walk(tree)
+        # the nodes later passes look for, in the walk's order (kept: the walk is not)
+        self.gathered: list[ast.AST] = []
         self.reject_constructs()
         self.collect()
         del self.all_nodes
@@ -235,10 +239,13 @@ class Typer:
         """Raise Unsupported for the first construct outside the subset (type hints are
         read by :func:`annotation_type` instead)."""
         in_hints: set[int] = set()
+        gather = self.gathered.append
         for node in self.all_nodes:  # breadth first: a hint comes after the node holding it
+            kind = type(node)
+            if kind in GATHERED:
+                gather(node)
             if id(node) in in_hints:
                 continue
-            kind = type(node)
             hint = _HINT_FIELD.get(kind)
             if hint is not None and (h := getattr(node, hint)) is not None:
                 in_hints.update(id(n) for n in walk(h))
@@ -313,7 +320,7 @@ class Typer:
             sites = collect_bindings(self.tree.body).sites
         for name in sites:
             self.module.vars.setdefault(name, UNKNOWN)
-        for node in self.all_nodes:
+        for node in self.gathered:
             if isinstance(node, ast.Global):
                 for name in node.names:
                     if name not in self.module.vars:
@@ -328,7 +335,7 @@ class Typer:
         for c in self.tree.body:
             if isinstance(c, ast.ClassDef):
                 allowed.update(id(s) for s in c.body)
-        for stmt in self.all_nodes:
+        for stmt in self.gathered:
             if isinstance(stmt, ast.FunctionDef | ast.ClassDef) and id(stmt) not in allowed:
                 raise unsupported("py_nested_def", f"nested definition {stmt.name}", stmt)
 
