@@ -21,7 +21,7 @@ from zerolayer.core.ops import OpSpec
 from zerolayer.core.types import PYTHON_AST, TEXT, TYPESCRIPT_SOURCE
 from zerolayer.plugins.py_ts.jsdoc import add_jsdoc
 from zerolayer.plugins.py_ts.translate import parse_python, python_to_typescript
-from zerolayer.plugins.py_ts.tslex import Token, TsLexError, code_tokens, tokenize
+from zerolayer.plugins.py_ts.tslex import Token, TsLexError, code_tokens, line_of, tokenize
 
 # Python keywords that are never names in Python and never emitted as TS names: one in the
 # output means a piece of Python leaked through untranslated.
@@ -67,7 +67,8 @@ def _checked_tokens(ts_source: str, op: str) -> list[Token]:
     if word is not None:
         raise Unsupported(
             "py_ts_output_malformed",
-            f"{op}: Python's {word.text!r} is left in the TypeScript (line {word.line})",
+            f"{op}: Python's {word.text!r} is left in the TypeScript "
+            f"(line {line_of(ts_source, word.start)})",
         )
     if ts_source.rstrip().rsplit("\n", 1)[-1].strip() != _MODULE_END:
         raise Unsupported(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-__all__ = ["Token", "TsLexError", "code_tokens", "tokenize"]
+__all__ = ["Token", "TsLexError", "code_tokens", "line_of", "tokenize"]
 
 _IDENT = re.compile(r"(?:[^\W\d]|\$)[\w$]*")
 _NUMBER = re.compile(r"(?:0[xXbBoO][0-9a-fA-F_]+|(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)n?")
@@ -55,7 +55,12 @@ class Token(NamedTuple):
 
     kind: str  # ident, number, punct, string, template, regex, comment
     text: str
-    line: int
+    start: int  # offset in the program (its line: line_of)
+
+
+def line_of(text: str, offset: int) -> int:
+    """The 1-based line of ``offset`` in ``text`` (asked only to word an error)."""
+    return text.count("\n", 0, offset) + 1
 
 
 class _Lexer:
@@ -63,30 +68,13 @@ class _Lexer:
         self.text = text
         self.pos = 0
         self.tokens: list[Token] = []
-        self.brackets: list[tuple[str, int]] = []
-        self._seen = (0, 1)  # (offset, line there): lines are counted forward from it
-
-    def line_at(self, offset: int) -> int:
-        """1-based line of ``offset``; counted on from the last offset asked (tokens come in
-        order), so a whole run counts each line break once."""
-        seen, line = self._seen
-        if offset < seen:
-            seen, line = 0, 1
-        line += self.text.count("\n", seen, offset)
-        self._seen = (offset, line)
-        return line
-
-    @property
-    def line(self) -> int:
-        return self.line_at(self.pos)
+        self.brackets: list[tuple[str, int]] = []  # (bracket, offset) of the open ones
 
     def fail(self, message: str) -> TsLexError:
-        return TsLexError(message, self.line)
+        return TsLexError(message, line_of(self.text, self.pos))
 
     def add(self, kind: str, start: int) -> None:
-        self.tokens.append(
-            _new_token(Token, (kind, self.text[start : self.pos], self.line_at(start)))
-        )
+        self.tokens.append(_new_token(Token, (kind, self.text[start : self.pos], start)))
 
     def run(self, until_brace: bool = False) -> None:
         """Tokens up to the end (or, inside ``${…}``, up to its closing brace)."""
@@ -108,14 +96,9 @@ class _Lexer:
                     self.pos = start
                     return
                 self.pos = end
-                seen, line = self._seen  # self.line_at(start), inline: once per token
-                if start < seen:
-                    seen, line = 0, 1
-                line += text.count("\n", seen, start)
-                self._seen = (start, line)
                 if kind == "punct" and (tok in _OPENERS or tok in _CLOSERS):
-                    self.bracket(tok, line)
-                append(_new_token(Token, (kind, tok, line)))
+                    self.bracket(tok, start)
+                append(_new_token(Token, (kind, tok, start)))
                 continue
             m = _SPACE.match(text, self.pos)
             if m:
@@ -154,18 +137,18 @@ class _Lexer:
                 if until_brace and ch == "}" and len(self.brackets) == depth:
                     return
                 self.pos = m.end()
-                self.bracket(m.group(0), self.line_at(start))
+                self.bracket(m.group(0), start)
                 self.add("punct", start)
         if until_brace:
             raise self.fail("unterminated ${ in a template literal")
 
-    def bracket(self, tok: str, line: int) -> None:
-        """Open or close a bracket; ``line`` is the token's."""
+    def bracket(self, tok: str, start: int) -> None:
+        """Open or close a bracket; ``start`` is the token's offset."""
         if tok in _OPENERS:
-            self.brackets.append((tok, line))
+            self.brackets.append((tok, start))
         elif tok in _CLOSERS:
             if not self.brackets or self.brackets[-1][0] != _CLOSERS[tok]:
-                raise TsLexError(f"unmatched {tok!r}", line)
+                raise TsLexError(f"unmatched {tok!r}", line_of(self.text, start))
             self.brackets.pop()
 
     def string(self, quote: str) -> None:
@@ -246,8 +229,8 @@ def tokenize(text: str) -> list[Token]:
     lexer = _Lexer(text)
     lexer.run()
     if lexer.brackets:
-        tok, line = lexer.brackets[-1]
-        raise TsLexError(f"{tok!r} is never closed", line)
+        tok, start = lexer.brackets[-1]
+        raise TsLexError(f"{tok!r} is never closed", line_of(text, start))
     return lexer.tokens
 
 
