@@ -81,66 +81,79 @@ class _Lexer:
         depth = len(self.brackets)
         text = self.text
         match, append, brackets = _COMMON.match, self.tokens.append, self.brackets
-        while self.pos < len(text):
-            if text[self.pos] not in _OWN_READER:
-                m = match(text, self.pos)
-                if m is None:
-                    raise self.fail(f"unexpected character {text[self.pos]!r}")
-                kind = m.lastgroup
-                if kind == "space":
-                    self.pos = m.end()
-                    continue
-                start, end = m.span(kind)
-                tok = text[start:end]
-                if kind == "punct" and until_brace and tok == "}" and len(brackets) == depth:
+        pos = self.pos  # kept in a local while common tokens are read, self.pos otherwise
+        while pos < len(text):
+            if text[pos] in _OWN_READER:
+                self.pos = pos
+                if self.own_token(until_brace, depth):
+                    return
+                pos = self.pos
+                continue
+            m = match(text, pos)
+            if m is None:
+                self.pos = pos
+                raise self.fail(f"unexpected character {text[pos]!r}")
+            kind = m.lastgroup
+            if kind == "space":
+                pos = m.end()
+                continue
+            start, pos = m.span(kind)
+            tok = text[start:pos]
+            if kind == "punct":
+                if until_brace and tok == "}" and len(brackets) == depth:
                     self.pos = start
                     return
-                self.pos = end
-                if kind == "punct" and (tok in _OPENERS or tok in _CLOSERS):
+                if tok in _OPENERS or tok in _CLOSERS:
                     self.bracket(tok, start)
-                append(_new_token(Token, (kind, tok, start)))
-                continue
-            m = _SPACE.match(text, self.pos)
-            if m:
-                self.pos = m.end()
-                continue
-            ch = text[self.pos]
-            start = self.pos
-            if text.startswith("//", self.pos):
-                end = text.find("\n", self.pos)
-                self.pos = len(text) if end < 0 else end
-                self.add("comment", start)
-            elif text.startswith("/*", self.pos):
-                end = text.find("*/", self.pos + 2)
-                if end < 0:
-                    raise self.fail("unterminated block comment")
-                self.pos = end + 2
-                self.add("comment", start)
-            elif ch in "\"'":
-                self.string(ch)
-                self.add("string", start)
-            elif ch == "`":
-                self.template()
-            elif ch == "/" and self.regex_allowed():
-                self.regex()
-                self.add("regex", start)
-            elif _IDENT.match(text, self.pos):
-                self.pos = _IDENT.match(text, self.pos).end()  # type: ignore[union-attr]
-                self.add("ident", start)
-            elif ch.isdigit() or (ch == "." and text[self.pos + 1 : self.pos + 2].isdigit()):
-                self.pos = _NUMBER.match(text, self.pos).end()  # type: ignore[union-attr]
-                self.add("number", start)
-            else:
-                m = _PUNCT.match(text, self.pos)
-                if not m:
-                    raise self.fail(f"unexpected character {ch!r}")
-                if until_brace and ch == "}" and len(self.brackets) == depth:
-                    return
-                self.pos = m.end()
-                self.bracket(m.group(0), start)
-                self.add("punct", start)
+            append(_new_token(Token, (kind, tok, start)))
+        self.pos = pos
         if until_brace:
             raise self.fail("unterminated ${ in a template literal")
+
+    def own_token(self, until_brace: bool, depth: int) -> bool:
+        """Read the token at ``self.pos``, which starts with a character that may begin a
+        string, template, comment or regular expression; True where the run ends there."""
+        text = self.text
+        m = _SPACE.match(text, self.pos)
+        if m:
+            self.pos = m.end()
+            return False
+        ch = text[self.pos]
+        start = self.pos
+        if text.startswith("//", self.pos):
+            end = text.find("\n", self.pos)
+            self.pos = len(text) if end < 0 else end
+            self.add("comment", start)
+        elif text.startswith("/*", self.pos):
+            end = text.find("*/", self.pos + 2)
+            if end < 0:
+                raise self.fail("unterminated block comment")
+            self.pos = end + 2
+            self.add("comment", start)
+        elif ch in "\"'":
+            self.string(ch)
+            self.add("string", start)
+        elif ch == "`":
+            self.template()
+        elif ch == "/" and self.regex_allowed():
+            self.regex()
+            self.add("regex", start)
+        elif _IDENT.match(text, self.pos):
+            self.pos = _IDENT.match(text, self.pos).end()  # type: ignore[union-attr]
+            self.add("ident", start)
+        elif ch.isdigit() or (ch == "." and text[self.pos + 1 : self.pos + 2].isdigit()):
+            self.pos = _NUMBER.match(text, self.pos).end()  # type: ignore[union-attr]
+            self.add("number", start)
+        else:
+            m = _PUNCT.match(text, self.pos)
+            if not m:
+                raise self.fail(f"unexpected character {ch!r}")
+            if until_brace and ch == "}" and len(self.brackets) == depth:
+                return True
+            self.pos = m.end()
+            self.bracket(m.group(0), start)
+            self.add("punct", start)
+        return False
 
     def bracket(self, tok: str, start: int) -> None:
         """Open or close a bracket; ``start`` is the token's offset."""
