@@ -14,10 +14,10 @@ Both a blocking client (for ``generate``/``stream``) and an asynchronous one (fo
 ``agenerate``/``astream``, what the HTTP service awaits on its event loop) are pooled, one of
 each per transport (the asynchronous one per event loop). On the event loop a plain ``http://``
 upstream is called through ``http1``'s lean client (httpx's layers cost more CPU than the rest
-of a forwarded request); ``https://`` keeps httpx, whose asynchronous client offers HTTP/2 by
-ALPN (``h2``, a dependency of the service) and falls back to HTTP/1.1 where the upstream does
-not take it. An upstream's certificate is checked against ``ca_file`` when it is set, else
-against httpx's default bundle.
+of a forwarded request); ``https://`` keeps httpx, whose clients offer HTTP/2 by ALPN (``h2``,
+a dependency of the service) and fall back to HTTP/1.1 where the upstream does not take it.
+An upstream's certificate is checked against ``ca_file`` when it is set, else against httpx's
+default bundle.
 ``TransportStats`` counts retries, passed-on errors and breaker refusals for ``/metrics``.
 
 ``HttpBackend`` is what the OpenAI-compatible and the Anthropic backends share: one
@@ -237,6 +237,7 @@ class Transport:
                     base_url=self.base_url,
                     timeout=self._timeout,
                     limits=self._limits,
+                    http2=HTTP2,
                     verify=tls_verify(self.settings.ca_file),
                 )
             return self._client

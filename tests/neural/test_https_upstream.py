@@ -1,8 +1,9 @@
 """The model path to an ``https://`` upstream, against hypercorn on loopback with a certificate
 from a CA made for the test: HTTP/2 is negotiated by ALPN where the upstream offers it (whole
-and streamed answers, concurrent requests multiplexed on one connection), HTTP/1.1 where it
-offers only that; the certificate is trusted through ``ZEROLAYER_UPSTREAM_CA_FILE`` and refused
-without it; a CA file that cannot be read stops the start (both HTTP backends)."""
+and streamed answers, on the event loop and from worker threads, concurrent requests
+multiplexed on one connection), HTTP/1.1 where it offers only that; the certificate is trusted
+through ``ZEROLAYER_UPSTREAM_CA_FILE`` and refused without it; a CA file that cannot be read
+stops the start (both HTTP backends)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import os
 import socket
 import threading
 from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -262,6 +264,21 @@ def exchange(backend: UpstreamBackend, concurrent: int) -> Exchange:
     return asyncio.run(main())
 
 
+def blocking_calls(backend: UpstreamBackend, threads: int) -> list[str]:
+    """The blocking client (mixed and protocol requests, in worker threads): ``threads``
+    whole answers at once, then a streamed one; its texts. The connections closed."""
+    try:
+        with ThreadPoolExecutor(threads) as pool:
+            calls = [pool.submit(backend.generate, REQUEST, max_tokens=8) for _ in range(threads)]
+            texts = [call.result().text for call in calls]
+        items = list(backend.stream(REQUEST, max_tokens=8))
+        final = items.pop()
+        assert isinstance(final, Completion) and final.text == "".join(map(str, items))
+        return [*texts, final.text]
+    finally:
+        backend.close()
+
+
 def backend_for(url: str, ca: Path | None) -> UpstreamBackend:
     env = dict(SETTINGS)
     if ca is not None:
@@ -277,18 +294,17 @@ def test_an_upstream_that_offers_http2_is_called_over_http2(certificates: Certif
     assert transport.HTTP2, "h2 is a dependency of the service: pip install -e '.[server]'"
     with serving(certificates, ["h2", "http/1.1"]) as (url, seen):
         called = exchange(backend_for(url, certificates.ca), concurrent=8)
-        blocking = backend_for(url, certificates.ca)
-        try:  # the blocking client (not the service's) trusts the CA file too; HTTP/1.1
-            assert blocking.generate(REQUEST, max_tokens=8).text == "over HTTP/1.1"
-        finally:
-            blocking.close()
+        blocking = blocking_calls(backend_for(url, certificates.ca), threads=4)
     assert [w.text for w in called.wholes] == ["over HTTP/2"] * 8
     assert called.streamed == called.final.text == "over HTTP/2"
     assert called.final.output_tokens == 3 and called.final.stop_reason == "end_turn"
     assert called.version == "HTTP/2"
-    assert seen.versions == ["2"] * 10 + ["1.1"]
-    # the eight concurrent requests, the stream and the last call shared one connection
+    assert blocking == ["over HTTP/2"] * 5
+    assert seen.versions == ["2"] * 15
+    # on the event loop: the eight concurrent requests, the stream and the last call shared
+    # one connection; the blocking client's threads another
     assert len(set(seen.clients[:10])) == 1
+    assert len(set(seen.clients[10:])) == 1 and seen.clients[10] != seen.clients[0]
 
 
 @pytest.mark.slow
@@ -297,10 +313,12 @@ def test_an_upstream_that_offers_only_http1_is_called_over_http1(
 ) -> None:
     with serving(certificates, ["http/1.1"]) as (url, seen):
         called = exchange(backend_for(url, certificates.ca), concurrent=4)
+        blocking = blocking_calls(backend_for(url, certificates.ca), threads=2)
     assert [w.text for w in called.wholes] == ["over HTTP/1.1"] * 4
     assert called.streamed == called.final.text == "over HTTP/1.1"
     assert called.version == "HTTP/1.1"
-    assert seen.versions == ["1.1"] * 6
+    assert blocking == ["over HTTP/1.1"] * 3
+    assert seen.versions == ["1.1"] * 9
 
 
 @pytest.mark.slow
