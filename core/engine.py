@@ -46,7 +46,7 @@ from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
 from zerolayer.core.protocol.model import PROTOCOL_REASON
 from zerolayer.core.protocol.recogniser import recognise_request
-from zerolayer.core.query_frames import query_sentence, record_shape
+from zerolayer.core.query_frames import Records, query_sentence, record_shape, records_of
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.router.evidence import NOT_FORMATS
 from zerolayer.core.segment import (
@@ -60,7 +60,7 @@ from zerolayer.core.segment import (
 )
 from zerolayer.core.skipped_fields import SkippedFieldCheck
 from zerolayer.core.surface import Surface
-from zerolayer.core.types import CONVERSATION, TEXT
+from zerolayer.core.types import CONVERSATION, JSON_VALUE, TEXT
 
 if TYPE_CHECKING:
     from zerolayer.core.router.router import Attempt, IntentRouter, RouterIndex
@@ -588,7 +588,7 @@ class Engine:
         named = tuple(d.format for d in directives if isinstance(d, Source))
         targets = self.surface.named(instruction)
         if not self._agrees(directives, candidate, (*named, *targets)):
-            return None
+            return self._query_framed(candidate, instruction)  # a reading that does not plan
         return _Reading(candidate, instruction, directives)
 
     def _query_framed(self, candidate: Segmented, instruction: str) -> _Reading | None:
@@ -596,12 +596,13 @@ class Engine:
         when the grammar reads its sentence, the words as written ask nothing open and the
         payload fits the plan."""
         first = candidate.payloads[0] if candidate.payloads else None
-        shape = record_shape(first.text if first is not None else None)
-        if shape is None:
+        records = self._records(first)
+        if records is None:
             return None
+        shape, source = records
         try:
             self.frames.screen(instruction, query=True)
-            sentence = query_sentence(instruction, shape.numeric, shape.texts)
+            sentence = query_sentence(instruction, shape.numeric, shape.texts, source)
             directives = tuple(self._parse_cached(sentence))
         except Unsupported:
             return None
@@ -610,6 +611,32 @@ class Engine:
         if not self._agrees(directives, candidate, ()):
             return None
         return _Reading(candidate, instruction, directives)
+
+    def _records(self, payload: Payload | None) -> tuple[Records, str] | None:
+        """The records of a payload that is a list of objects, with its format: JSON, or
+        YAML read by its plugin's reader (the one reader that claims the payload)."""
+        if payload is None:
+            return None
+        shape = record_shape(payload.text)
+        if shape is not None:
+            return shape, "json"
+        formats = payload_formats(payload.hint, payload.text, self._sniffers)
+        readers = [
+            spec
+            for spec in self.registry.ops.values()
+            if spec.implicit
+            and spec.input_type == TEXT
+            and spec.output_type == JSON_VALUE
+            and "yaml" in spec.formats
+            and formats & set(spec.formats)
+        ]
+        if len(readers) != 1:
+            return None
+        try:
+            shape = records_of(readers[0].func(payload.text))
+        except (ZeroLayerError, ValueError, RecursionError):
+            return None
+        return None if shape is None else (shape, "yaml")
 
     def _closing_reads(self, candidate: Segmented) -> bool:
         """Whether a reading's closing sentence is instruction: the instruction before the

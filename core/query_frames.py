@@ -44,6 +44,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
@@ -216,9 +217,10 @@ _PLACE = re.compile(
     r"(?<![a-z0-9_])from\s+(?:the|this|these)\s+(?:list|data|array|records|json|items)"
     r"(?:\s+(?:below|above))?(?![a-z0-9_])"
 )
-# A last clause that asks for the result in another format: "then output YAML".
+# A last clause that asks for the result in another format than the payload's: "then output
+# YAML" (of JSON records), "and give me JSON" (of YAML records).
 _CONVERT = frozenset({"convert", "turn", "to", "into", "in", "as", "format"})
-_TARGETS = {"yaml": "yaml", "yml": "yaml"}
+_FORMATS = {"json": "json", "yaml": "yaml", "yml": "yaml"}
 # A request verb starts a clause of its own (a clause may open with it: "just return …").
 _REQUESTS = frozenset({"give", "return", "output", "convert", "turn", "show"})
 # "and" before one of these starts a new clause ("sort by age and just the name").
@@ -228,7 +230,7 @@ _VALUE_TEXT = re.compile(r"[A-Za-z][\w&' .-]{1,39}$")
 _MAX_VALUES = 400
 _CLOSED = (
     _SORT | _KEEP | _FIELDWORDS | _BENIGN | _LINKS | _UP | _DOWN | _NUMBER_WORDS
-    | frozenset(_AGGREGATES) | _CONVERT | frozenset(_TARGETS)
+    | frozenset(_AGGREGATES) | _CONVERT | frozenset(_FORMATS)
     | frozenset({"top", "bottom", "first", "last", "limit", "count", "how", "many", "by",
                  "not", "except", "then", "between", "and", "or", "level"})
 )  # fmt: skip
@@ -287,6 +289,12 @@ def record_shape(payload: str | None) -> Records | None:
         data = json.loads(payload)
     except (ValueError, RecursionError):
         return None
+    return records_of(data)
+
+
+def records_of(data: Any) -> Records | None:
+    """The keys and text values of a list of objects (as JSON or YAML reads into data); None
+    for any other value."""
     if not isinstance(data, list) or not data or not all(isinstance(r, dict) for r in data):
         return None
     keys = set(data[0])
@@ -312,11 +320,13 @@ def query_sentence(
     instruction: str,
     keys: Mapping[str, bool],
     texts: Mapping[str, frozenset[str]] | None = None,
+    source: str = "json",
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
-    whether its values are numbers: a filter by a number and a top N need numbers) and the
-    text values ``texts`` of each key; ``Unsupported`` when a word has no class or the
-    clauses do not make one certain query."""
+    whether its values are numbers: a filter by a number and a top N need numbers), the
+    text values ``texts`` of each key, read from a payload in the format ``source`` ("json"
+    or "yaml": a conversion asked for is to the other); ``Unsupported`` when a word has no
+    class or the clauses do not make one certain query."""
     if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
         raise _refuse("the instruction quotes words")
     if re.search(r"[@#%]", instruction):
@@ -343,7 +353,9 @@ def query_sentence(
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
     ops: list[_Op] = []
     for op in (
-        op for clause in _clauses(text) for op in _clause(clause, lowered, values, texts or {})
+        op
+        for clause in _clauses(text)
+        for op in _clause(clause, lowered, values, texts or {}, source)
     ):
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
@@ -478,17 +490,20 @@ def _clause(
     keys: dict[str, str],
     values: Sequence[str],
     texts: Mapping[str, frozenset[str]],
+    source: str,
 ) -> list[_Op]:
     """The operations of one clause (none for a clause of benign words alone; a filter and a
     count for "count the products with stock above 20"); ``Unsupported`` when a word has no
     class or the slots make no one operation."""
-    targets = {_TARGETS[w] for w in words if w in _TARGETS}
+    targets = {f for w in words if (f := _FORMATS.get(w)) is not None and f != source}
     if targets:
         if len(targets) > 1 or any(
-            w not in _TARGETS and w not in _CONVERT and w not in _BENIGN for w in words
+            w not in _FORMATS and w not in _CONVERT and w not in _BENIGN for w in words
         ):
             raise _refuse("a conversion clause with words it does not know")
         return [_Op("convert", fields=tuple(targets))]
+    # the payload's own format names the data ("here's a YAML list")
+    words = [w for w in words if _FORMATS.get(w) != source or w in keys]
     for w in words:
         if (w in _BENIGN or w in _LINKS) and w in keys:
             raise _refuse(f"'{w}' is a key of the records and a word of the request")
