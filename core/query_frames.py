@@ -173,12 +173,16 @@ _DIRECTIONS: tuple[tuple[str, str], ...] = (
 )
 _ORDER = {"up": "asc", "down": "desc"}  # a magnitude's order
 _COMPARISONS: tuple[tuple[str, str], ...] = (
-    (r"at\s+least|no\s+(?:less|fewer)\s+than|not\s+(?:less|fewer)\s+than|>=", ">="),
-    (r"at\s+most|no\s+more\s+than|not\s+more\s+than|<=", "<="),
-    (r"(?:is\s+)?(?:greater|more|higher|larger|bigger)\s+than|above|over|exceeding|>", ">"),
-    (r"(?:is\s+)?(?:less|fewer|lower|smaller)\s+than|below|under|<", "<"),
+    (r"at\s+least|no\s+(?:less|fewer)\s+than|not\s+(?:less|fewer)\s+than", ">="),
+    (r"at\s+most|no\s+more\s+than|not\s+more\s+than", "<="),
+    (r"(?:is\s+)?(?:greater|more|higher|larger|bigger)\s+than|above|over|exceeding", ">"),
+    (r"(?:is\s+)?(?:less|fewer|lower|smaller)\s+than|below|under", "<"),
 )
-_CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most"}
+# Comparisons written as symbols, with or without spaces around them ("price<65", "qty != 0").
+_SYMBOLS = re.compile(r"(?<![<>=!#])(>=|≥|<=|≤|!=|≠|==?|>|<)(?![<>=])")
+_SYMBOL_MARKS = {"≥": ">=", "≤": "<=", "≠": "!=", "=": "=="}
+_EQUALITY = {"ne": True, "!=": True, "==": False}  # before a text value: negated or not
+_CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most", "!=": "!=", "==": "="}
 # Words a top N ("which 3 have the highest stock") and a filter ("the ones whose age is over
 # 30") may hold besides their slots.
 _TOP_WORDS = frozenset({"with", "by", "first", "which", "have", "has", "the"})
@@ -209,7 +213,7 @@ _NOT_VALUE = re.compile(
     r"(?:is\s+not|isn't|not\s+in|not|except(?:\s+for)?|other\s+than|excluding|apart\s+from)"
     r"\s+(?=%v\d)"
 )
-_TOKEN = re.compile(r"[A-Za-z_%][A-Za-z0-9_'%]*|\d+(?:\.\d+)?|[<>]=?|\n|\S")
+_TOKEN = re.compile(r"[A-Za-z_%][A-Za-z0-9_'%]*|\d+(?:\.\d+)?|[<>!=]=?|\n|\S")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
 _VALUE_TOKEN = re.compile(r"%v\d+$")
 # "from the list below": where the records are, not a field named "from".
@@ -349,6 +353,7 @@ def query_sentence(
     text = _NOT_VALUE.sub(" #ne ", text)
     for pattern, word in _DIRECTIONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_])", f" @{word} ", text)
+    text = _SYMBOLS.sub(lambda m: f" #{_SYMBOL_MARKS.get(m[1], m[1])} ", text)
     for pattern, word in _COMPARISONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
     ops: list[_Op] = []
@@ -633,7 +638,7 @@ def _value_filter(
     """ "the ones in Sales", "where dept is Sales", "everyone except Sales": the records whose
     field holds (or does not hold) the value; the field named, or the one field that holds
     the value."""
-    if len(fields) > 1 or others or [c for c in cmps if c != "ne"] or len(cmps) > 1:
+    if len(fields) > 1 or others or [c for c in cmps if c not in _EQUALITY] or len(cmps) > 1:
         raise _refuse("a value filter that says more than one thing")
     if head - _FILTER_WORDS - _LINKS - {"equals", "equal", "of", "in", "at"}:
         raise _refuse("a value filter with words it does not know")
@@ -646,7 +651,8 @@ def _value_filter(
         field = holders[0]
     else:
         raise _refuse(f"{value!r} is a value of {len(holders)} fields: name the field")
-    return _Op("is", (field,), value=json.dumps(value, ensure_ascii=False), negated=bool(cmps))
+    negated = any(_EQUALITY[c] for c in cmps)
+    return _Op("is", (field,), value=json.dumps(value, ensure_ascii=False), negated=negated)
 
 
 def _refuse(message: str) -> Unsupported:
