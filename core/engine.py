@@ -216,6 +216,7 @@ class Engine:
         formats = self.format_words() - NOT_FORMATS
         self.surface = Surface(formats, self.parser.keywords())
         self.frames = FrameReader(formats, self.registry.lexicons, self._parse_cached)
+        self._grammar_words = frozenset(self.parser.keywords())  # quoted as field names
         self._sniffers: dict[str, list[Callable[[str], bool]]] = {}
         for spec in self.registry.ops.values():
             if spec.implicit and spec.input_type == TEXT and spec.sniff is not None:
@@ -602,7 +603,9 @@ class Engine:
         shape, source = records
         try:
             self.frames.screen(instruction, query=True)
-            sentence = query_sentence(instruction, shape.numeric, shape.texts, source)
+            sentence = query_sentence(
+                instruction, shape.numeric, shape.texts, source, self._grammar_words
+            )
             directives = tuple(self._parse_cached(sentence))
         except Unsupported:
             return None

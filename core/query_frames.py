@@ -42,8 +42,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from zerolayer.core.errors import Unsupported
@@ -197,6 +197,25 @@ _RANGE = re.compile(
     rf"between\s+({_NUM})\s+and\s+({_NUM})\s*(?:\(\s*)?"
     r"(?:(?:both\s+)?(?:ends\s+)?(inclusive|included|exclusive|excluded))(?:\s*\))?"
 )
+# Superlatives that name a field concept and an extreme ("the cheapest" is the lowest cost):
+# the concept reaches a key only through the glossary of core/fields.py, and only when it
+# names exactly one key of the records; "the best", "the nicest" name no field and fall back.
+_SUPERLATIVES: dict[str, tuple[str, str]] = {
+    "cheapest": ("lowest", "cost"),
+    "least expensive": ("lowest", "cost"),
+    "most expensive": ("highest", "cost"),
+    "priciest": ("highest", "cost"),
+    "oldest": ("highest", "age"),
+    "youngest": ("lowest", "age"),
+    "longest": ("highest", "duration"),
+    "shortest": ("lowest", "duration"),
+    "heaviest": ("highest", "weight"),
+    "lightest": ("lowest", "weight"),
+}
+_SUPERLATIVE = re.compile(
+    r"(?<![a-z0-9_])(" + "|".join(w.replace(" ", r"\s+") for w in _SUPERLATIVES) + r")(?![a-z0-9_])"
+)
+_RECORD_MARK = "%s"  # beside the field a superlative names: the extreme of a record
 # "sort it so the biggest price comes first": the magnitude, said around the field.
 _FIELD_FIRST = re.compile(
     r"(highest|biggest|largest|greatest|most|lowest|smallest|least|fewest)\s+([a-z_%][\w%]*)"
@@ -250,14 +269,17 @@ class _Op:
     magnitude: bool = False  # the direction was said as a magnitude ("highest first")
     value: str = ""  # a text value (is, is not), as the grammar quotes it
     negated: bool = False
+    record: bool = False  # an extreme said by a superlative asks for a record, not a value
 
-    def sentence(self) -> str:
+    def sentence(self, name: Callable[[str], str]) -> str:
+        """The grammar's words for the operation, each field written by ``name``."""
+        field = name(self.fields[0]) if self.fields else ""
         if self.kind == "sort":
-            return " ".join(w for w in ("sort by", self.fields[0], _word(self.direction)) if w)
+            return " ".join(w for w in ("sort by", field, _word(self.direction)) if w)
         if self.kind == "top":
-            return f"top {self.number} by {self.fields[0]} {_word(self.direction)}"
+            return f"top {self.number} by {field} {_word(self.direction)}"
         if self.kind == "keep":
-            return "keep only " + ", ".join(self.fields)
+            return "keep only " + ", ".join(map(name, self.fields))
         if self.kind == "convert":
             return f"convert to {self.fields[0]}"
         if self.kind == "first":
@@ -265,10 +287,10 @@ class _Op:
         if self.kind == "count":
             return "count"
         if self.kind == "agg":
-            return f"the {self.comparison} {self.fields[0]}"
+            return f"the {self.comparison} {field}"
         if self.kind == "is":
-            return f"filter where {self.fields[0]} is {'not ' * self.negated}{self.value}"
-        return f"filter where {self.fields[0]} {_CMP_WORDS[self.comparison]} {self.number}"
+            return f"filter where {field} is {'not ' * self.negated}{self.value}"
+        return f"filter where {field} {_CMP_WORDS[self.comparison]} {self.number}"
 
 
 def _word(direction: str) -> str:
@@ -325,12 +347,14 @@ def query_sentence(
     keys: Mapping[str, bool],
     texts: Mapping[str, frozenset[str]] | None = None,
     source: str = "json",
+    reserved: frozenset[str] = frozenset(),
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
     text values ``texts`` of each key, read from a payload in the format ``source`` ("json"
-    or "yaml": a conversion asked for is to the other); ``Unsupported`` when a word has no
-    class or the clauses do not make one certain query."""
+    or "yaml": a conversion asked for is to the other); a key that is one of the ``reserved``
+    words of the grammar is quoted in the sentence ("code" is a word the grammar skips).
+    ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
         raise _refuse("the instruction quotes words")
     if re.search(r"[@#%]", instruction):
@@ -348,6 +372,7 @@ def query_sentence(
             phrase = r"[\s_-]+".join(map(re.escape, words))
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
     text = _KEEP_PHRASES.sub(" keep ", text)
+    text = _SUPERLATIVE.sub(_superlative, text)
     text = _FIELD_FIRST.sub(lambda m: f" {m[2]} {_first_mark(m[1])} ", text)
     text = _RANGE.sub(_range_marks, text)
     text = _NOT_VALUE.sub(" #ne ", text)
@@ -384,10 +409,10 @@ def query_sentence(
             ops.append(op)
         if op.kind == "sort" and op.magnitude and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number: 'highest' and 'lowest' say no order")
-    return _sentence(ops)
+    return _sentence(ops, lambda key: json.dumps(key) if key.lower() in reserved else key)
 
 
-def _sentence(ops: list[_Op]) -> str:
+def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
     """The clauses' operations as the grammar's sentence: an aggregate or a count ends the
     chain (only a number may be asked of it), and a pick of one field after an extreme
     names a field of the record with that extreme."""
@@ -397,6 +422,8 @@ def _sentence(ops: list[_Op]) -> str:
     ops = [op for op in ops if op.kind != "number"]
     if not ops:
         raise _refuse("the instruction asks for no query")
+    if any(op.record and op.kind == "agg" for op in ops[-1:]):
+        raise _refuse("a superlative asks for a record: name the field to answer with")
     ends = [i for i, op in enumerate(ops) if op.kind in ("count", "agg")]
     if ends and ends[0] != len(ops) - 1:
         last = ops[ends[0]]
@@ -410,12 +437,13 @@ def _sentence(ops: list[_Op]) -> str:
             and not number
         ):
             raise _refuse("an operation after a count or an aggregate")
-        head = ", then ".join(op.sentence() for op in ops[: ends[0]])
-        pick = f"the {after[0].fields[0]} of the record with the {last.comparison} {last.fields[0]}"
+        head = ", then ".join(op.sentence(name) for op in ops[: ends[0]])
+        field, by = name(after[0].fields[0]), name(last.fields[0])
+        pick = f"the {field} of the record with the {last.comparison} {by}"
         return f"{head}, then {pick}" if head else pick
     if number and not ends:
         raise _refuse("a number asked for of records")
-    sentence = ", then ".join(op.sentence() for op in ops)
+    sentence = ", then ".join(op.sentence(name) for op in ops)
     return f"{sentence}. Number only." if number else sentence
 
 
@@ -438,6 +466,11 @@ def _mark_values(
             instruction = re.sub(pattern, f" %v{len(values)} ", instruction)
             values.append(value)
     return instruction, values
+
+
+def _superlative(m: re.Match[str]) -> str:
+    extreme, concept = _SUPERLATIVES[re.sub(r"\s+", " ", m[1])]
+    return f" {extreme} {concept} {_RECORD_MARK} "
 
 
 def _first_mark(word: str) -> str:
@@ -537,7 +570,11 @@ def _clause(
         raise _refuse("a clause says more than one query")
     direction = _ORDER.get(dirs[0], dirs[0]) if dirs else ""
     magnitude = bool(dirs) and dirs[0] in _ORDER
+    record = _RECORD_MARK in head
+    head.discard(_RECORD_MARK)
     counted = "count" in head or {"how", "many"} <= head
+    if record and (marked or counted or cmps or head & _NUMBER_WORDS):
+        raise _refuse("a superlative with a clause it does not go with")
     if counted:
         head -= {"count", "how", "many", "are", "there"}
     if marked:
@@ -561,6 +598,10 @@ def _clause(
         ]
     else:
         ops = [_operation(fields, head, rest, dirs, cmps, numbers, direction, magnitude)]
+        if record:
+            if ops[0].kind not in ("agg", "top") or ops[0].comparison in _AGGREGATES.values():
+                raise _refuse("a superlative that asks for no record")
+            ops = [replace(ops[0], record=True)]
     if counted:
         if any(op.kind not in ("filter", "is") for op in ops):
             raise _refuse("a count of something other than records")

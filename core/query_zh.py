@@ -36,6 +36,9 @@ _LEXICON: dict[str, str] = {
     "最高": " top ", "最大": " top ", "最多": " top ",
     "最低": " bottom ", "最小": " bottom ", "最少": " bottom ",
     "前": " first ",
+    "最便宜": " cheapest ", "最贵": " most expensive ", "最年轻": " youngest ",
+    "最年长": " oldest ", "最长": " longest ", "最短": " shortest ", "最重": " heaviest ",
+    "最轻": " lightest ",
     # comparisons
     "不低于": " at least ", "不少于": " at least ", "至少": " at least ", "不小于": " at least ",
     "不超过": " at most ", "不高于": " at most ", "不大于": " at most ", "至多": " at most ",
@@ -65,6 +68,7 @@ _LEXICON: dict[str, str] = {
     "的": " ", "一下": " ", "一个": " a ", "条": " ", "个": " ", "名": " ", "位": " ", "项": " ",
     "行": " ", "本": " ", "就行": " ", "即可": " ", "吧": " ", "谢谢": " ",
     "和": " and ", "以及": " and ", "是谁": " who ", "谁": " who ", "是": " is ",
+    "哪个": " which ", "哪一个": " which ", "哪些": " which ", "哪位": " which ",
 }  # fmt: skip
 _LONGEST = max(map(len, _LEXICON))
 _NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
