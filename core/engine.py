@@ -7,6 +7,7 @@ per-request state, so one instance serves many threads.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import time
@@ -46,7 +47,8 @@ from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
 from zerolayer.core.protocol.model import PROTOCOL_REASON
 from zerolayer.core.protocol.recogniser import recognise_request
-from zerolayer.core.query_frames import Records, query_sentence, record_shape, records_of
+from zerolayer.core.query_frames import query_sentence, records_of
+from zerolayer.core.query_paths import path_sentence
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.router.evidence import NOT_FORMATS
 from zerolayer.core.segment import (
@@ -597,15 +599,13 @@ class Engine:
         when the grammar reads its sentence, the words as written ask nothing open and the
         payload fits the plan."""
         first = candidate.payloads[0] if candidate.payloads else None
-        records = self._records(first)
-        if records is None:
+        data = self._data(first)
+        if data is None:
             return None
-        shape, source = records
+        value, source = data
         try:
             self.frames.screen(instruction, query=True)
-            sentence = query_sentence(
-                instruction, shape.numeric, shape.texts, source, self._grammar_words
-            )
+            sentence = self._query_sentence(instruction, value, source)
             directives = tuple(self._parse_cached(sentence))
         except Unsupported:
             return None
@@ -615,14 +615,27 @@ class Engine:
             return None
         return _Reading(candidate, instruction, directives)
 
-    def _records(self, payload: Payload | None) -> tuple[Records, str] | None:
-        """The records of a payload that is a list of objects, with its format: JSON, or
-        YAML read by its plugin's reader (the one reader that claims the payload)."""
+    def _query_sentence(self, instruction: str, value: Any, source: str) -> str:
+        """The grammar's sentence for a value asked for by its path (core/query_paths.py),
+        else for a query on records (core/query_frames.py); ``Unsupported`` for neither."""
+        shape = records_of(value)
+        try:
+            return path_sentence(instruction, value)
+        except Unsupported:
+            if shape is None:
+                raise
+        return query_sentence(instruction, shape.numeric, shape.texts, source, self._grammar_words)
+
+    def _data(self, payload: Payload | None) -> tuple[Any, str] | None:
+        """The data of a JSON payload, or of a YAML one read by its plugin's reader (the one
+        reader that claims the payload), with its format; None for any other payload."""
         if payload is None:
             return None
-        shape = record_shape(payload.text)
-        if shape is not None:
-            return shape, "json"
+        if payload.text.lstrip()[:1] in ("[", "{"):
+            try:
+                return json.loads(payload.text), "json"
+            except (ValueError, RecursionError):
+                pass
         formats = payload_formats(payload.hint, payload.text, self._sniffers)
         readers = [
             spec
@@ -636,10 +649,9 @@ class Engine:
         if len(readers) != 1:
             return None
         try:
-            shape = records_of(readers[0].func(payload.text))
+            return readers[0].func(payload.text), "yaml"
         except (ZeroLayerError, ValueError, RecursionError):
             return None
-        return None if shape is None else (shape, "yaml")
 
     def _closing_reads(self, candidate: Segmented) -> bool:
         """Whether a reading's closing sentence is instruction: the instruction before the
