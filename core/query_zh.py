@@ -79,6 +79,8 @@ _RANGE = re.compile(
     r"(?:[(（]\s*(含两端|包含两端|包括两端|含|包含|不含两端|不含|不包含)\s*[)）])?"
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# "取前2名", "前三名": the first N ranks, the N highest (名 counts ranks; 前2条 is the first 2).
+_TOP_RANKS = re.compile(r"取?前\s*(\d+|[零〇一二两三四五六七八九十百千万]+)\s*名")
 
 
 def english_clauses(text: str, keys: Mapping[str, str]) -> str:
@@ -87,6 +89,7 @@ def english_clauses(text: str, keys: Mapping[str, str]) -> str:
     case → key) and each Chinese numeral as digits; ``Unsupported`` for Chinese no entry
     covers."""
     text = _RANGE.sub(_range, text)
+    text = _TOP_RANKS.sub(lambda m: f" top {m[1]} ", text)
     out: list[str] = []
     i = 0
     while i < len(text):
