@@ -95,6 +95,8 @@ _BENIGN = frozenset(
         "me",
         "give",
         "show",
+        "find",
+        "display",
         "return",
         "output",
         "print",
@@ -216,6 +218,26 @@ _SUPERLATIVE = re.compile(
     r"(?<![a-z0-9_])(" + "|".join(w.replace(" ", r"\s+") for w in _SUPERLATIVES) + r")(?![a-z0-9_])"
 )
 _RECORD_MARK = "%s"  # beside the field a superlative names: the extreme of a record
+# "youngest first", "cheapest first": the direction of a sort by the concept's field.
+_SUPERLATIVE_FIRST = re.compile(_SUPERLATIVE.pattern + r"\s+first(?![a-z0-9_])")
+# Comparatives of the same concepts: "older than 30" is age > 30, "cheaper than 600" cost < 600.
+_COMPARATIVES: dict[str, tuple[str, str]] = {
+    "cheaper": ("<", "cost"),
+    "less expensive": ("<", "cost"),
+    "more expensive": (">", "cost"),
+    "pricier": (">", "cost"),
+    "older": (">", "age"),
+    "younger": ("<", "age"),
+    "longer": (">", "duration"),
+    "shorter": ("<", "duration"),
+    "heavier": (">", "weight"),
+    "lighter": ("<", "weight"),
+}
+_COMPARATIVE = re.compile(
+    r"(?<![a-z0-9_])("
+    + "|".join(w.replace(" ", r"\s+") for w in _COMPARATIVES)
+    + r")\s+than(?![a-z0-9_])"
+)
 # "sort it so the biggest price comes first": the magnitude, said around the field.
 _FIELD_FIRST = re.compile(
     r"(highest|biggest|largest|greatest|most|lowest|smallest|least|fewest)\s+([a-z_%][\w%]*)"
@@ -246,6 +268,9 @@ _CONVERT = frozenset({"convert", "turn", "to", "into", "in", "as", "format"})
 _FORMATS = {"json": "json", "yaml": "yaml", "yml": "yaml"}
 # A request verb starts a clause of its own (a clause may open with it: "just return …").
 _REQUESTS = frozenset({"give", "return", "output", "convert", "turn", "show"})
+# A request verb or a sort participle after a slot starts a clause of its own ("the ones in
+# Sales sorted by salary").
+_STARTS = _REQUESTS | frozenset({"sorted", "ordered", "ranked", "arranged"})
 # "and" before one of these starts a new clause ("sort by age and just the name").
 _AND_SPLITS = _KEEP | {"give", "return", "output", "convert", "turn", "show"}
 # Text values read as values: short, a word or a few, never a word of the closed classes.
@@ -372,7 +397,9 @@ def query_sentence(
             phrase = r"[\s_-]+".join(map(re.escape, words))
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
     text = _KEEP_PHRASES.sub(" keep ", text)
+    text = _SUPERLATIVE_FIRST.sub(_superlative_first, text)
     text = _SUPERLATIVE.sub(_superlative, text)
+    text = _COMPARATIVE.sub(_comparative, text)
     text = _FIELD_FIRST.sub(lambda m: f" {m[2]} {_first_mark(m[1])} ", text)
     text = _RANGE.sub(_range_marks, text)
     text = _NOT_VALUE.sub(" #ne ", text)
@@ -400,6 +427,8 @@ def query_sentence(
             if not ops or ops[-1].kind not in ("sort", "top"):
                 raise _refuse("a direction names no sort")
             last = ops[-1]
+            if op.fields and op.fields != last.fields:
+                raise _refuse("a direction names another field than the sort's")
             if last.direction and last.direction != op.direction:
                 raise _refuse("the directions contradict")
             magnitude = last.magnitude or op.magnitude
@@ -473,6 +502,16 @@ def _superlative(m: re.Match[str]) -> str:
     return f" {extreme} {concept} {_RECORD_MARK} "
 
 
+def _superlative_first(m: re.Match[str]) -> str:
+    extreme, concept = _SUPERLATIVES[re.sub(r"\s+", " ", m[1])]
+    return f" {concept} @{'down' if extreme == 'highest' else 'up'} "
+
+
+def _comparative(m: re.Match[str]) -> str:
+    comparison, concept = _COMPARATIVES[re.sub(r"\s+", " ", m[1])]
+    return f" {concept} #{comparison} "
+
+
 def _first_mark(word: str) -> str:
     return " @down" if word in _UP else " @up"
 
@@ -489,9 +528,9 @@ def _clauses(text: str) -> list[list[str]]:
     out: list[list[str]] = [[]]
     for i, tok in enumerate(tokens):
         splits = tok == "and" and i + 1 < len(tokens) and tokens[i + 1] in _AND_SPLITS
-        if splits or tok in {",", ".", ";", "!", ":", "?", "\n", "then"}:
+        if splits or tok in {",", ".", ";", "!", ":", "?", "\n", "then", "(", ")"}:
             out.append([])
-        elif tok in _REQUESTS and out[-1] and out[-1][-1] not in _BENIGN | _KEEP | _LINKS:
+        elif tok in _STARTS and out[-1] and out[-1][-1] not in _BENIGN | _KEEP | _LINKS:
             # "… country and population return it in YAML" (not "only return …")
             out.append([tok])
         else:
@@ -597,8 +636,9 @@ def _clause(
             for c, n in zip(cmps, numbers, strict=True)
         ]
     else:
-        ops = [_operation(fields, head, rest, dirs, cmps, numbers, direction, magnitude)]
-        if record:
+        ops = _of_extreme(fields, head) if record and len(fields) == 2 else []
+        ops = ops or [_operation(fields, head, rest, dirs, cmps, numbers, direction, magnitude)]
+        if record and len(ops) == 1:
             if ops[0].kind not in ("agg", "top") or ops[0].comparison in _AGGREGATES.values():
                 raise _refuse("a superlative that asks for no record")
             ops = [replace(ops[0], record=True)]
@@ -622,8 +662,8 @@ def _operation(
     """The one operation of a clause whose slots are fields, marks and numbers."""
     if len(cmps) > 1 or len(numbers) > 1:
         raise _refuse("a clause says more than one query")
-    if not fields and not head and not numbers and not cmps and direction:
-        return _Op("dir", direction=direction, magnitude=magnitude)
+    if len(fields) <= 1 and not head and not numbers and not cmps and direction:
+        return _Op("dir", tuple(fields), direction=direction, magnitude=magnitude)
     if (fields and not rest) or (fields and not head - _FIELDWORDS and not dirs + cmps + numbers):
         return _Op("fields", tuple(fields))  # the rest of a list of fields: "dept and salary"
     if head & _SORT and len(fields) == 1 and not numbers and not cmps:
@@ -655,6 +695,15 @@ def _operation(
     if not fields and len(numbers) == 1 and not cmps and not direction and head in limits:
         return _Op("first", number=numbers[0])
     raise _refuse("the clause is no query the frame reads")
+
+
+def _of_extreme(fields: list[str], head: set[str]) -> list[_Op]:
+    """ "the sku of the cheapest product": a field of the record a superlative picks (the
+    second field is the superlative's); none for any other clause."""
+    extreme = _aggregate(head - {"of"}) if "of" in head else ""
+    if extreme not in ("highest", "lowest") or fields[0] == fields[1]:
+        return []
+    return [_Op("agg", (fields[1],), comparison=extreme, record=True), _Op("keep", (fields[0],))]
 
 
 def _aggregate(head: set[str]) -> str:
