@@ -183,6 +183,9 @@ _COMPARISONS: tuple[tuple[str, str], ...] = (
 # Comparisons written as symbols, with or without spaces around them ("price<65", "qty != 0").
 _SYMBOLS = re.compile(r"(?<![<>=!#])(>=|≥|<=|≤|!=|≠|==?|>|<)(?![<>=])")
 _SYMBOL_MARKS = {"≥": ">=", "≤": "<=", "≠": "!=", "=": "=="}
+# Removal verbs before a filter ("remove the records where dept is Sales", "filter out …").
+_REMOVE = frozenset({"remove", "drop", "exclude", "delete", "omit", "%out"})
+_INVERSE = {"<": ">=", ">": "<=", ">=": "<", "<=": ">", "!=": "==", "==": "!="}
 _EQUALITY = {"ne": True, "!=": True, "==": False}  # before a text value: negated or not
 _CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most", "!=": "!=", "==": "="}
 # Words a top N ("which 3 have the highest stock") and a filter ("the ones whose age is over
@@ -397,6 +400,7 @@ def query_sentence(
             phrase = r"[\s_-]+".join(map(re.escape, words))
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
     text = _KEEP_PHRASES.sub(" keep ", text)
+    text = re.sub(r"(?<![a-z0-9_])(?:filter|take|leave|throw)\s+out(?![a-z0-9_])", " %out ", text)
     text = _SUPERLATIVE_FIRST.sub(_superlative_first, text)
     text = _SUPERLATIVE.sub(_superlative, text)
     text = _COMPARATIVE.sub(_comparative, text)
@@ -616,6 +620,8 @@ def _clause(
         raise _refuse("a superlative with a clause it does not go with")
     if counted:
         head -= {"count", "how", "many", "are", "there"}
+    removing = bool(head & _REMOVE)  # "remove the ones in Sales": the filter inverted
+    head -= _REMOVE
     if marked:
         ops = [_value_filter(marked[0], fields, head, cmps, numbers + dirs, texts)]
     elif head & _NUMBER_WORDS - {"bare", "plain"}:
@@ -642,11 +648,23 @@ def _clause(
             if ops[0].kind not in ("agg", "top") or ops[0].comparison in _AGGREGATES.values():
                 raise _refuse("a superlative that asks for no record")
             ops = [replace(ops[0], record=True)]
+    if removing:
+        if counted or len(ops) != 1 or ops[0].kind not in ("filter", "is"):
+            raise _refuse("a removal of something other than the records of one filter")
+        ops = [_inverted(ops[0])]
     if counted:
         if any(op.kind not in ("filter", "is") for op in ops):
             raise _refuse("a count of something other than records")
         ops.append(_Op("count"))
     return ops
+
+
+def _inverted(op: _Op) -> _Op:
+    """The filter that keeps the records ``op`` keeps out (the field is a number in every
+    record for a comparison, so each record is on exactly one side)."""
+    if op.kind == "is":
+        return replace(op, negated=not op.negated)
+    return replace(op, comparison=_INVERSE[op.comparison])
 
 
 def _operation(
