@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 from itertools import pairwise
@@ -120,7 +120,7 @@ OPEN_EN = _words(
 )
 # Open-ask words a record query is asked in: not open for the query frame reader, which
 # reads every word of a query itself (core/query_frames.py).
-QUERY_WORDS = frozenset({"which", "how", "mean"})
+QUERY_WORDS = frozenset({"which", "how", "mean", "哪个", "哪一个", "哪些", "哪位"})
 # Chinese words, longest match first; a character no word covers is OTHER.
 BENIGN_ZH = _words(
     """
@@ -334,7 +334,10 @@ class FrameReader:
     def _screen_text(self, text: str, query: bool = False) -> str | None:
         words = self.words(text)
         if query:
-            words = [w for w in words if w.text.lower() not in QUERY_WORDS]
+            # benign, and still in place: "which is the cheapest?" asks no whether-question
+            words = [
+                replace(w, kind=Kind.BENIGN) if w.text.lower() in QUERY_WORDS else w for w in words
+            ]
         try:
             self._screen(words, quotes=True)
         except Unsupported as exc:
