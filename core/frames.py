@@ -105,7 +105,8 @@ BENIGN_EN = _words(
     reply respond answer format formatted formatting document doc file data object objects
     array arrays snippet snippets config payload version equivalent form representation
     counterpart one code text content input thing stuff result output markup source block
-    blocks structure contents body listing instead out syntax notation but
+    blocks structure contents body listing instead out syntax notation but rendition love
+    prefer
     """
 )
 # Words that ask for something open (an explanation, an opinion, a judgement): never benign.
@@ -153,6 +154,7 @@ REQUEST_EN = _words(
     serialise serialized serialised render rendered dump reformat cast map get put provide
     need needs want wants wanna like version equivalent form representation counterpart code
     instead out produces gives yields yield becomes become renders generates makes outputs
+    rendition
     """
 )
 # Verbs of change, rendering and translation with their inflections ("porting", "compiled",
@@ -181,7 +183,7 @@ CHANGE_EN = inflections(CHANGE_VERBS)
 INTERJECTIONS = _words(
     """
     great cool nice awesome perfect alright right sure yes yeah yep ok okay thanks thank
-    got gotcha good fine lovely excellent brilliant
+    got gotcha good fine lovely excellent brilliant much very lot appreciated
     """
 )
 # Words that a direction word follows in a phrasal verb ("port this over to YAML", "move it
@@ -190,7 +192,7 @@ PARTICLES = _words("over across back")
 # Adjectives of a target format that change nothing in the answer ("as raw HTML", "to plain
 # JSON"): benign between a direction word and a format, other words elsewhere ("keep raw
 # HTML" is an option).
-FORMAT_ADJECTIVES = _words("raw plain pure actual proper real")
+FORMAT_ADJECTIVES = _words("raw plain pure actual proper real pretty pretty-printed")
 REQUEST_ZH = _words(
     """
     用 表示 实现 写 重写 改写 翻译 转换 改 变 输出 生成 返回 给出 给 给我 版本 版 代码 对应
@@ -210,7 +212,7 @@ OPEN_ZH = _words(
 )
 TO_EN = frozenset({"to", "into", "as", "in", "->", "=>", "→", "⇒", ">"})
 _TOKEN = re.compile(
-    r"(?:[A-Za-z_]\w*)?\.[A-Za-z_]\w*\(\s*\)"  # a method call ("df.query()", ".query()")
+    r"(?:[A-Za-z_]\w*)?\.?[A-Za-z_]\w*\(\s*\)"  # a call ("df.query()", ".query()", "query()")
     r"|(?<=\s)[-–—](?=\s)"  # a dash between spaces parts clauses like a comma
     r"|\[[^\]\n]*\]"  # a bracketed example ("[a, b]") stays one word
     r"|[A-Za-z][A-Za-z0-9]*(?:['’\-][A-Za-z0-9]+)*"
@@ -445,7 +447,7 @@ class FrameReader:
             return a, b  # "A to B", "from A, B", "this A produces B"
         if _result_after(words[ib + 1 :]):
             return b, a  # "the B this A produces"
-        if before_a is Kind.TO and Kind.FROM in between:  # "to B from A"
+        if Kind.FROM in between:  # "B from A", "to B from A"
             return b, a
         if (a in payload_formats) != (b in payload_formats):
             return (a, b) if a in payload_formats else (b, a)
@@ -536,13 +538,22 @@ def _clauses(words: Sequence[Word]) -> list[list[Word]]:
 _AUXILIARIES = _words("is are was were does did do has have can could would will may might")
 _ADDRESSEES = _words("you u ya ye")
 _PRONOUNS = _words("this it that these them")
+_MODALS = _words("can could may")
+_SPEAKERS = _words("i we")
+_RECEIVING = _words("get have see")
+_WISHES = _words("love like prefer appreciate")
 
 
 def _asks_whether(clause: Sequence[Word]) -> bool:
     first = clause[0].text.lower()
     follows = clause[1].text.lower() if len(clause) > 1 else ""
+    then = clause[2].text.lower() if len(clause) > 2 else ""
     if first == "do" and follows in _PRONOUNS and len(clause) > 2 and clause[2].kind is Kind.TO:
         return False  # "do this in pandas", "do it as YAML": a request
+    if first == "would" and follows in _WISHES:
+        return False  # "would love this as YAML": a request
+    if first in _MODALS and follows in _SPEAKERS and then in _RECEIVING:
+        return False  # "can I get the HTML", "could we have it as JSON": a request
     return first in _AUXILIARIES and follows not in _ADDRESSEES
 
 
@@ -558,7 +569,10 @@ def _marker_before(words: Sequence[Word], index: int) -> Kind | None:
 
 # "the YAML version of this JSON", "pandas code for this query": the first format is the target.
 _OF_NOUNS = frozenset(
-    {"version", "equivalent", "form", "representation", "counterpart", "translation", "code"}
+    {
+        *("version", "equivalent", "form", "representation", "counterpart", "translation"),
+        *("code", "rendition"),
+    }
 )
 # Verbs of a result named before its source: "the HTML this Markdown produces", "the JSON
 # this YAML gives", "the YAML that JSON becomes".
