@@ -517,9 +517,15 @@ def _island(text: str, clause: Sequence[Word]) -> str:
 
 
 def _acknowledges(clause: Sequence[Word]) -> bool:
-    """A clause of acknowledgements and benign words alone ("great.", "ok cool,")."""
-    return any(w.text.lower() in INTERJECTIONS for w in clause) and all(
-        w.text.lower() in INTERJECTIONS or w.kind is Kind.BENIGN for w in clause
+    """A clause of acknowledgements and benign words alone that asks for nothing ("great.",
+    "ok cool,", "looks good"; not "make it nice")."""
+    low = [w.text.lower() for w in clause]
+    return (
+        any(w in INTERJECTIONS for w in low)
+        and all(
+            w in INTERJECTIONS or c.kind is Kind.BENIGN for w, c in zip(low, clause, strict=True)
+        )
+        and not any(w in REQUEST_EN or w in CHANGE_EN for w in low)
     )
 
 
