@@ -334,7 +334,7 @@ class FrameReader:
         ``payload_formats``: the formats the payload is known to be in (its fence tag, the
         readers whose sniffers claim it). ``polite``: the words as written ask politely
         (``asks_politely``), so a format named alone is the target."""
-        words = self.words(text)
+        words = _without_purpose(self.words(text))
         self._screen(words)
         slots: list[Word] = []
         islands: list[str] = []
@@ -514,6 +514,54 @@ def _island(text: str, clause: Sequence[Word]) -> str:
     if lo > 0:
         lo -= 1
     return text[clause[lo].start : clause[hi].end]
+
+
+# A purpose clause that says where the user puts the answer ("so I can paste it into my API
+# call", "so we can load it in the deploy script"): it changes nothing in the answer. Its shape
+# is closed: so (that) I/we can/could/will + a verb of using + (it) + into/in/to/onto + a
+# determiner + one to three words, none of them a format, a number, an open ask or a quote.
+_PURPOSE_SUBJECTS = _words("i we i'll we'll")
+_PURPOSE_MODALS = _words("can could will")
+_USE_VERBS = _words(
+    """
+    paste use load import send feed copy commit upload deploy store save submit post share
+    embed pass ship plug drop put include add
+    """
+)
+_PLACES = _words("into in to onto inside")
+_DETERMINERS = _words("my our the a an your their this")
+
+
+def _without_purpose(words: list[Word]) -> list[Word]:
+    """``words`` less a purpose clause that ends its clause (see ``_PURPOSE_SUBJECTS``)."""
+    for i, w in enumerate(words):
+        if w.text.lower() != "so":
+            continue
+        end = next((j for j in range(i, len(words)) if words[j].kind is Kind.SEP), len(words))
+        if _is_purpose([x.text.lower() for x in words[i + 1 : end]], words[i + 1 : end]):
+            return words[:i] + words[end:]
+    return words
+
+
+def _is_purpose(low: list[str], words: Sequence[Word]) -> bool:
+    at = 1 if low[:1] == ["that"] else 0
+    if low[at : at + 1] and low[at] in {"i'll", "we'll"}:
+        at += 1
+    elif len(low) > at + 1 and low[at] in _PURPOSE_SUBJECTS and low[at + 1] in _PURPOSE_MODALS:
+        at += 2
+    else:
+        return False
+    if low[at : at + 1] == [] or low[at] not in _USE_VERBS:
+        return False
+    at += 1
+    if low[at : at + 1] and low[at] in {"it", "this", "them", "that"}:
+        at += 1
+    if len(low) < at + 3 or low[at] not in _PLACES or low[at + 1] not in _DETERMINERS:
+        return False
+    rest = words[at + 2 :]
+    return 1 <= len(rest) <= 3 and all(
+        w.kind in (Kind.BENIGN, Kind.OTHER) and w.text.isalpha() for w in rest
+    )
 
 
 def _acknowledges(clause: Sequence[Word]) -> bool:
