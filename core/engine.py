@@ -7,6 +7,7 @@ per-request state, so one instance serves many threads.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import time
@@ -46,7 +47,8 @@ from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
 from zerolayer.core.protocol.model import PROTOCOL_REASON
 from zerolayer.core.protocol.recogniser import recognise_request
-from zerolayer.core.query_frames import query_sentence, record_shape
+from zerolayer.core.query_frames import query_sentence, records_of
+from zerolayer.core.query_paths import path_sentence
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.router.evidence import NOT_FORMATS
 from zerolayer.core.segment import (
@@ -61,7 +63,7 @@ from zerolayer.core.segment import (
 )
 from zerolayer.core.skipped_fields import SkippedFieldCheck
 from zerolayer.core.surface import Surface
-from zerolayer.core.types import CONVERSATION, TEXT
+from zerolayer.core.types import CONVERSATION, JSON_VALUE, TEXT
 
 if TYPE_CHECKING:
     from zerolayer.core.router.router import Attempt, IntentRouter, RouterIndex
@@ -217,6 +219,7 @@ class Engine:
         formats = self.format_words() - NOT_FORMATS
         self.surface = Surface(formats, self.parser.keywords())
         self.frames = FrameReader(formats, self.registry.lexicons, self._parse_cached)
+        self._grammar_words = frozenset(self.parser.keywords())  # quoted as field names
         self._sniffers: dict[str, list[Callable[[str], bool]]] = {}
         for spec in self.registry.ops.values():
             if spec.implicit and spec.input_type == TEXT and spec.sniff is not None:
@@ -619,7 +622,7 @@ class Engine:
         named = tuple(d.format for d in directives if isinstance(d, Source))
         targets = self.surface.named(instruction)
         if not self._agrees(directives, candidate, (*named, *targets)):
-            return None
+            return self._query_framed(candidate, instruction)  # a reading that does not plan
         return _Reading(candidate, instruction, directives)
 
     def _query_framed(self, candidate: Segmented, instruction: str) -> _Reading | None:
@@ -627,12 +630,13 @@ class Engine:
         when the grammar reads its sentence, the words as written ask nothing open and the
         payload fits the plan."""
         first = candidate.payloads[0] if candidate.payloads else None
-        shape = record_shape(first.text if first is not None else None)
-        if shape is None:
+        data = self._data(first)
+        if data is None:
             return None
+        value, source = data
         try:
             self.frames.screen(instruction, query=True)
-            sentence = query_sentence(instruction, shape.numeric, shape.texts)
+            sentence = self._query_sentence(instruction, value, source)
             directives = tuple(self._parse_cached(sentence))
         except Unsupported:
             return None
@@ -641,6 +645,44 @@ class Engine:
         if not self._agrees(directives, candidate, ()):
             return None
         return _Reading(candidate, instruction, directives)
+
+    def _query_sentence(self, instruction: str, value: Any, source: str) -> str:
+        """The grammar's sentence for a value asked for by its path (core/query_paths.py),
+        else for a query on records (core/query_frames.py); ``Unsupported`` for neither."""
+        shape = records_of(value)
+        try:
+            return path_sentence(instruction, value)
+        except Unsupported:
+            if shape is None:
+                raise
+        return query_sentence(instruction, shape.numeric, shape.texts, source, self._grammar_words)
+
+    def _data(self, payload: Payload | None) -> tuple[Any, str] | None:
+        """The data of a JSON payload, or of a YAML one read by its plugin's reader (the one
+        reader that claims the payload), with its format; None for any other payload."""
+        if payload is None:
+            return None
+        if payload.text.lstrip()[:1] in ("[", "{"):
+            try:
+                return json.loads(payload.text), "json"
+            except (ValueError, RecursionError):
+                pass
+        formats = payload_formats(payload.hint, payload.text, self._sniffers)
+        readers = [
+            spec
+            for spec in self.registry.ops.values()
+            if spec.implicit
+            and spec.input_type == TEXT
+            and spec.output_type == JSON_VALUE
+            and "yaml" in spec.formats
+            and formats & set(spec.formats)
+        ]
+        if len(readers) != 1:
+            return None
+        try:
+            return readers[0].func(payload.text), "yaml"
+        except (ZeroLayerError, ValueError, RecursionError):
+            return None
 
     def _closing_reads(self, candidate: Segmented) -> bool:
         """Whether a reading's closing sentence is instruction: the instruction before the

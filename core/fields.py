@@ -88,7 +88,7 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "重量": ("weight",),
     "销量": ("sales", "sold"),
     # English verbs and nouns that name a field by another word ("products that cost over 20")
-    "cost": ("price",),
+    "cost": ("price", "cost", "unit_price", "fare"),
     "worth": ("price", "value"),
     "pay": ("salary", "pay"),
     "paid": ("salary", "pay"),
@@ -96,6 +96,10 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "earn": ("salary", "earnings", "income"),
     "earnings": ("salary", "earnings"),
     "income": ("salary", "income"),
+    "duration": ("duration", "hours", "minutes", "days"),
+    "time": ("duration", "hours", "minutes"),
+    "时长": ("duration", "hours", "minutes"),
+    "时间": ("duration", "hours", "minutes"),
 }
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 from itertools import pairwise
@@ -105,7 +105,8 @@ BENIGN_EN = _words(
     reply respond answer format formatted formatting document doc file data object objects
     array arrays snippet snippets config payload version equivalent form representation
     counterpart one code text content input thing stuff result output markup source block
-    blocks structure contents body listing instead out
+    blocks structure contents body listing instead out syntax notation but rendition love
+    prefer
     """
 )
 # Words that ask for something open (an explanation, an opinion, a judgement): never benign.
@@ -120,7 +121,7 @@ OPEN_EN = _words(
 )
 # Open-ask words a record query is asked in: not open for the query frame reader, which
 # reads every word of a query itself (core/query_frames.py).
-QUERY_WORDS = frozenset({"which", "how", "mean"})
+QUERY_WORDS = frozenset({"which", "how", "mean", "哪个", "哪一个", "哪些", "哪位"})
 # Chinese words, longest match first; a character no word covers is OTHER.
 BENIGN_ZH = _words(
     """
@@ -129,6 +130,7 @@ BENIGN_ZH = _words(
     格式 版本 版 代码 对应 对应的 对应地 等价 等价的 用 表示 实现 写 重写 改写 翻译 转换 改 变
     输出 生成 返回 给出 弄 弄成 做 做成 来 下 内容 文本 数据
     对象 数组 片段 结果 形式 怎么写 可以 能 能否 请 麻烦 谢谢 就行 即可 就好 一段 把 将
+    是什么 是啥 什么样 长什么样 会是 这条 这句 该 此 写出 写出来
     """
 )
 # Words that make a format named alone a request ("YAML please", "JSON pls", "请给JSON"): the
@@ -152,8 +154,45 @@ REQUEST_EN = _words(
     serialise serialized serialised render rendered dump reformat cast map get put provide
     need needs want wants wanna like version equivalent form representation counterpart code
     instead out produces gives yields yield becomes become renders generates makes outputs
+    rendition
     """
 )
+# Verbs of change, rendering and translation with their inflections ("porting", "compiled",
+# "moves"): benign, and each asks for a conversion.
+CHANGE_VERBS = _words(
+    """
+    convert turn change transform translate rewrite express port switch serialize serialise
+    render reformat recast redo rework move compile migrate
+    """
+)
+
+
+def inflections(verbs: Iterable[str]) -> frozenset[str]:
+    """Each verb with its -s, -ed and -ing forms (the forms of regular English verbs)."""
+    out: set[str] = set()
+    for verb in verbs:
+        stem = verb[:-1] if verb.endswith("e") else verb
+        out |= {verb, f"{verb}s", f"{stem}ed", f"{stem}ing"}
+    return frozenset(out)
+
+
+CHANGE_EN = inflections(CHANGE_VERBS)
+# Words that acknowledge or greet; a clause of them alone and benign words says nothing
+# ("great.", "ok cool,", "perfect, thanks"). Inside a clause with other words they are
+# other words ("make it look great" is not a conversion).
+INTERJECTIONS = _words(
+    """
+    great cool nice awesome perfect alright right sure yes yeah yep ok okay thanks thank
+    got gotcha good fine lovely excellent brilliant much very lot appreciated
+    """
+)
+# Words that a direction word follows in a phrasal verb ("port this over to YAML", "move it
+# across into TOML", "convert it back to JSON"): benign there, other words elsewhere.
+PARTICLES = _words("over across back")
+# Adjectives of a target format that change nothing in the answer ("as raw HTML", "to plain
+# JSON"): benign between a direction word and a format, other words elsewhere ("keep raw
+# HTML" is an option).
+FORMAT_ADJECTIVES = _words("raw plain pure actual proper real pretty pretty-printed")
 REQUEST_ZH = _words(
     """
     用 表示 实现 写 重写 改写 翻译 转换 改 变 输出 生成 返回 给出 给 给我 版本 版 代码 对应
@@ -173,7 +212,9 @@ OPEN_ZH = _words(
 )
 TO_EN = frozenset({"to", "into", "as", "in", "->", "=>", "→", "⇒", ">"})
 _TOKEN = re.compile(
-    r"\[[^\]\n]*\]"  # a bracketed example ("[a, b]") stays one word
+    r"(?:[A-Za-z_]\w*)?\.?[A-Za-z_]\w*\(\s*\)"  # a call ("df.query()", ".query()", "query()")
+    r"|(?<=\s)[-–—](?=\s)"  # a dash between spaces parts clauses like a comma
+    r"|\[[^\]\n]*\]"  # a bracketed example ("[a, b]") stays one word
     r"|[A-Za-z][A-Za-z0-9]*(?:['’\-][A-Za-z0-9]+)*"
     r"|\d+(?:[.\-]\d+)*"
     r"|->|=>|[→⇒>]"
@@ -195,14 +236,17 @@ class FrameReader:
     ) -> None:
         self.formats = {f.lower(): f.lower() for f in formats}
         nouns: set[str] = set()
+        phrases: set[str] = set()
         self.targets: dict[str, str] = {}
         for lexicon in lexicons:
+            phrases.update(lexicon.phrases)
             for alias, name in lexicon.aliases.items():
                 if name.lower() in self.formats:
                     self.formats.setdefault(alias.lower(), name.lower())
             nouns.update(n.lower() for n in lexicon.nouns)
             self.targets.update({w.lower(): t.lower() for w, t in lexicon.targets.items()})
-        self.benign = (BENIGN_EN | {n for n in nouns if n.isascii()}) - OPEN_EN
+        self.benign = (BENIGN_EN | CHANGE_EN | {n for n in nouns if n.isascii()}) - OPEN_EN
+        self._phrases = _phrase_pattern(phrases)
         zh_words = BENIGN_ZH | TO_ZH | OPEN_ZH | {n for n in nouns if not n.isascii()}
         zh_words |= {w for w in self.targets if not w.isascii()}
         self.benign_zh = (BENIGN_ZH | {n for n in nouns if not n.isascii()}) - OPEN_ZH
@@ -215,7 +259,18 @@ class FrameReader:
 
     def words(self, text: str) -> list[Word]:
         out: list[Word] = []
-        for m in _TOKEN.finditer(text):
+        at = 0
+        spans = self._phrases.finditer(text) if self._phrases is not None else ()
+        for phrase in spans:  # an option's name is one word of its island
+            out.extend(self._tokens(text, at, phrase.start()))
+            out.append(Word(phrase.group(0), Kind.OTHER, phrase.start(), phrase.end()))
+            at = phrase.end()
+        out.extend(self._tokens(text, at, len(text)))
+        return _in_context(out)
+
+    def _tokens(self, text: str, start: int, end: int) -> list[Word]:
+        out: list[Word] = []
+        for m in _TOKEN.finditer(text, start, end):
             tok = m.group(0)
             if "\u3400" <= tok[0] <= "\u9fff":
                 out.extend(self._chinese(tok, m.start()))
@@ -239,7 +294,7 @@ class FrameReader:
             return Word(tok, Kind.OPEN, start, end)
         if low in self.benign:
             return Word(tok, Kind.BENIGN, start, end)
-        if low in {",", ";", ".", "!", "?", ":", "，", "；", "。", "！", "？", "：", "\n"}:
+        if low in _SEPARATORS:
             return Word(tok, Kind.SEP, start, end)
         if low in {'"', "'", "`", "“", "”", "‘", "’"}:
             return Word(tok, Kind.QUOTE, start, end)
@@ -279,18 +334,20 @@ class FrameReader:
         ``payload_formats``: the formats the payload is known to be in (its fence tag, the
         readers whose sniffers claim it). ``polite``: the words as written ask politely
         (``asks_politely``), so a format named alone is the target."""
-        words = self.words(text)
+        words = _without_purpose(self.words(text))
         self._screen(words)
         slots: list[Word] = []
         islands: list[str] = []
         for clause in _clauses(words):
             kinds = {w.kind for w in clause}
+            if _acknowledges(clause):
+                continue
             if Kind.OTHER not in kinds:
                 slots.extend(clause)
                 continue
             frame_words = [w for w in clause if w.kind in (Kind.FORMAT, Kind.TARGET)]
             if not frame_words:
-                islands.append(text[clause[0].start : clause[-1].end])
+                islands.append(_island(text, clause))
                 continue
             other = [i for i, w in enumerate(clause) if w.kind is Kind.OTHER]
             lo, hi = other[0], other[-1]
@@ -310,6 +367,7 @@ class FrameReader:
             and not any(
                 w.kind in (Kind.TO, Kind.FROM, Kind.INSTEAD, Kind.TARGET)
                 or w.text.lower() in REQUEST_EN
+                or w.text.lower() in CHANGE_EN
                 or w.text in REQUEST_ZH
                 for w in slots
             )
@@ -334,7 +392,10 @@ class FrameReader:
     def _screen_text(self, text: str, query: bool = False) -> str | None:
         words = self.words(text)
         if query:
-            words = [w for w in words if w.text.lower() not in QUERY_WORDS]
+            # benign, and still in place: "which is the cheapest?" asks no whether-question
+            words = [
+                replace(w, kind=Kind.BENIGN) if w.text.lower() in QUERY_WORDS else w for w in words
+            ]
         try:
             self._screen(words, quotes=True)
         except Unsupported as exc:
@@ -382,12 +443,14 @@ class FrameReader:
         before_a = _marker_before(words, ia)
         if Kind.INSTEAD in between or _names_target_first(words[ia + 1 : ib]):
             return b, a  # "B instead of A", "the B version of this A", "B code for this A"
-        results = any(w.text.lower() in RESULT_VERBS for w in words[ia + 1 : ib])
+        results = any(
+            w.text.lower() in RESULT_VERBS or w.text in CORRESPONDING_ZH for w in words[ia + 1 : ib]
+        )
         if Kind.TO in between or before_a is Kind.FROM or results:
             return a, b  # "A to B", "from A, B", "this A produces B"
         if _result_after(words[ib + 1 :]):
             return b, a  # "the B this A produces"
-        if before_a is Kind.TO and Kind.FROM in between:  # "to B from A"
+        if Kind.FROM in between:  # "B from A", "to B from A"
             return b, a
         if (a in payload_formats) != (b in payload_formats):
             return (a, b) if a in payload_formats else (b, a)
@@ -413,6 +476,110 @@ class FrameReader:
         raise failure or _refuse("the frame asks for no operation")
 
 
+_SEPARATORS = frozenset(",;.!?:，；。！？：\n-–—")
+
+
+def _phrase_pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern for the option names of the lexicons, longest first; spaces and hyphens
+    between their words match any spaces and hyphens."""
+    if not phrases:
+        return None
+    alternatives = [
+        r"[\s\-]*".join(re.escape(part) for part in re.split(r"[\s\-]+", phrase))
+        for phrase in sorted(phrases, key=len, reverse=True)
+    ]
+    return re.compile(r"(?i)(?<![A-Za-z0-9])(?:" + "|".join(alternatives) + r")(?![A-Za-z0-9])")
+
+
+def _in_context(words: list[Word]) -> list[Word]:
+    """Words whose class depends on their neighbours: a particle before a direction word
+    ("over to"), an adjective between a direction word and a format ("as raw HTML")."""
+    out = list(words)
+    for i, w in enumerate(words):
+        if w.kind is not Kind.OTHER:
+            continue
+        low = w.text.lower()
+        after = words[i + 1].kind if i + 1 < len(words) else None
+        before = words[i - 1].kind if i > 0 else None
+        if (low in PARTICLES and after is Kind.TO) or (
+            low in FORMAT_ADJECTIVES and before is Kind.TO and after is Kind.FORMAT
+        ):
+            out[i] = Word(w.text, Kind.BENIGN, w.start, w.end)
+    return out
+
+
+def _island(text: str, clause: Sequence[Word]) -> str:
+    """The option island of a clause with no format: from its first word that is not an
+    English benign word to its last, with the benign word that links it ("convert it for me
+    with the keys sorted" → "with the keys sorted")."""
+    kept = [i for i, w in enumerate(clause) if not (w.kind is Kind.BENIGN and w.text.isascii())]
+    lo, hi = kept[0], kept[-1]
+    if lo > 0:
+        lo -= 1
+    return text[clause[lo].start : clause[hi].end]
+
+
+# A purpose clause that says where the user puts the answer ("so I can paste it into my API
+# call", "so we can load it in the deploy script"): it changes nothing in the answer. Its shape
+# is closed: so (that) I/we can/could/will + a verb of using + (it) + into/in/to/onto + a
+# determiner + one to three words, none of them a format, a number, an open ask or a quote.
+_PURPOSE_SUBJECTS = _words("i we i'll we'll")
+_PURPOSE_MODALS = _words("can could will")
+_USE_VERBS = _words(
+    """
+    paste use load import send feed copy commit upload deploy store save submit post share
+    embed pass ship plug drop put include add
+    """
+)
+_PLACES = _words("into in to onto inside")
+_DETERMINERS = _words("my our the a an your their this")
+
+
+def _without_purpose(words: list[Word]) -> list[Word]:
+    """``words`` less a purpose clause that ends its clause (see ``_PURPOSE_SUBJECTS``)."""
+    for i, w in enumerate(words):
+        if w.text.lower() != "so":
+            continue
+        end = next((j for j in range(i, len(words)) if words[j].kind is Kind.SEP), len(words))
+        if _is_purpose([x.text.lower() for x in words[i + 1 : end]], words[i + 1 : end]):
+            return words[:i] + words[end:]
+    return words
+
+
+def _is_purpose(low: list[str], words: Sequence[Word]) -> bool:
+    at = 1 if low[:1] == ["that"] else 0
+    if low[at : at + 1] and low[at] in {"i'll", "we'll"}:
+        at += 1
+    elif len(low) > at + 1 and low[at] in _PURPOSE_SUBJECTS and low[at + 1] in _PURPOSE_MODALS:
+        at += 2
+    else:
+        return False
+    if low[at : at + 1] == [] or low[at] not in _USE_VERBS:
+        return False
+    at += 1
+    if low[at : at + 1] and low[at] in {"it", "this", "them", "that"}:
+        at += 1
+    if len(low) < at + 3 or low[at] not in _PLACES or low[at + 1] not in _DETERMINERS:
+        return False
+    rest = words[at + 2 :]
+    return 1 <= len(rest) <= 3 and all(
+        w.kind in (Kind.BENIGN, Kind.OTHER) and w.text.isalpha() for w in rest
+    )
+
+
+def _acknowledges(clause: Sequence[Word]) -> bool:
+    """A clause of acknowledgements and benign words alone that asks for nothing ("great.",
+    "ok cool,", "looks good"; not "make it nice")."""
+    low = [w.text.lower() for w in clause]
+    return (
+        any(w in INTERJECTIONS for w in low)
+        and all(
+            w in INTERJECTIONS or c.kind is Kind.BENIGN for w, c in zip(low, clause, strict=True)
+        )
+        and not any(w in REQUEST_EN or w in CHANGE_EN for w in low)
+    )
+
+
 def _clauses(words: Sequence[Word]) -> list[list[Word]]:
     out: list[list[Word]] = [[]]
     for w in words:
@@ -427,11 +594,23 @@ def _clauses(words: Sequence[Word]) -> list[list[Word]]:
 # ("is this valid", "does this have a YAML equivalent", "can this be YAML"), not for an answer.
 _AUXILIARIES = _words("is are was were does did do has have can could would will may might")
 _ADDRESSEES = _words("you u ya ye")
+_PRONOUNS = _words("this it that these them")
+_MODALS = _words("can could may")
+_SPEAKERS = _words("i we")
+_RECEIVING = _words("get have see")
+_WISHES = _words("love like prefer appreciate")
 
 
 def _asks_whether(clause: Sequence[Word]) -> bool:
     first = clause[0].text.lower()
     follows = clause[1].text.lower() if len(clause) > 1 else ""
+    then = clause[2].text.lower() if len(clause) > 2 else ""
+    if first == "do" and follows in _PRONOUNS and len(clause) > 2 and clause[2].kind is Kind.TO:
+        return False  # "do this in pandas", "do it as YAML": a request
+    if first == "would" and follows in _WISHES:
+        return False  # "would love this as YAML": a request
+    if first in _MODALS and follows in _SPEAKERS and then in _RECEIVING:
+        return False  # "can I get the HTML", "could we have it as JSON": a request
     return first in _AUXILIARIES and follows not in _ADDRESSEES
 
 
@@ -447,7 +626,10 @@ def _marker_before(words: Sequence[Word], index: int) -> Kind | None:
 
 # "the YAML version of this JSON", "pandas code for this query": the first format is the target.
 _OF_NOUNS = frozenset(
-    {"version", "equivalent", "form", "representation", "counterpart", "translation", "code"}
+    {
+        *("version", "equivalent", "form", "representation", "counterpart", "translation"),
+        *("code", "rendition"),
+    }
 )
 # Verbs of a result named before its source: "the HTML this Markdown produces", "the JSON
 # this YAML gives", "the YAML that JSON becomes".
@@ -455,6 +637,10 @@ RESULT_VERBS = frozenset(
     {"produces", "produce", "gives", "give", "yields", "yield", "becomes", "become",
      "renders", "render", "generates", "generate", "makes", "make", "outputs", "output"}
 )  # fmt: skip
+
+
+# "这段Markdown对应的HTML", "这条SQL等价的pandas代码": the format before is the source.
+CORRESPONDING_ZH = frozenset({"对应", "对应的", "等价", "等价的"})
 
 
 def _names_target_first(between: Sequence[Word]) -> bool:

@@ -60,9 +60,11 @@ _FILLER = re.compile(
     r"(?i)(?:\b(?:please|pls|kindly)\b[,]?\s*|(?<![A-Za-z])(?:thanks|thank you)[.!]?\s*$"
     r"|请你|请帮我|请|帮我|帮忙|麻烦你|麻烦|劳驾|谢谢[。!]?)"
 )
-# "use" opening an option clause ("…, use 4-space indentation", "Use flow style."): the
+# "use" opening an option clause ("…, use 4-space indentation", "… — use GFM"): the
 # grammar's verb for an option there is "using".
-_USE_OPTION = re.compile(r"(?i)(?:(?<=[,;.!?:])|^|(?<=\band))([ \t]*)use[ \t]+", re.MULTILINE)
+_USE_OPTION = re.compile(
+    r"(?i)(?:(?<=[,;.!?:])|^|(?<=\band)|(?<=\s-))([ \t]*)use[ \t]+", re.MULTILINE
+)
 _EN_NUMBERS = {
     w: str(i)
     for i, w in enumerate(

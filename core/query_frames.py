@@ -42,8 +42,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
@@ -94,6 +95,8 @@ _BENIGN = frozenset(
         "me",
         "give",
         "show",
+        "find",
+        "display",
         "return",
         "output",
         "print",
@@ -172,12 +175,19 @@ _DIRECTIONS: tuple[tuple[str, str], ...] = (
 )
 _ORDER = {"up": "asc", "down": "desc"}  # a magnitude's order
 _COMPARISONS: tuple[tuple[str, str], ...] = (
-    (r"at\s+least|no\s+(?:less|fewer)\s+than|not\s+(?:less|fewer)\s+than|>=", ">="),
-    (r"at\s+most|no\s+more\s+than|not\s+more\s+than|<=", "<="),
-    (r"(?:is\s+)?(?:greater|more|higher|larger|bigger)\s+than|above|over|exceeding|>", ">"),
-    (r"(?:is\s+)?(?:less|fewer|lower|smaller)\s+than|below|under|<", "<"),
+    (r"at\s+least|no\s+(?:less|fewer)\s+than|not\s+(?:less|fewer)\s+than", ">="),
+    (r"at\s+most|no\s+more\s+than|not\s+more\s+than", "<="),
+    (r"(?:is\s+)?(?:greater|more|higher|larger|bigger)\s+than|above|over|exceeding", ">"),
+    (r"(?:is\s+)?(?:less|fewer|lower|smaller)\s+than|below|under", "<"),
 )
-_CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most"}
+# Comparisons written as symbols, with or without spaces around them ("price<65", "qty != 0").
+_SYMBOLS = re.compile(r"(?<![<>=!#])(>=|≥|<=|≤|!=|≠|==?|>|<)(?![<>=])")
+_SYMBOL_MARKS = {"≥": ">=", "≤": "<=", "≠": "!=", "=": "=="}
+# Removal verbs before a filter ("remove the records where dept is Sales", "filter out …").
+_REMOVE = frozenset({"remove", "drop", "exclude", "delete", "omit", "%out"})
+_INVERSE = {"<": ">=", ">": "<=", ">=": "<", "<=": ">", "!=": "==", "==": "!="}
+_EQUALITY = {"ne": True, "!=": True, "==": False}  # before a text value: negated or not
+_CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most", "!=": "!=", "==": "="}
 # Words a top N ("which 3 have the highest stock") and a filter ("the ones whose age is over
 # 30") may hold besides their slots.
 _TOP_WORDS = frozenset({"with", "by", "first", "which", "have", "has", "the"})
@@ -191,6 +201,45 @@ _NUM = r"\d+(?:\.\d+)?"
 _RANGE = re.compile(
     rf"between\s+({_NUM})\s+and\s+({_NUM})\s*(?:\(\s*)?"
     r"(?:(?:both\s+)?(?:ends\s+)?(inclusive|included|exclusive|excluded))(?:\s*\))?"
+)
+# Superlatives that name a field concept and an extreme ("the cheapest" is the lowest cost):
+# the concept reaches a key only through the glossary of core/fields.py, and only when it
+# names exactly one key of the records; "the best", "the nicest" name no field and fall back.
+_SUPERLATIVES: dict[str, tuple[str, str]] = {
+    "cheapest": ("lowest", "cost"),
+    "least expensive": ("lowest", "cost"),
+    "most expensive": ("highest", "cost"),
+    "priciest": ("highest", "cost"),
+    "oldest": ("highest", "age"),
+    "youngest": ("lowest", "age"),
+    "longest": ("highest", "duration"),
+    "shortest": ("lowest", "duration"),
+    "heaviest": ("highest", "weight"),
+    "lightest": ("lowest", "weight"),
+}
+_SUPERLATIVE = re.compile(
+    r"(?<![a-z0-9_])(" + "|".join(w.replace(" ", r"\s+") for w in _SUPERLATIVES) + r")(?![a-z0-9_])"
+)
+_RECORD_MARK = "%s"  # beside the field a superlative names: the extreme of a record
+# "youngest first", "cheapest first": the direction of a sort by the concept's field.
+_SUPERLATIVE_FIRST = re.compile(_SUPERLATIVE.pattern + r"\s+first(?![a-z0-9_])")
+# Comparatives of the same concepts: "older than 30" is age > 30, "cheaper than 600" cost < 600.
+_COMPARATIVES: dict[str, tuple[str, str]] = {
+    "cheaper": ("<", "cost"),
+    "less expensive": ("<", "cost"),
+    "more expensive": (">", "cost"),
+    "pricier": (">", "cost"),
+    "older": (">", "age"),
+    "younger": ("<", "age"),
+    "longer": (">", "duration"),
+    "shorter": ("<", "duration"),
+    "heavier": (">", "weight"),
+    "lighter": ("<", "weight"),
+}
+_COMPARATIVE = re.compile(
+    r"(?<![a-z0-9_])("
+    + "|".join(w.replace(" ", r"\s+") for w in _COMPARATIVES)
+    + r")\s+than(?![a-z0-9_])"
 )
 # "sort it so the biggest price comes first": the magnitude, said around the field.
 _FIELD_FIRST = re.compile(
@@ -208,7 +257,7 @@ _NOT_VALUE = re.compile(
     r"(?:is\s+not|isn't|not\s+in|not|except(?:\s+for)?|other\s+than|excluding|apart\s+from)"
     r"\s+(?=%v\d)"
 )
-_TOKEN = re.compile(r"[A-Za-z_%][A-Za-z0-9_'%]*|\d+(?:\.\d+)?|[<>]=?|\n|\S")
+_TOKEN = re.compile(r"[A-Za-z_%][A-Za-z0-9_'%]*|\d+(?:\.\d+)?|[<>!=]=?|\n|\S")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
 _VALUE_TOKEN = re.compile(r"%v\d+$")
 # "from the list below": where the records are, not a field named "from".
@@ -216,11 +265,15 @@ _PLACE = re.compile(
     r"(?<![a-z0-9_])from\s+(?:the|this|these)\s+(?:list|data|array|records|json|items)"
     r"(?:\s+(?:below|above))?(?![a-z0-9_])"
 )
-# A last clause that asks for the result in another format: "then output YAML".
+# A last clause that asks for the result in another format than the payload's: "then output
+# YAML" (of JSON records), "and give me JSON" (of YAML records).
 _CONVERT = frozenset({"convert", "turn", "to", "into", "in", "as", "format"})
-_TARGETS = {"yaml": "yaml", "yml": "yaml"}
+_FORMATS = {"json": "json", "yaml": "yaml", "yml": "yaml"}
 # A request verb starts a clause of its own (a clause may open with it: "just return …").
 _REQUESTS = frozenset({"give", "return", "output", "convert", "turn", "show"})
+# A request verb or a sort participle after a slot starts a clause of its own ("the ones in
+# Sales sorted by salary").
+_STARTS = _REQUESTS | frozenset({"sorted", "ordered", "ranked", "arranged"})
 # "and" before one of these starts a new clause ("sort by age and just the name").
 _AND_SPLITS = _KEEP | {"give", "return", "output", "convert", "turn", "show"}
 # Text values read as values: short, a word or a few, never a word of the closed classes.
@@ -228,7 +281,7 @@ _VALUE_TEXT = re.compile(r"[A-Za-z][\w&' .-]{1,39}$")
 _MAX_VALUES = 400
 _CLOSED = (
     _SORT | _KEEP | _FIELDWORDS | _BENIGN | _LINKS | _UP | _DOWN | _NUMBER_WORDS
-    | frozenset(_AGGREGATES) | _CONVERT | frozenset(_TARGETS)
+    | frozenset(_AGGREGATES) | _CONVERT | frozenset(_FORMATS)
     | frozenset({"top", "bottom", "first", "last", "limit", "count", "how", "many", "by",
                  "not", "except", "then", "between", "and", "or", "level"})
 )  # fmt: skip
@@ -244,14 +297,17 @@ class _Op:
     magnitude: bool = False  # the direction was said as a magnitude ("highest first")
     value: str = ""  # a text value (is, is not), as the grammar quotes it
     negated: bool = False
+    record: bool = False  # an extreme said by a superlative asks for a record, not a value
 
-    def sentence(self) -> str:
+    def sentence(self, name: Callable[[str], str]) -> str:
+        """The grammar's words for the operation, each field written by ``name``."""
+        field = name(self.fields[0]) if self.fields else ""
         if self.kind == "sort":
-            return " ".join(w for w in ("sort by", self.fields[0], _word(self.direction)) if w)
+            return " ".join(w for w in ("sort by", field, _word(self.direction)) if w)
         if self.kind == "top":
-            return f"top {self.number} by {self.fields[0]} {_word(self.direction)}"
+            return f"top {self.number} by {field} {_word(self.direction)}"
         if self.kind == "keep":
-            return "keep only " + ", ".join(self.fields)
+            return "keep only " + ", ".join(map(name, self.fields))
         if self.kind == "convert":
             return f"convert to {self.fields[0]}"
         if self.kind == "first":
@@ -259,10 +315,10 @@ class _Op:
         if self.kind == "count":
             return "count"
         if self.kind == "agg":
-            return f"the {self.comparison} {self.fields[0]}"
+            return f"the {self.comparison} {field}"
         if self.kind == "is":
-            return f"filter where {self.fields[0]} is {'not ' * self.negated}{self.value}"
-        return f"filter where {self.fields[0]} {_CMP_WORDS[self.comparison]} {self.number}"
+            return f"filter where {field} is {'not ' * self.negated}{self.value}"
+        return f"filter where {field} {_CMP_WORDS[self.comparison]} {self.number}"
 
 
 def _word(direction: str) -> str:
@@ -287,6 +343,12 @@ def record_shape(payload: str | None) -> Records | None:
         data = json.loads(payload)
     except (ValueError, RecursionError):
         return None
+    return records_of(data)
+
+
+def records_of(data: Any) -> Records | None:
+    """The keys and text values of a list of objects (as JSON or YAML reads into data); None
+    for any other value."""
     if not isinstance(data, list) or not data or not all(isinstance(r, dict) for r in data):
         return None
     keys = set(data[0])
@@ -312,11 +374,15 @@ def query_sentence(
     instruction: str,
     keys: Mapping[str, bool],
     texts: Mapping[str, frozenset[str]] | None = None,
+    source: str = "json",
+    reserved: frozenset[str] = frozenset(),
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
-    whether its values are numbers: a filter by a number and a top N need numbers) and the
-    text values ``texts`` of each key; ``Unsupported`` when a word has no class or the
-    clauses do not make one certain query."""
+    whether its values are numbers: a filter by a number and a top N need numbers), the
+    text values ``texts`` of each key, read from a payload in the format ``source`` ("json"
+    or "yaml": a conversion asked for is to the other); a key that is one of the ``reserved``
+    words of the grammar is quoted in the sentence ("code" is a word the grammar skips).
+    ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
         raise _refuse("the instruction quotes words")
     if re.search(r"[@#%]", instruction):
@@ -334,16 +400,23 @@ def query_sentence(
             phrase = r"[\s_-]+".join(map(re.escape, words))
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
     text = _KEEP_PHRASES.sub(" keep ", text)
+    text = re.sub(r"(?<![a-z0-9_])(?:filter|take|leave|throw)\s+out(?![a-z0-9_])", " %out ", text)
+    text = _SUPERLATIVE_FIRST.sub(_superlative_first, text)
+    text = _SUPERLATIVE.sub(_superlative, text)
+    text = _COMPARATIVE.sub(_comparative, text)
     text = _FIELD_FIRST.sub(lambda m: f" {m[2]} {_first_mark(m[1])} ", text)
     text = _RANGE.sub(_range_marks, text)
     text = _NOT_VALUE.sub(" #ne ", text)
     for pattern, word in _DIRECTIONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_])", f" @{word} ", text)
+    text = _SYMBOLS.sub(lambda m: f" #{_SYMBOL_MARKS.get(m[1], m[1])} ", text)
     for pattern, word in _COMPARISONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
     ops: list[_Op] = []
     for op in (
-        op for clause in _clauses(text) for op in _clause(clause, lowered, values, texts or {})
+        op
+        for clause in _clauses(text)
+        for op in _clause(clause, lowered, values, texts or {}, source)
     ):
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
@@ -358,6 +431,8 @@ def query_sentence(
             if not ops or ops[-1].kind not in ("sort", "top"):
                 raise _refuse("a direction names no sort")
             last = ops[-1]
+            if op.fields and op.fields != last.fields:
+                raise _refuse("a direction names another field than the sort's")
             if last.direction and last.direction != op.direction:
                 raise _refuse("the directions contradict")
             magnitude = last.magnitude or op.magnitude
@@ -367,10 +442,10 @@ def query_sentence(
             ops.append(op)
         if op.kind == "sort" and op.magnitude and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number: 'highest' and 'lowest' say no order")
-    return _sentence(ops)
+    return _sentence(ops, lambda key: json.dumps(key) if key.lower() in reserved else key)
 
 
-def _sentence(ops: list[_Op]) -> str:
+def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
     """The clauses' operations as the grammar's sentence: an aggregate or a count ends the
     chain (only a number may be asked of it), and a pick of one field after an extreme
     names a field of the record with that extreme."""
@@ -380,6 +455,8 @@ def _sentence(ops: list[_Op]) -> str:
     ops = [op for op in ops if op.kind != "number"]
     if not ops:
         raise _refuse("the instruction asks for no query")
+    if any(op.record and op.kind == "agg" for op in ops[-1:]):
+        raise _refuse("a superlative asks for a record: name the field to answer with")
     ends = [i for i, op in enumerate(ops) if op.kind in ("count", "agg")]
     if ends and ends[0] != len(ops) - 1:
         last = ops[ends[0]]
@@ -393,12 +470,13 @@ def _sentence(ops: list[_Op]) -> str:
             and not number
         ):
             raise _refuse("an operation after a count or an aggregate")
-        head = ", then ".join(op.sentence() for op in ops[: ends[0]])
-        pick = f"the {after[0].fields[0]} of the record with the {last.comparison} {last.fields[0]}"
+        head = ", then ".join(op.sentence(name) for op in ops[: ends[0]])
+        field, by = name(after[0].fields[0]), name(last.fields[0])
+        pick = f"the {field} of the record with the {last.comparison} {by}"
         return f"{head}, then {pick}" if head else pick
     if number and not ends:
         raise _refuse("a number asked for of records")
-    sentence = ", then ".join(op.sentence() for op in ops)
+    sentence = ", then ".join(op.sentence(name) for op in ops)
     return f"{sentence}. Number only." if number else sentence
 
 
@@ -423,6 +501,21 @@ def _mark_values(
     return instruction, values
 
 
+def _superlative(m: re.Match[str]) -> str:
+    extreme, concept = _SUPERLATIVES[re.sub(r"\s+", " ", m[1])]
+    return f" {extreme} {concept} {_RECORD_MARK} "
+
+
+def _superlative_first(m: re.Match[str]) -> str:
+    extreme, concept = _SUPERLATIVES[re.sub(r"\s+", " ", m[1])]
+    return f" {concept} @{'down' if extreme == 'highest' else 'up'} "
+
+
+def _comparative(m: re.Match[str]) -> str:
+    comparison, concept = _COMPARATIVES[re.sub(r"\s+", " ", m[1])]
+    return f" {concept} #{comparison} "
+
+
 def _first_mark(word: str) -> str:
     return " @down" if word in _UP else " @up"
 
@@ -439,9 +532,9 @@ def _clauses(text: str) -> list[list[str]]:
     out: list[list[str]] = [[]]
     for i, tok in enumerate(tokens):
         splits = tok == "and" and i + 1 < len(tokens) and tokens[i + 1] in _AND_SPLITS
-        if splits or tok in {",", ".", ";", "!", ":", "?", "\n", "then"}:
+        if splits or tok in {",", ".", ";", "!", ":", "?", "\n", "then", "(", ")"}:
             out.append([])
-        elif tok in _REQUESTS and out[-1] and out[-1][-1] not in _BENIGN | _KEEP | _LINKS:
+        elif tok in _STARTS and out[-1] and out[-1][-1] not in _BENIGN | _KEEP | _LINKS:
             # "… country and population return it in YAML" (not "only return …")
             out.append([tok])
         else:
@@ -478,17 +571,20 @@ def _clause(
     keys: dict[str, str],
     values: Sequence[str],
     texts: Mapping[str, frozenset[str]],
+    source: str,
 ) -> list[_Op]:
     """The operations of one clause (none for a clause of benign words alone; a filter and a
     count for "count the products with stock above 20"); ``Unsupported`` when a word has no
     class or the slots make no one operation."""
-    targets = {_TARGETS[w] for w in words if w in _TARGETS}
+    targets = {f for w in words if (f := _FORMATS.get(w)) is not None and f != source}
     if targets:
         if len(targets) > 1 or any(
-            w not in _TARGETS and w not in _CONVERT and w not in _BENIGN for w in words
+            w not in _FORMATS and w not in _CONVERT and w not in _BENIGN for w in words
         ):
             raise _refuse("a conversion clause with words it does not know")
         return [_Op("convert", fields=tuple(targets))]
+    # the payload's own format names the data ("here's a YAML list")
+    words = [w for w in words if _FORMATS.get(w) != source or w in keys]
     for w in words:
         if (w in _BENIGN or w in _LINKS) and w in keys:
             raise _refuse(f"'{w}' is a key of the records and a word of the request")
@@ -517,9 +613,15 @@ def _clause(
         raise _refuse("a clause says more than one query")
     direction = _ORDER.get(dirs[0], dirs[0]) if dirs else ""
     magnitude = bool(dirs) and dirs[0] in _ORDER
+    record = _RECORD_MARK in head
+    head.discard(_RECORD_MARK)
     counted = "count" in head or {"how", "many"} <= head
+    if record and (marked or counted or cmps or head & _NUMBER_WORDS):
+        raise _refuse("a superlative with a clause it does not go with")
     if counted:
         head -= {"count", "how", "many", "are", "there"}
+    removing = bool(head & _REMOVE)  # "remove the ones in Sales": the filter inverted
+    head -= _REMOVE
     if marked:
         ops = [_value_filter(marked[0], fields, head, cmps, numbers + dirs, texts)]
     elif head & _NUMBER_WORDS - {"bare", "plain"}:
@@ -540,12 +642,29 @@ def _clause(
             for c, n in zip(cmps, numbers, strict=True)
         ]
     else:
-        ops = [_operation(fields, head, rest, dirs, cmps, numbers, direction, magnitude)]
+        ops = _of_extreme(fields, head) if record and len(fields) == 2 else []
+        ops = ops or [_operation(fields, head, rest, dirs, cmps, numbers, direction, magnitude)]
+        if record and len(ops) == 1:
+            if ops[0].kind not in ("agg", "top") or ops[0].comparison in _AGGREGATES.values():
+                raise _refuse("a superlative that asks for no record")
+            ops = [replace(ops[0], record=True)]
+    if removing:
+        if counted or len(ops) != 1 or ops[0].kind not in ("filter", "is"):
+            raise _refuse("a removal of something other than the records of one filter")
+        ops = [_inverted(ops[0])]
     if counted:
         if any(op.kind not in ("filter", "is") for op in ops):
             raise _refuse("a count of something other than records")
         ops.append(_Op("count"))
     return ops
+
+
+def _inverted(op: _Op) -> _Op:
+    """The filter that keeps the records ``op`` keeps out (the field is a number in every
+    record for a comparison, so each record is on exactly one side)."""
+    if op.kind == "is":
+        return replace(op, negated=not op.negated)
+    return replace(op, comparison=_INVERSE[op.comparison])
 
 
 def _operation(
@@ -561,8 +680,8 @@ def _operation(
     """The one operation of a clause whose slots are fields, marks and numbers."""
     if len(cmps) > 1 or len(numbers) > 1:
         raise _refuse("a clause says more than one query")
-    if not fields and not head and not numbers and not cmps and direction:
-        return _Op("dir", direction=direction, magnitude=magnitude)
+    if len(fields) <= 1 and not head and not numbers and not cmps and direction:
+        return _Op("dir", tuple(fields), direction=direction, magnitude=magnitude)
     if (fields and not rest) or (fields and not head - _FIELDWORDS and not dirs + cmps + numbers):
         return _Op("fields", tuple(fields))  # the rest of a list of fields: "dept and salary"
     if head & _SORT and len(fields) == 1 and not numbers and not cmps:
@@ -596,6 +715,15 @@ def _operation(
     raise _refuse("the clause is no query the frame reads")
 
 
+def _of_extreme(fields: list[str], head: set[str]) -> list[_Op]:
+    """ "the sku of the cheapest product": a field of the record a superlative picks (the
+    second field is the superlative's); none for any other clause."""
+    extreme = _aggregate(head - {"of"}) if "of" in head else ""
+    if extreme not in ("highest", "lowest") or fields[0] == fields[1]:
+        return []
+    return [_Op("agg", (fields[1],), comparison=extreme, record=True), _Op("keep", (fields[0],))]
+
+
 def _aggregate(head: set[str]) -> str:
     """The aggregate a clause of one number field asks for ("the highest", "the average",
     "who earns the most"): "highest", "lowest", "total" or "average"; "" for none."""
@@ -618,7 +746,7 @@ def _value_filter(
     """ "the ones in Sales", "where dept is Sales", "everyone except Sales": the records whose
     field holds (or does not hold) the value; the field named, or the one field that holds
     the value."""
-    if len(fields) > 1 or others or [c for c in cmps if c != "ne"] or len(cmps) > 1:
+    if len(fields) > 1 or others or [c for c in cmps if c not in _EQUALITY] or len(cmps) > 1:
         raise _refuse("a value filter that says more than one thing")
     if head - _FILTER_WORDS - _LINKS - {"equals", "equal", "of", "in", "at"}:
         raise _refuse("a value filter with words it does not know")
@@ -631,7 +759,8 @@ def _value_filter(
         field = holders[0]
     else:
         raise _refuse(f"{value!r} is a value of {len(holders)} fields: name the field")
-    return _Op("is", (field,), value=json.dumps(value, ensure_ascii=False), negated=bool(cmps))
+    negated = any(_EQUALITY[c] for c in cmps)
+    return _Op("is", (field,), value=json.dumps(value, ensure_ascii=False), negated=negated)
 
 
 def _refuse(message: str) -> Unsupported:

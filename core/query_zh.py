@@ -36,6 +36,9 @@ _LEXICON: dict[str, str] = {
     "最高": " top ", "最大": " top ", "最多": " top ",
     "最低": " bottom ", "最小": " bottom ", "最少": " bottom ",
     "前": " first ",
+    "最便宜": " cheapest ", "最贵": " most expensive ", "最年轻": " youngest ",
+    "最年长": " oldest ", "最长": " longest ", "最短": " shortest ", "最重": " heaviest ",
+    "最轻": " lightest ",
     # comparisons
     "不低于": " at least ", "不少于": " at least ", "至少": " at least ", "不小于": " at least ",
     "不超过": " at most ", "不高于": " at most ", "不大于": " at most ", "至多": " at most ",
@@ -65,6 +68,7 @@ _LEXICON: dict[str, str] = {
     "的": " ", "一下": " ", "一个": " a ", "条": " ", "个": " ", "名": " ", "位": " ", "项": " ",
     "行": " ", "本": " ", "就行": " ", "即可": " ", "吧": " ", "谢谢": " ",
     "和": " and ", "以及": " and ", "是谁": " who ", "谁": " who ", "是": " is ",
+    "哪个": " which ", "哪一个": " which ", "哪些": " which ", "哪位": " which ",
 }  # fmt: skip
 _LONGEST = max(map(len, _LEXICON))
 _NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
@@ -75,6 +79,8 @@ _RANGE = re.compile(
     r"(?:[(（]\s*(含两端|包含两端|包括两端|含|包含|不含两端|不含|不包含)\s*[)）])?"
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# "取前2名", "前三名": the first N ranks, the N highest (名 counts ranks; 前2条 is the first 2).
+_TOP_RANKS = re.compile(r"取?前\s*(\d+|[零〇一二两三四五六七八九十百千万]+)\s*名")
 
 
 def english_clauses(text: str, keys: Mapping[str, str]) -> str:
@@ -83,6 +89,7 @@ def english_clauses(text: str, keys: Mapping[str, str]) -> str:
     case → key) and each Chinese numeral as digits; ``Unsupported`` for Chinese no entry
     covers."""
     text = _RANGE.sub(_range, text)
+    text = _TOP_RANKS.sub(lambda m: f" top {m[1]} ", text)
     out: list[str] = []
     i = 0
     while i < len(text):

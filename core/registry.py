@@ -51,12 +51,16 @@ class Lexicon:
     ``aliases`` maps other spellings of a format to its name (``"yml": "yaml"``);
     ``nouns`` are benign nouns that name the payload or the answer in this family ("query",
     "script", 脚本); ``targets`` maps words that name a target format by themselves to it
-    (``"render": "html"``). Words are matched in lower case; a Chinese word as written.
+    (``"render": "html"``); ``phrases`` are the names of options that hold words of other
+    classes ("JSDoc comments", "GitHub-flavored Markdown"): the frame reader takes each as one
+    word of an option island, which the grammar must then read. Words are matched in lower
+    case; a Chinese word as written.
     """
 
     aliases: Mapping[str, str] = field(default_factory=dict)
     nouns: frozenset[str] = frozenset()
     targets: Mapping[str, str] = field(default_factory=dict)
+    phrases: frozenset[str] = frozenset()
     plugin: str = ""
 
 
@@ -192,7 +196,13 @@ class Registry:
                 f"plugin {plugin!r} registered {type(lexicon).__name__} through "
                 "register_lexicon; register Lexicon objects"
             )
-        words = [*lexicon.aliases, *lexicon.aliases.values(), *lexicon.nouns, *lexicon.targets]
+        words = [
+            *lexicon.aliases,
+            *lexicon.aliases.values(),
+            *lexicon.nouns,
+            *lexicon.targets,
+            *lexicon.phrases,
+        ]
         if not all(isinstance(w, str) and w.strip() == w and w for w in words):
             raise StartupError(
                 f"plugin {plugin!r} registered a Lexicon with an empty or padded word; "

@@ -7,6 +7,10 @@ price" must not answer with ``price`` alone. So, for a plan with a step that nam
 every key of that step's input written as a word of the instruction must be one the plan
 uses (a field, a path part or a value of some step); otherwise the engine is not certain and
 the request falls back with ``field.skipped``.
+
+Words of a phrase that is the request's own are not field names there: the place of the data
+("from the list below"), the target of a conversion ("convert it to YAML", "as JSON") and an
+order said as a span ("from high to low"). The same word written anywhere else is still read.
 """
 
 from __future__ import annotations
@@ -22,6 +26,16 @@ from zerolayer.core.plan import Plan, Step
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PATH_PARTS = re.compile(r"[.\[\]*$'\"]+")
+_MAGNITUDE = r"(?:high|low|big|small|large|few|many)(?:est|er)?"
+# Phrases whose words are the request's own, not field names (see the module's docstring).
+_OWN_PHRASES = re.compile(
+    r"(?<![\w.])(?:"
+    r"from\s+(?:the|this|these|that)\s+(?:list|data|array|records|items|entries|rows|json|yaml)"
+    rf"|from\s+{_MAGNITUDE}\s+to\s+{_MAGNITUDE}"
+    r"|(?:to|into|as|in)\s+(?:an?\s+)?(?:json|yaml|yml)"
+    r")(?![\w.])",
+    re.IGNORECASE,
+)
 
 
 def _used(step: Step) -> set[str]:
@@ -39,7 +53,7 @@ class SkippedFieldCheck:
     ``Unsupported("field.skipped")`` for a key the instruction writes that no step used."""
 
     def __init__(self, instruction: str, plan: Plan, value: Any) -> None:
-        self.words = {w.lower() for w in _WORD.findall(instruction)}
+        self.words = {w.lower() for w in _WORD.findall(_OWN_PHRASES.sub(" ", instruction))}
         self.naming = [any(isinstance(v, FieldRef) for v in leaves(s.params)) for s in plan.steps]
         self.used: set[str] = set().union(*(_used(s) for s in plan.steps))
         self.written: list[str] = []  # keys of a field-naming step's input the words name

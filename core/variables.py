@@ -29,7 +29,7 @@ class Variable:
 
 
 def _transport(prefix: str, what: str) -> list[Variable]:
-    """The timeouts, retries and breaker of an HTTP backend (``transport.TransportSettings``)."""
+    """The timeouts, retries, breaker and CA file of an HTTP backend (``TransportSettings``)."""
     g = "fallback"
     return [
         Variable(f"{prefix}_CONNECT_TIMEOUT_S", "2.0", f"seconds to connect to {what}", g),
@@ -42,6 +42,13 @@ def _transport(prefix: str, what: str) -> list[Variable]:
         ),
         Variable(
             f"{prefix}_BREAKER_COOLDOWN_S", "30.0", "seconds an open breaker waits to retry", g
+        ),
+        Variable(
+            f"{prefix}_CA_FILE",
+            "",
+            f"PEM file of the certificates {what}'s TLS certificate is checked against, in place "
+            "of httpx's default bundle (a private CA); a file that cannot be read stops the start",
+            g,
         ),
     ]
 

@@ -25,7 +25,7 @@ from zerolayer.core.registry import Lexicon
 
 FOLDER = Path(__file__).parent / "cases" / "frames"
 FILES = {name: yaml.safe_load((FOLDER / f"{name}.yaml").read_text("utf-8")) for name in (
-    "positives", "negatives", "held_out"
+    "positives", "negatives", "held_out", "classes"
 )}  # fmt: skip
 FLOORS = {"positives": 0.85, "held_out": 0.8}
 
@@ -57,6 +57,22 @@ def test_a_request_gets_its_answer_or_falls_back(
 
 @pytest.mark.parametrize(("payload", "case"), _cases("negatives"))
 def test_a_negative_falls_back(engine: Engine, payload: str, case: dict[str, Any]) -> None:
+    assert _answer(engine, case["instruction"], payload) is None, case["instruction"]
+
+
+def _classes(active: bool) -> list[Any]:
+    return [p for p in _cases("classes") if (p.values[1]["plan"] is not None) == active]
+
+
+@pytest.mark.parametrize(("payload", "case"), _classes(active=True))
+def test_a_word_class_reads_its_request(engine: Engine, payload: str, case: dict[str, Any]) -> None:
+    assert _right(engine, case, payload) is True, case["instruction"]
+
+
+@pytest.mark.parametrize(("payload", "case"), _classes(active=False))
+def test_a_near_miss_of_a_word_class_falls_back(
+    engine: Engine, payload: str, case: dict[str, Any]
+) -> None:
     assert _answer(engine, case["instruction"], payload) is None, case["instruction"]
 
 
@@ -122,6 +138,33 @@ def test_slots(text: str, known: set[str], frame: Frame | None) -> None:
 def test_no_frame(text: str) -> None:
     with pytest.raises(Unsupported):
         _reader().frame(text, frozenset({"json"}))
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("port it over to yaml", {"over": Kind.BENIGN}),
+        ("over 100", {"over": Kind.OTHER}),
+        ("as raw html", {"raw": Kind.BENIGN}),
+        ("keep raw html", {"raw": Kind.OTHER}),
+        ("translating it", {"translating": Kind.BENIGN}),
+        ("filter with df.query()", {"df.query()": Kind.OTHER}),
+        ("json - yaml", {"-": Kind.SEP}),
+        ("top-level keys", {"top-level": Kind.OTHER}),
+    ],
+)
+def test_words_in_context(text: str, kinds: dict[str, Kind]) -> None:
+    words = {w.text: w.kind for w in _reader().words(text)}
+    assert {t: words.get(t) for t in kinds} == kinds
+
+
+def test_a_phrase_a_lexicon_declares_is_one_word() -> None:
+    reader = FrameReader(
+        FORMATS, (Lexicon(phrases=frozenset({"jsdoc comments"})),), _reader()._parse
+    )
+    words = reader.words("to ts, add JSDoc  comments")
+    assert ("JSDoc  comments", Kind.OTHER) in [(w.text, w.kind) for w in words]
+    assert not any(w.kind is Kind.OPEN for w in words)
 
 
 def test_chinese_words_are_split_at_known_words_only() -> None:

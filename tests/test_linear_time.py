@@ -78,6 +78,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
     # Python
     "python/nesting": lambda n: PY + "x = " + "[" * (n // 2) + "]" * (n // 2) + "\n```",
     "python/many statements": lambda n: PY + _lines(n, lambda i: f"x{i} = {i}") + "\n```",
+    "python/many calls": lambda n: PY + _lines(n, lambda i: f"print({i}, [{i}])") + "\n```",
     "python/long expression": lambda n: PY + "x = " + " + ".join("1" for _ in range(n // 4)) + "\n```",
     "python/run of one character": lambda n: PY + "x = '" + "a" * n + "'\n```",
 }  # fmt: skip

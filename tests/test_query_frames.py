@@ -88,3 +88,30 @@ def test_records_keys_are_those_every_record_has() -> None:
 
 def test_a_query_on_a_payload_that_is_not_records_falls_back(engine: Engine) -> None:
     assert _run(engine, 'only those with age under 30\n{"age": 3}').route is Route.FALLBACK
+
+
+ANSWERS: dict[str, Any] = yaml.safe_load(
+    (Path(__file__).parent / "cases" / "query_frames" / "answers.yaml").read_text("utf-8")
+)
+
+
+def _payload(records: list[dict[str, Any]], fmt: str) -> str:
+    if fmt == "yaml":
+        return f"```yaml\n{yaml.safe_dump(records, sort_keys=False)}```"
+    return f"```json\n{json.dumps(records, indent=2)}\n```"
+
+
+@pytest.mark.parametrize("case", ANSWERS["cases"], ids=lambda c: c["words"])
+def test_the_answer_is_the_one_written_by_hand(engine: Engine, case: dict[str, Any]) -> None:
+    payload = _payload(ANSWERS["records"][case["records"]], case["payload"])
+    result = _run(engine, f"{case['words']}\n\n{payload}")
+    if case.get("fallback"):
+        assert result.route is Route.FALLBACK, result.output
+        return
+    assert result.route is Route.DETERMINISTIC, (result.reason, result.detail)
+    output = result.output or ""
+    if case.get("output") == "text":
+        assert output == case["answer"]
+    else:
+        read = yaml.safe_load if case.get("output") == "yaml" else json.loads
+        assert read(output) == case["answer"]

@@ -54,9 +54,15 @@ def test_a_quoted_field_name_is_read(engine: Engine) -> None:
 
 
 def test_the_fallback_says_which_field_and_what_to_do(engine: Engine) -> None:
-    result = engine.run("keep only code and price", _records("code"))
+    result = engine.run("keep only code and price", json.dumps({"code": "A", "price": 1, "x": 2}))
     assert result.route is Route.FALLBACK and result.reason == "field.skipped"
     assert "'code'" in (result.detail or "") and "quote" in (result.detail or "")
+
+
+def test_records_are_read_by_the_query_frame_with_the_field_quoted(engine: Engine) -> None:
+    # the query frame reads every word itself, and quotes a key the grammar would skip
+    result = engine.run("keep only code and price", _records("code"))
+    assert json.loads(result.output or "") == [{"code": "A", "price": 1}, {"code": "B", "price": 3}]
 
 
 def test_a_reading_across_a_question_that_does_not_fit_falls_back(engine: Engine) -> None:
@@ -69,3 +75,36 @@ def test_a_reading_across_a_question_that_does_not_fit_falls_back(engine: Engine
     # without a question mark the sentence is not read at all
     plain = engine.run("which one has the highest name", people)
     assert plain.route is not Route.DETERMINISTIC
+
+
+ROUTES = json.dumps(
+    [
+        {"code": "A", "from": "FRA", "to": "JFK", "price": 7},
+        {"code": "B", "from": "LHR", "to": "SFO", "price": 3},
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "From the list below, sort by price ascending",
+        "sort by price from high to low",
+        "sort by price, then convert it to YAML",
+        "filter where price < 5, then output it as yaml",
+    ],
+)
+def test_a_key_in_a_phrase_of_the_request_is_not_a_field_named(engine: Engine, words: str) -> None:
+    # "from" and "to" are keys; here they say where the data is, an order or a target format
+    result = engine.run(words, ROUTES)
+    assert result.route is Route.DETERMINISTIC, (result.reason, result.detail)
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["keep only code and to, then convert to yaml", "keep only price and from as yaml"],
+)
+def test_the_same_key_elsewhere_is_still_a_field_named(engine: Engine, words: str) -> None:
+    result = engine.run(words, ROUTES)
+    if result.route is Route.DETERMINISTIC:
+        assert "from" in (result.output or "") or "to:" in (result.output or ""), result.output

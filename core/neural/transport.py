@@ -12,9 +12,12 @@ seconds until the next trial, without touching the network.
 
 Both a blocking client (for ``generate``/``stream``) and an asynchronous one (for
 ``agenerate``/``astream``, what the HTTP service awaits on its event loop) are pooled, one of
-each per transport (the asynchronous one per event loop), HTTP/2 where ``h2`` is installed.
-On the event loop a plain ``http://`` upstream is called through ``http1``'s lean client
-(httpx's layers cost more CPU than the rest of a forwarded request); ``https://`` keeps httpx.
+each per transport (the asynchronous one per event loop). On the event loop a plain ``http://``
+upstream is called through ``http1``'s lean client (httpx's layers cost more CPU than the rest
+of a forwarded request); ``https://`` keeps httpx, whose clients offer HTTP/2 by ALPN (``h2``,
+a dependency of the service) and fall back to HTTP/1.1 where the upstream does not take it.
+An upstream's certificate is checked against ``ca_file`` when it is set, else against httpx's
+default bundle.
 ``TransportStats`` counts retries, passed-on errors and breaker refusals for ``/metrics``.
 
 ``HttpBackend`` is what the OpenAI-compatible and the Anthropic backends share: one
@@ -27,6 +30,7 @@ import asyncio
 import importlib.util
 import json
 import logging
+import ssl
 import threading
 import time
 import weakref
@@ -74,12 +78,15 @@ class TransportSettings:
     retry_budget_s: float = 2.0  # the most seconds all pauses of one call may add up to
     breaker_threshold: int = 3
     breaker_cooldown_s: float = 30.0
+    # PEM certificates an https:// upstream's certificate is checked against, in place of
+    # httpx's default bundle (a private CA); None: the default
+    ca_file: str | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str], prefix: str) -> TransportSettings:
         """Settings from ``{prefix}_CONNECT_TIMEOUT_S``, ``_READ_TIMEOUT_S``, ``_RETRIES``,
-        ``_BACKOFF_S``, ``_RETRY_BUDGET_S``, ``_BREAKER_THRESHOLD`` and
-        ``_BREAKER_COOLDOWN_S``."""
+        ``_BACKOFF_S``, ``_RETRY_BUDGET_S``, ``_BREAKER_THRESHOLD``, ``_BREAKER_COOLDOWN_S``
+        and ``_CA_FILE``."""
         d = cls()
 
         def get(name: str, default: float) -> float:
@@ -94,6 +101,7 @@ class TransportSettings:
             retry_budget_s=get("RETRY_BUDGET_S", d.retry_budget_s),
             breaker_threshold=int(get("BREAKER_THRESHOLD", d.breaker_threshold)),
             breaker_cooldown_s=get("BREAKER_COOLDOWN_S", d.breaker_cooldown_s),
+            ca_file=env.get(f"{prefix}_CA_FILE") or None,
         )
 
 
@@ -188,6 +196,18 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+def tls_verify(ca_file: str | None) -> ssl.SSLContext | bool:
+    """What a client checks an upstream's certificate with: a new context that trusts the
+    certificates of ``ca_file`` (one per client: httpx sets its ALPN protocols on it), or True
+    for httpx's default. StartupError when the file cannot be read as PEM certificates."""
+    if ca_file is None:
+        return True
+    try:
+        return ssl.create_default_context(cafile=ca_file)
+    except (OSError, ssl.SSLError) as exc:
+        raise StartupError(f"cannot read the CA file {ca_file!r}: {exc}") from exc
+
+
 class Transport:
     """POST JSON to one base URL, whole or as server-sent events, guarded by a breaker."""
 
@@ -206,6 +226,7 @@ class Transport:
         self._pools = weakref.WeakKeyDictionary()
         self._lean = http1.available(self.base_url)
         self._lock = threading.Lock()
+        tls_verify(s.ca_file)  # a bad CA file stops the start, not the first call
 
     @property
     def client(self) -> httpx.Client:
@@ -213,7 +234,11 @@ class Transport:
         with self._lock:
             if self._client is None:
                 self._client = httpx.Client(
-                    base_url=self.base_url, timeout=self._timeout, limits=self._limits
+                    base_url=self.base_url,
+                    timeout=self._timeout,
+                    limits=self._limits,
+                    http2=HTTP2,
+                    verify=tls_verify(self.settings.ca_file),
                 )
             return self._client
 
@@ -224,7 +249,11 @@ class Transport:
         client = self._aclients.get(loop)
         if client is None:
             client = httpx.AsyncClient(
-                base_url=self.base_url, timeout=self._timeout, limits=self._limits, http2=HTTP2
+                base_url=self.base_url,
+                timeout=self._timeout,
+                limits=self._limits,
+                http2=HTTP2,
+                verify=tls_verify(self.settings.ca_file),
             )
             self._aclients[loop] = client
         return client

@@ -105,6 +105,19 @@ def question_ord(children: Children) -> list[Directive]:
     return [Step("context.question", {"n": _positive(_ordinal(_text(children)))})]
 
 
+_WHEN_ASKED = re.compile(
+    r"\b(?:first|originally|initially|start|beginning)\b|\b(?P<last>last)\b", re.I
+)
+
+
+def question_when(children: Children) -> list[Directive]:
+    """ "what I asked first", "what did I ask last": the question by when it was asked."""
+    m = _WHEN_ASKED.search(_text(children))
+    if m is None:
+        raise Unsupported("parse.bad_ordinal", "the instruction does not say which question")
+    return [Step("context.question", {"n": -1 if m["last"] else 1})]
+
+
 def question_zh(children: Children) -> list[Directive]:
     return [Step("context.question", {"n": _positive(_zh_position(_text(children)))})]
 
@@ -133,6 +146,12 @@ def add_column(children: Children) -> list[Directive]:
 def add_growth_column(children: Children) -> list[Directive]:
     """ "加一列同比": a new column named by its growth word, holding the growth."""
     name = re.sub(r"^.*?列", "", str(children[0]))
+    return [_mark("add_column"), _mark("column_name", name), _mark("growth")]
+
+
+def add_growth(children: Children) -> list[Directive]:
+    """ "add YoY", "add the YoY growth": a new column named by its growth words, as written."""
+    name = re.sub(r"^(?:add|append)\s+(?:(?:a|an|the)\s+)?", "", _text(children), flags=re.I)
     return [_mark("add_column"), _mark("column_name", name), _mark("growth")]
 
 
@@ -259,6 +278,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "ctx_paragraph_zh": paragraph_zh,
     "ctx_question_ord": question_ord,
     "ctx_question_zh": question_zh,
+    "ctx_question_when": question_when,
     "ctx_section": section,
     "ctx_table": _const([Step("context.table")]),
     "ctx_text_ref": _const([_mark("text")]),
@@ -275,6 +295,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "ctx_name": lambda children: FieldRef(_plain(children[0])),
     "ctx_add_column": add_column,
     "ctx_add_growth_column": add_growth_column,
+    "ctx_add_growth": add_growth,
     "ctx_growth": _const([_mark("growth")]),
     "ctx_formula": formula,
     "ctx_span": span,
@@ -370,7 +391,10 @@ def finish(directives: list[Directive]) -> list[Directive]:
             others.append(d)
     if not marks and not ours:
         return directives
-    if others and any(s.op == "context.table" for s in ours):
+    # a new column goes into a table: "add a column called Growth with the YoY change" names
+    # no table, and means the table above
+    on_table = any(s.op == "context.table" for s in ours) or "add_column" in marks
+    if others and on_table:
         for d in others:
             mark = _as_mark(d) if isinstance(d, Step) else None
             if mark is None:
@@ -386,7 +410,7 @@ def finish(directives: list[Directive]) -> list[Directive]:
         raise _uncertain("the instruction asks for a table and a piece of text at once")
     if text_steps:
         return _text_request(text_steps, marks)
-    if table_steps:
+    if on_table:
         return _table_request(marks)
     raise _uncertain("the instruction does not say what in the conversation it refers to")
 

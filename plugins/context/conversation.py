@@ -204,6 +204,10 @@ def nth_question(messages: Sequence[TurnLike], n: int) -> str:
             seen += 1
             if seen == want:
                 return content.strip()
+    if seen == 0:
+        # nothing in the conversation is what the instruction points at: it may mean
+        # something else ("what I asked first" about a task given as a statement)
+        raise Unsupported("context.no_question", "the user asked no question before this turn")
     which = "question" if want == 1 else f"{want} questions"
     raise OpError(
         f"the user asked {seen} question{'s' if seen != 1 else ''} before this turn; "

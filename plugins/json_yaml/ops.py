@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from zerolayer.core.errors import Unsupported
 from zerolayer.core.ops import OpSpec
 from zerolayer.core.types import JSON_TEXT, JSON_VALUE, TEXT, YAML_TEXT
 from zerolayer.plugins.json_yaml import codec, query
@@ -29,7 +30,23 @@ def _sniff_yaml(text: str) -> bool:
 
 
 def _emit_yaml(data: Any, **options: Any) -> str:
+    if options.get("seq_style") == "flow":
+        _check_flow(data)
     return codec.emit_yaml(data, **options)
+
+
+def _check_flow(data: Any) -> None:
+    """Flow style is asked of every list, but the writer keeps a list of mappings or lists in
+    block style: such a request is not answered half-honoured."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        children = value.values() if isinstance(value, dict) else value
+        if not isinstance(value, dict | list):
+            continue
+        if isinstance(value, list) and any(isinstance(v, dict | list) and v for v in value):
+            raise Unsupported("yaml_flow_collections", "flow style for a list of mappings or lists")
+        stack.extend(children)
 
 
 def _verify_yaml(data: Any, out: str, **_: Any) -> None:
@@ -39,6 +56,8 @@ def _verify_yaml(data: Any, out: str, **_: Any) -> None:
 def _json_to_yaml(text: str, **options: Any) -> str:
     from zerolayer.plugins.json_yaml.stream import json_to_yaml
 
+    if options.get("seq_style") == "flow":
+        _check_flow(codec.parse_json(text))
     return json_to_yaml(text, **options)
 
 

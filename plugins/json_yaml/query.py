@@ -14,6 +14,7 @@ from typing import Any
 
 from zerolayer.core.errors import OpError, Unsupported
 from zerolayer.core.fields import data_keys, resolve
+from zerolayer.core.paths import PathMissing, parse_path, walk
 
 Record = Mapping[str, Any]
 
@@ -192,7 +193,14 @@ def distinct(data: Any, *, field: str) -> list[Any]:
 
 
 def get(data: Any, *, path: str) -> Any:
-    """The value at a dotted path (``service.limits.burst``; numbers index arrays)."""
+    """The value at a dotted path (``service.limits.burst``; numbers index arrays), or at a
+    JSONPath-like path (``$.data.items[*].sku``, core/paths.py)."""
+    steps = parse_path(path) if path.startswith("$") or "[" in path else None
+    if steps is not None:
+        try:
+            return walk(data, steps)
+        except PathMissing as exc:
+            raise OpError(f"the data has no value at {path!r}: {exc}") from None
     current = data
     walked: list[str] = []
     for part in path.split("."):

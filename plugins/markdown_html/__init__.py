@@ -51,8 +51,18 @@ def register_examples(register: Callable[[Any], None]) -> None:
 
 LEXICON = Lexicon(
     aliases={"md": "markdown", "htm": "html"},
-    nouns=frozenset({"markup", "page", "notes", "readme", "文档", "页面", "网页"}),
+    nouns=frozenset({"markup", "fragment", "page", "notes", "readme", "文档", "页面", "网页"}),
     targets={"render": "html", "rendered": "html", "渲染": "html"},
+    # the GFM option's names hold the source format's name
+    phrases=frozenset(
+        {
+            "github-flavored markdown",
+            "github-flavoured markdown",
+            "github markdown",
+            "github风格的markdown",
+            "github风格markdown",
+        }
+    ),
 )
 
 

@@ -79,6 +79,10 @@ LEXICON = Lexicon(
     nouns=frozenset(
         {"script", "program", "function", "functions", "module", "脚本", "程序", "函数"}
     ),
+    # the JSDoc option's names hold "comments", an open-ask word elsewhere
+    phrases=frozenset(
+        {"jsdoc comments", "jsdoc comment", "jsdoc annotations", "jsdoc docs", "jsdoc注释"}
+    ),
 )
 
 

@@ -25,6 +25,7 @@ from zerolayer.plugins.py_ts.emit_expr import (
 from zerolayer.plugins.py_ts.prelude import render_prelude
 from zerolayer.plugins.py_ts.pytypes import T, is_num, ts_type
 from zerolayer.plugins.py_ts.scopes import (
+    Bindings,
     ClassInfo,
     FuncInfo,
     Scope,
@@ -48,9 +49,14 @@ class DeclPlan:
     """Where each local of one scope body is declared."""
 
     def __init__(
-        self, body: list[ast.stmt], params: list[str], mutable: set[str] | None = None
+        self,
+        body: list[ast.stmt],
+        params: list[str],
+        mutable: set[str] | None = None,
+        bindings: Bindings | None = None,
     ) -> None:
-        b = collect_bindings(body, global_names(body))
+        """``bindings``: those of ``body`` (names declared ``global`` skipped), when known."""
+        b = collect_bindings(body, global_names(body)) if bindings is None else bindings
         self.inline: dict[int, list[str]] = {}  # id(stmt) -> names declared there
         self.loop_local: dict[int, list[str]] = {}  # id(for stmt) -> names bound by the loop
         self.hoisted: list[str] = []
@@ -59,19 +65,22 @@ class DeclPlan:
         where: dict[int, dict[int, int]] = {}
         _index_blocks(body, blocks, where)
         in_defs: set[str] | None = None  # names read inside nested defs, found once
+        mutable = mutable or set()
         for name, sites in b.sites.items():
             if name in params:
                 continue
             first = sites[0]
             loads = b.loads.get(name, [])
-            escapes = False
-            if name in (mutable or set()):
+            if name in mutable:
                 in_defs = _loads_in_defs(body) if in_defs is None else in_defs
-                escapes = name in in_defs
-            if escapes:  # read inside a function: must live at the top of the module
-                self.hoisted.append(name)
-                continue
-            if all(isinstance(s, ast.For) for s in sites) and _loop_local(name, sites, loads):
+                if name in in_defs:  # read inside a function: must live at the top of the module
+                    self.hoisted.append(name)
+                    continue
+            if (
+                isinstance(first, ast.For)
+                and all(isinstance(s, ast.For) for s in sites)
+                and _loop_local(name, sites, loads)
+            ):
                 for s in sites:
                     self.loop_local.setdefault(id(s), []).append(name)
                 continue
@@ -79,7 +88,7 @@ class DeclPlan:
                 first, sites, loads, blocks, where
             ):
                 self.inline.setdefault(id(first), []).append(name)
-                if len(sites) == 1 and name not in (mutable or set()):
+                if len(sites) == 1 and name not in mutable:
                     self.single.add(name)
                 continue
             self.hoisted.append(name)
@@ -119,8 +128,7 @@ def _index_blocks(
     at = where.setdefault(id(stmts), {})
     for i, s in enumerate(stmts):
         blocks[id(s)] = stmts
-        for n in walk(s):
-            at[id(n)] = i
+        at.update(dict.fromkeys(map(id, walk(s)), i))
         if isinstance(s, ast.If | ast.For | ast.While):
             _index_blocks(s.body, blocks, where)
             _index_blocks(s.orelse, blocks, where)
@@ -163,7 +171,7 @@ class Translator(ExprEmitter):
 
     def uses_print_end(self) -> bool:
         """Whether some print() passes end= other than a newline (needs buffered output)."""
-        for node in walk(self.tree):
+        for node in self.gathered:  # every call of the module, among others
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 for k in node.keywords if node.func.id == "print" else []:
                     if k.arg == "end" and not (
@@ -208,7 +216,7 @@ class Translator(ExprEmitter):
         """A function or module body: hoisted declarations, then the statements."""
         saved = self.plan
         escaping = set(scope.vars) if scope is self.module else set()
-        self.plan = DeclPlan(body, params, self.global_decls | escaping)
+        self.plan = DeclPlan(body, params, self.global_decls | escaping, scope.bindings)
         for name in self.plan.hoisted:
             t = scope.vars.get(name)
             if t is None:

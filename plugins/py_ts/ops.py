@@ -21,7 +21,7 @@ from zerolayer.core.ops import OpSpec
 from zerolayer.core.types import PYTHON_AST, TEXT, TYPESCRIPT_SOURCE
 from zerolayer.plugins.py_ts.jsdoc import add_jsdoc
 from zerolayer.plugins.py_ts.translate import parse_python, python_to_typescript
-from zerolayer.plugins.py_ts.tslex import TsLexError, code_tokens, tokenize
+from zerolayer.plugins.py_ts.tslex import Token, TsLexError, code_tokens, line_of, tokenize
 
 # Python keywords that are never names in Python and never emitted as TS names: one in the
 # output means a piece of Python leaked through untranslated.
@@ -53,28 +53,46 @@ def jsdoc(ts_source: str) -> str:
 def check_typescript(ts_source: str, *, op: str) -> list[tuple[str, str]]:
     """Raise ``Unsupported`` unless ``ts_source`` looks like a whole translated program;
     return its code tokens."""
+    return [(kind, text) for kind, text, _ in _checked_tokens(ts_source, op) if kind != "comment"]
+
+
+def _checked_tokens(ts_source: str, op: str) -> list[Token]:
+    """The tokens of ``ts_source``, comments included, once :func:`check_typescript`'s checks
+    pass."""
     try:
         tokens = tokenize(ts_source)
     except TsLexError as err:
         raise Unsupported("py_ts_output_malformed", f"{op}: the TypeScript is cut: {err}") from err
-    previous = ""
-    for tok in tokens:
-        if tok.kind == "ident" and tok.text in _PYTHON_ONLY_WORDS and previous != ".":
-            raise Unsupported(
-                "py_ts_output_malformed",
-                f"{op}: Python's {tok.text!r} is left in the TypeScript (line {tok.line})",
-            )
-        if tok.kind != "comment":
-            previous = tok.text
+    word = _python_word(tokens)
+    if word is not None:
+        raise Unsupported(
+            "py_ts_output_malformed",
+            f"{op}: Python's {word.text!r} is left in the TypeScript "
+            f"(line {line_of(ts_source, word.start)})",
+        )
     if ts_source.rstrip().rsplit("\n", 1)[-1].strip() != _MODULE_END:
         raise Unsupported(
             "py_ts_output_malformed", f"{op}: the TypeScript does not end as a module"
         )
-    return [(t.kind, t.text) for t in tokens if t.kind != "comment"]
+    return tokens
+
+
+def _python_word(tokens: list[Token]) -> Token | None:
+    """The first Python-only word written as a name (not as a member, after ``.``)."""
+    if _PYTHON_ONLY_WORDS.isdisjoint([text for kind, text, _ in tokens if kind == "ident"]):
+        return None  # the common case, found without looking token by token
+    previous = ""
+    for tok in tokens:
+        if tok.kind == "comment":
+            continue
+        if tok.kind == "ident" and tok.text in _PYTHON_ONLY_WORDS and previous != ".":
+            return tok
+        previous = tok.text
+    return None
 
 
 def verify_typescript(tree: ast.Module, ts_source: str, **_params: Any) -> None:
-    check_typescript(ts_source, op="python.to_typescript")
+    _checked_tokens(ts_source, "python.to_typescript")
 
 
 def verify_jsdoc(before: str, after: str, **_params: Any) -> None:

@@ -34,6 +34,9 @@ class Scope:
     vars: dict[str, T] = field(default_factory=dict)
     params: list[str] = field(default_factory=list)
     funcs: dict[str, FuncInfo] = field(default_factory=dict)  # nested function definitions
+    # where the names of its body are bound and read (module and function scopes), collected
+    # once by the typer for the emitter's declaration plan
+    bindings: Bindings | None = None
 
     def lookup(self, name: str) -> Scope | None:
         """The innermost scope (this or an enclosing one) that binds ``name``."""
@@ -175,16 +178,35 @@ def global_names(body: list[ast.stmt]) -> set[str]:
     stack: list[ast.AST] = list(body)
     while stack:
         n = stack.pop()
-        if isinstance(n, ast.Global):
-            out.update(n.names)
-        if not isinstance(n, ast.FunctionDef | ast.ClassDef | ast.Lambda):
+        kind = type(n)
+        if kind is ast.Global:
+            out.update(n.names)  # type: ignore[attr-defined]
+        elif kind not in _OWN_SCOPES:
             # a statement is only ever inside a statement (an except clause, a match case),
             # never inside an expression: the expressions are not walked
-            stack.extend(c for c in children(n) if isinstance(c, _HOLDS_STATEMENTS))
+            for name in statement_fields(kind):
+                stack.extend(getattr(n, name))
     return out
 
 
-_HOLDS_STATEMENTS = (ast.stmt, ast.excepthandler, ast.match_case)
+_OWN_SCOPES = (ast.FunctionDef, ast.ClassDef, ast.Lambda)
+# the fields that hold statements, except clauses or match cases in the grammar
+_STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+_statement_fields_of: dict[type, tuple[str, ...]] = {}
+
+
+def statement_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a statement, except clause or match case type that hold statements,
+    except clauses or match cases (none for a simple statement)."""
+    fields = _statement_fields_of.get(kind)
+    if fields is None:
+        names = getattr(kind, "_fields", ())
+        fields = _statement_fields_of[kind] = tuple(f for f in _STATEMENT_FIELDS if f in names)
+    return fields
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_NOTHING: frozenset[str] = frozenset()
 
 
 def collect_bindings(body: list[ast.stmt], skip: set[str] | None = None) -> Bindings:
@@ -201,11 +223,14 @@ def collect_bindings(body: list[ast.stmt], skip: set[str] | None = None) -> Bind
         b.sites.setdefault(name, []).append(stmt)
 
     def visit_expr(e: ast.AST, shadowed: frozenset[str]) -> None:
-        if isinstance(e, ast.Name):
-            if isinstance(e.ctx, ast.Load) and e.id not in shadowed:
-                b.loads.setdefault(e.id, []).append(e)
+        kind = type(e)
+        if kind is ast.Name:
+            if isinstance(e.ctx, ast.Load) and e.id not in shadowed:  # type: ignore[attr-defined]
+                b.loads.setdefault(e.id, []).append(e)  # type: ignore[attr-defined, arg-type]
             return
-        if isinstance(e, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+        if kind is ast.Constant:  # a leaf
+            return
+        if kind in _COMPREHENSIONS:
             inner = set(shadowed)
             for gen in e.generators:
                 visit_expr(gen.iter, frozenset(inner))
@@ -236,7 +261,7 @@ def collect_bindings(body: list[ast.stmt], skip: set[str] | None = None) -> Bind
             if isinstance(child, ast.stmt):
                 visit_stmt(child)
             else:
-                visit_expr(child, frozenset())
+                visit_expr(child, _NOTHING)
 
     for s in body:
         visit_stmt(s)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-__all__ = ["Token", "TsLexError", "code_tokens", "tokenize"]
+__all__ = ["Token", "TsLexError", "code_tokens", "line_of", "tokenize"]
 
 _IDENT = re.compile(r"(?:[^\W\d]|\$)[\w$]*")
 _NUMBER = re.compile(r"(?:0[xXbBoO][0-9a-fA-F_]+|(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)n?")
@@ -21,14 +21,21 @@ _PUNCT = re.compile(
     r"|\+\+|--|\+=|-=|\*=|/=|%=|&=|\|=|\^=|\*\*|<<|>>|[{}()\[\];,<>+\-*/%&|^!~?:=.@#]"
 )
 _SPACE = re.compile(r"\s+")
-# One match for the common tokens (white space, identifiers, numbers, punctuation) where
-# the character at hand cannot start a string, template, comment or regular expression
-# (those are read on their own, below): one regular-expression call per token.
-_COMMON = re.compile(
-    rf"(?P<space>{_SPACE.pattern})|(?P<ident>{_IDENT.pattern})"
-    rf"|(?P<number>(?=\d|\.\d){_NUMBER.pattern})|(?P<punct>{_PUNCT.pattern})"
-)
 _OWN_READER = frozenset("\"'`/")  # characters that start a token read on its own
+# One match for the common tokens (identifiers, numbers, punctuation) and the white space
+# before them, where the token cannot start a string, template, comment or regular
+# expression (those are read on their own, below): one regular-expression call per token.
+# White space followed by such a token matches the last alternative alone.
+_COMMON = re.compile(
+    rf"\s*(?![{re.escape(''.join(sorted(_OWN_READER)))}])"
+    rf"(?:(?P<ident>{_IDENT.pattern})|(?P<number>(?=\d|\.\d){_NUMBER.pattern})"
+    rf"|(?P<punct>{_PUNCT.pattern}))|(?P<space>{_SPACE.pattern})"
+)
+_OPENERS = frozenset("([{")
+# where a string or template literal may end or change: the characters the reader stops at
+_STRING_STOP = {q: re.compile(rf"[\\{q}\n]") for q in "\"'"}
+_TEMPLATE_STOP = re.compile(r"[\\`]|\$\{")
+_new_token = tuple.__new__  # Token's own constructor is a Python function: this is C
 # after these tokens a `/` starts a regular expression, not a division
 _REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete"}
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
@@ -48,7 +55,12 @@ class Token(NamedTuple):
 
     kind: str  # ident, number, punct, string, template, regex, comment
     text: str
-    line: int
+    start: int  # offset in the program (its line: line_of)
+
+
+def line_of(text: str, offset: int) -> int:
+    """The 1-based line of ``offset`` in ``text`` (asked only to word an error)."""
+    return text.count("\n", 0, offset) + 1
 
 
 class _Lexer:
@@ -56,145 +68,136 @@ class _Lexer:
         self.text = text
         self.pos = 0
         self.tokens: list[Token] = []
-        self.brackets: list[tuple[str, int]] = []
-        self._seen = (0, 1)  # (offset, line there): lines are counted forward from it
-
-    def line_at(self, offset: int) -> int:
-        """1-based line of ``offset``; counted on from the last offset asked (tokens come in
-        order), so a whole run counts each line break once."""
-        seen, line = self._seen
-        if offset < seen:
-            seen, line = 0, 1
-        line += self.text.count("\n", seen, offset)
-        self._seen = (offset, line)
-        return line
-
-    @property
-    def line(self) -> int:
-        return self.line_at(self.pos)
+        self.brackets: list[tuple[str, int]] = []  # (bracket, offset) of the open ones
 
     def fail(self, message: str) -> TsLexError:
-        return TsLexError(message, self.line)
+        return TsLexError(message, line_of(self.text, self.pos))
 
     def add(self, kind: str, start: int) -> None:
-        seen, line = self._seen  # line_at(start), inline: this runs once per token
-        if start < seen:
-            seen, line = 0, 1
-        line += self.text.count("\n", seen, start)
-        self._seen = (start, line)
-        self.tokens.append(Token(kind, self.text[start : self.pos], line))
+        self.tokens.append(_new_token(Token, (kind, self.text[start : self.pos], start)))
 
     def run(self, until_brace: bool = False) -> None:
         """Tokens up to the end (or, inside ``${…}``, up to its closing brace)."""
         depth = len(self.brackets)
         text = self.text
-        while self.pos < len(text):
-            ch = text[self.pos]
-            if ch not in _OWN_READER:
-                m = _COMMON.match(text, self.pos)
-                if m is None:
-                    raise self.fail(f"unexpected character {ch!r}")
-                kind = m.lastgroup
-                if kind == "space":
-                    self.pos = m.end()
-                    continue
-                if kind == "punct" and until_brace and ch == "}" and len(self.brackets) == depth:
+        match, append, brackets = _COMMON.match, self.tokens.append, self.brackets
+        pos = self.pos  # kept in a local while common tokens are read, self.pos otherwise
+        while pos < len(text):
+            if text[pos] in _OWN_READER:
+                self.pos = pos
+                if self.own_token(until_brace, depth):
                     return
-                start = self.pos
-                self.pos = m.end()
-                if kind == "punct":
-                    self.bracket(m.group())
-                self.add(kind, start)  # type: ignore[arg-type]
+                pos = self.pos
                 continue
-            m = _SPACE.match(text, self.pos)
-            if m:
-                self.pos = m.end()
+            m = match(text, pos)
+            if m is None:
+                self.pos = pos
+                raise self.fail(f"unexpected character {text[pos]!r}")
+            kind = m.lastgroup
+            if kind == "space":
+                pos = m.end()
                 continue
-            ch = text[self.pos]
-            start = self.pos
-            if text.startswith("//", self.pos):
-                end = text.find("\n", self.pos)
-                self.pos = len(text) if end < 0 else end
-                self.add("comment", start)
-            elif text.startswith("/*", self.pos):
-                end = text.find("*/", self.pos + 2)
-                if end < 0:
-                    raise self.fail("unterminated block comment")
-                self.pos = end + 2
-                self.add("comment", start)
-            elif ch in "\"'":
-                self.string(ch)
-                self.add("string", start)
-            elif ch == "`":
-                self.template()
-            elif ch == "/" and self.regex_allowed():
-                self.regex()
-                self.add("regex", start)
-            elif _IDENT.match(text, self.pos):
-                self.pos = _IDENT.match(text, self.pos).end()  # type: ignore[union-attr]
-                self.add("ident", start)
-            elif ch.isdigit() or (ch == "." and text[self.pos + 1 : self.pos + 2].isdigit()):
-                self.pos = _NUMBER.match(text, self.pos).end()  # type: ignore[union-attr]
-                self.add("number", start)
-            else:
-                m = _PUNCT.match(text, self.pos)
-                if not m:
-                    raise self.fail(f"unexpected character {ch!r}")
-                if until_brace and ch == "}" and len(self.brackets) == depth:
+            start, pos = m.span(kind)
+            tok = text[start:pos]
+            if kind == "punct":
+                if until_brace and tok == "}" and len(brackets) == depth:
+                    self.pos = start
                     return
-                self.pos = m.end()
-                self.bracket(m.group(0))
-                self.add("punct", start)
+                if tok in _OPENERS or tok in _CLOSERS:
+                    self.bracket(tok, start)
+            append(_new_token(Token, (kind, tok, start)))
+        self.pos = pos
         if until_brace:
             raise self.fail("unterminated ${ in a template literal")
 
-    def bracket(self, tok: str) -> None:
-        if tok in "([{":
-            self.brackets.append((tok, self.line))
+    def own_token(self, until_brace: bool, depth: int) -> bool:
+        """Read the token at ``self.pos``, which starts with a character that may begin a
+        string, template, comment or regular expression; True where the run ends there."""
+        text = self.text
+        m = _SPACE.match(text, self.pos)
+        if m:
+            self.pos = m.end()
+            return False
+        ch = text[self.pos]
+        start = self.pos
+        if text.startswith("//", self.pos):
+            end = text.find("\n", self.pos)
+            self.pos = len(text) if end < 0 else end
+            self.add("comment", start)
+        elif text.startswith("/*", self.pos):
+            end = text.find("*/", self.pos + 2)
+            if end < 0:
+                raise self.fail("unterminated block comment")
+            self.pos = end + 2
+            self.add("comment", start)
+        elif ch in "\"'":
+            self.string(ch)
+            self.add("string", start)
+        elif ch == "`":
+            self.template()
+        elif ch == "/" and self.regex_allowed():
+            self.regex()
+            self.add("regex", start)
+        elif _IDENT.match(text, self.pos):
+            self.pos = _IDENT.match(text, self.pos).end()  # type: ignore[union-attr]
+            self.add("ident", start)
+        elif ch.isdigit() or (ch == "." and text[self.pos + 1 : self.pos + 2].isdigit()):
+            self.pos = _NUMBER.match(text, self.pos).end()  # type: ignore[union-attr]
+            self.add("number", start)
+        else:
+            m = _PUNCT.match(text, self.pos)
+            if not m:
+                raise self.fail(f"unexpected character {ch!r}")
+            if until_brace and ch == "}" and len(self.brackets) == depth:
+                return True
+            self.pos = m.end()
+            self.bracket(m.group(0), start)
+            self.add("punct", start)
+        return False
+
+    def bracket(self, tok: str, start: int) -> None:
+        """Open or close a bracket; ``start`` is the token's offset."""
+        if tok in _OPENERS:
+            self.brackets.append((tok, start))
         elif tok in _CLOSERS:
             if not self.brackets or self.brackets[-1][0] != _CLOSERS[tok]:
-                raise self.fail(f"unmatched {tok!r}")
+                raise TsLexError(f"unmatched {tok!r}", line_of(self.text, start))
             self.brackets.pop()
 
     def string(self, quote: str) -> None:
-        text = self.text
+        text, stop = self.text, _STRING_STOP[quote]
         i = self.pos + 1
-        while i < len(text):
-            c = text[i]
+        while (m := stop.search(text, i)) is not None:
+            c = m.group()
             if c == "\\":
-                i += 2
+                i = m.start() + 2
                 continue
             if c == quote:
-                self.pos = i + 1
+                self.pos = m.end()
                 return
-            if c == "\n":
-                break
-            i += 1
+            break  # a line break
         raise self.fail("unterminated string literal")
 
     def template(self) -> None:
         text = self.text
         start = self.pos
         i = self.pos + 1
-        while i < len(text):
-            c = text[i]
+        while (m := _TEMPLATE_STOP.search(text, i)) is not None:
+            c = m.group()
             if c == "\\":
-                i += 2
+                i = m.start() + 2
                 continue
             if c == "`":
-                self.pos = i + 1
+                self.pos = m.end()
                 self.add("template", start)
                 return
-            if text.startswith("${", i):
-                self.pos = i
-                self.add("template", start)
-                self.pos = i + 2
-                self.run(until_brace=True)
-                # self.pos is at the closing brace of ${…}
-                start = self.pos
-                i = self.pos + 1
-                continue
-            i += 1
+            self.pos = m.start()  # ${
+            self.add("template", start)
+            self.pos = m.end()
+            self.run(until_brace=True)
+            # self.pos is at the closing brace of ${…}
+            start = self.pos
+            i = self.pos + 1
         self.pos = start
         raise self.fail("unterminated template literal")
 
@@ -239,8 +242,8 @@ def tokenize(text: str) -> list[Token]:
     lexer = _Lexer(text)
     lexer.run()
     if lexer.brackets:
-        tok, line = lexer.brackets[-1]
-        raise TsLexError(f"{tok!r} is never closed", line)
+        tok, start = lexer.brackets[-1]
+        raise TsLexError(f"{tok!r} is never closed", line_of(text, start))
     return lexer.tokens
 
 

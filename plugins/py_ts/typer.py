@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from typing import Any
 
 from zerolayer.plugins.py_ts.pytypes import (
     ANY,
@@ -127,6 +128,85 @@ def annotation_type(ann: ast.expr | None, classes: dict[str, tuple[str, ...]]) -
     raise unsupported("py_type_hint", f"type hint {ast.unparse(ann)}", ann)
 
 
+def _check_import(typer: Typer, node: ast.Import | ast.ImportFrom) -> None:
+    mods = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+    if isinstance(node, ast.ImportFrom):
+        mods = [node.module or ""]
+        if node.module == "math":
+            raise unsupported("py_import", "from math import ...", node)
+    for m in mods:
+        if m not in HARMLESS_IMPORTS:
+            raise unsupported("py_import", f"import {m}", node)
+        if m == "math":
+            if isinstance(node, ast.Import) and any(a.asname for a in node.names):
+                raise unsupported("py_import", "import math as ...", node)
+            typer.math = True
+
+
+def _check_call(typer: Typer, node: ast.Call) -> None:
+    if any(k.arg is None for k in node.keywords):
+        raise unsupported("py_kwargs", "**kwargs in a call", node)
+
+
+def _check_binop(typer: Typer, node: ast.BinOp) -> None:
+    if isinstance(
+        node.op, ast.BitAnd | ast.BitOr | ast.BitXor | ast.LShift | ast.RShift | ast.MatMult
+    ):
+        raise unsupported("py_bitwise", "bitwise operators", node)
+    if (
+        isinstance(node.op, ast.Pow | ast.Mult | ast.LShift)
+        and const_int(node.left) is not None
+        and const_int(node.right) is not None
+    ):
+        a, b = const_int(node.left) or 0, const_int(node.right) or 0
+        if isinstance(node.op, ast.Pow):
+            big = abs(a) >= 2 and b > 0 and (b > 53 or abs(a) ** b > 2**53)
+        else:
+            big = abs(a * b) > 2**53
+        if big:
+            raise unsupported("py_big_int", "integers beyond 2**53", node)
+
+
+def _check_unaryop(typer: Typer, node: ast.UnaryOp) -> None:
+    if isinstance(node.op, ast.Invert):
+        raise unsupported("py_bitwise", "the ~ operator", node)
+
+
+def _check_constant(typer: Typer, node: ast.Constant) -> None:
+    value = node.value
+    if isinstance(value, complex | bytes):
+        raise unsupported("py_literal", "complex or bytes literals", node)
+    if isinstance(value, str) and any(ord(c) > 0xFFFF for c in value):
+        raise unsupported("py_astral_chars", "characters outside the BMP", node)
+    if type(value) is int and abs(value) > 2**53:
+        raise unsupported("py_big_int", "integers beyond 2**53", node)
+
+
+def _check_lambda(typer: Typer, node: ast.Lambda) -> None:
+    if node.args.vararg or node.args.kwarg or node.args.defaults or node.args.kwonlyargs:
+        raise unsupported("py_lambda", "lambda with defaults or *args", node)
+
+
+# The checks of reject_constructs, by node type (each node is of exactly one), and the field
+# of the nodes that hold a type hint.
+_NODE_CHECKS: dict[type, Callable[[Typer, Any], None]] = {
+    ast.Import: _check_import,
+    ast.ImportFrom: _check_import,
+    ast.Call: _check_call,
+    ast.BinOp: _check_binop,
+    ast.UnaryOp: _check_unaryop,
+    ast.Constant: _check_constant,
+    ast.Lambda: _check_lambda,
+}
+# the node types Typer.gathered keeps: declarations for collect, calls for the emitter
+GATHERED = frozenset({ast.Global, ast.FunctionDef, ast.ClassDef, ast.Call})
+_HINT_FIELD: dict[type, str] = {
+    ast.arg: "annotation",
+    ast.FunctionDef: "returns",
+    ast.AnnAssign: "annotation",
+}
+
+
 class Typer:
     """Collects the program's functions and classes and infers the types of every name."""
 
@@ -146,6 +226,8 @@ class Typer:
         # every node of the module, walked once for the checks of reject_constructs and
         # collect (nothing changes the tree before inference)
         self.all_nodes = walk(tree)
+        # the nodes later passes look for, in the walk's order (kept: the walk is not)
+        self.gathered: list[ast.AST] = []
         self.reject_constructs()
         self.collect()
         del self.all_nodes
@@ -154,77 +236,25 @@ class Typer:
     # ----- collection -------------------------------------------------------------------
 
     def reject_constructs(self) -> None:
-        """Raise Unsupported for the first construct outside the subset."""
+        """Raise Unsupported for the first construct outside the subset (type hints are
+        read by :func:`annotation_type` instead)."""
         in_hints: set[int] = set()
-        for node in self.all_nodes:
-            hints: list[ast.expr | None] = []
-            if isinstance(node, ast.arg):
-                hints.append(node.annotation)
-            elif isinstance(node, ast.FunctionDef):
-                hints.append(node.returns)
-            elif isinstance(node, ast.AnnAssign):
-                hints.append(node.annotation)
-            for h in hints:
-                if h is not None:
-                    in_hints.update(id(n) for n in walk(h))
-        for node in self.all_nodes:
+        gather = self.gathered.append
+        for node in self.all_nodes:  # breadth first: a hint comes after the node holding it
+            kind = type(node)
+            if kind in GATHERED:
+                gather(node)
             if id(node) in in_hints:
                 continue
-            hit = REJECTED.get(type(node))
-            if hit and hit[0]:
+            hint = _HINT_FIELD.get(kind)
+            if hint is not None and (h := getattr(node, hint)) is not None:
+                in_hints.update(id(n) for n in walk(h))
+            hit = REJECTED.get(kind)
+            if hit is not None:
                 raise unsupported(hit[0], hit[1], node)
-            if isinstance(node, ast.Import | ast.ImportFrom):
-                mods = [a.name for a in node.names] if isinstance(node, ast.Import) else []
-                if isinstance(node, ast.ImportFrom):
-                    mods = [node.module or ""]
-                    if node.module == "math":
-                        raise unsupported("py_import", "from math import ...", node)
-                for m in mods:
-                    if m not in HARMLESS_IMPORTS:
-                        raise unsupported("py_import", f"import {m}", node)
-                    if m == "math":
-                        if isinstance(node, ast.Import) and any(a.asname for a in node.names):
-                            raise unsupported("py_import", "import math as ...", node)
-                        self.math = True
-            if isinstance(node, ast.Call) and any(k.arg is None for k in node.keywords):
-                raise unsupported("py_kwargs", "**kwargs in a call", node)
-            if isinstance(node, ast.BinOp) and isinstance(
-                node.op, ast.BitAnd | ast.BitOr | ast.BitXor | ast.LShift | ast.RShift | ast.MatMult
-            ):
-                raise unsupported("py_bitwise", "bitwise operators", node)
-            if (
-                isinstance(node, ast.BinOp)
-                and isinstance(node.op, ast.Pow | ast.Mult | ast.LShift)
-                and const_int(node.left) is not None
-                and const_int(node.right) is not None
-            ):
-                a, b = const_int(node.left) or 0, const_int(node.right) or 0
-                if isinstance(node.op, ast.Pow):
-                    big = abs(a) >= 2 and b > 0 and (b > 53 or abs(a) ** b > 2**53)
-                else:
-                    big = abs(a * b) > 2**53
-                if big:
-                    raise unsupported("py_big_int", "integers beyond 2**53", node)
-            if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
-                raise unsupported("py_bitwise", "the ~ operator", node)
-            if isinstance(node, ast.Constant) and isinstance(node.value, complex | bytes):
-                raise unsupported("py_literal", "complex or bytes literals", node)
-            if (
-                isinstance(node, ast.Constant)
-                and isinstance(node.value, str)
-                and any(ord(c) > 0xFFFF for c in node.value)
-            ):
-                raise unsupported("py_astral_chars", "characters outside the BMP", node)
-            if (
-                isinstance(node, ast.Constant)
-                and type(node.value) is int
-                and abs(node.value) > 2**53
-            ):
-                raise unsupported("py_big_int", "integers beyond 2**53", node)
-            if isinstance(node, ast.Lambda) and (
-                node.args.vararg or node.args.kwarg or node.args.defaults or node.args.kwonlyargs
-            ):
-                raise unsupported("py_lambda", "lambda with defaults or *args", node)
+            check = _NODE_CHECKS.get(kind)
+            if check is not None:
+                check(self, node)
 
     def new_func(self, node: ast.FunctionDef, parent: Scope, cls: str | None) -> FuncInfo:
         """A FuncInfo with a fresh scope holding its parameters and locals."""
@@ -261,7 +291,8 @@ class Typer:
             ):
                 raise unsupported("py_nested_def", f"nested def/class in {node.name}()", stmt)
         globals_ = global_names(node.body)
-        for name in collect_bindings(node.body, globals_).sites:
+        scope.bindings = collect_bindings(node.body, globals_)
+        for name in scope.bindings.sites:
             if name in scope.funcs:
                 raise unsupported("py_rebinding", f"rebinding the function name {name}", node)
             scope.vars.setdefault(name, UNKNOWN)
@@ -282,10 +313,14 @@ class Typer:
                 self.funcs[stmt.name] = self.new_func(stmt, self.module, None)
             elif isinstance(stmt, ast.ClassDef):
                 self.collect_class(stmt)
-        sites = collect_bindings(self.tree.body).sites
+        module_globals = global_names(self.tree.body)  # `global` at module level: a no-op
+        self.module.bindings = collect_bindings(self.tree.body, module_globals)
+        sites = self.module.bindings.sites
+        if module_globals:
+            sites = collect_bindings(self.tree.body).sites
         for name in sites:
             self.module.vars.setdefault(name, UNKNOWN)
-        for node in self.all_nodes:
+        for node in self.gathered:
             if isinstance(node, ast.Global):
                 for name in node.names:
                     if name not in self.module.vars:
@@ -295,14 +330,14 @@ class Typer:
             if name in self.funcs or name in self.classes:
                 what = f"rebinding the function/class name {name}"
                 raise unsupported("py_rebinding", what, sites[name][0])
-        nested = {id(f.node) for f in self.nested}
-        for stmt in self.all_nodes:
-            if isinstance(stmt, ast.FunctionDef | ast.ClassDef) and stmt not in self.tree.body:
-                inside_class = any(
-                    stmt in c.body for c in self.tree.body if isinstance(c, ast.ClassDef)
-                )
-                if not inside_class and id(stmt) not in nested:
-                    raise unsupported("py_nested_def", f"nested definition {stmt.name}", stmt)
+        # defined at the top, in a class at the top, or a registered nested helper
+        allowed = {id(f.node) for f in self.nested} | {id(s) for s in self.tree.body}
+        for c in self.tree.body:
+            if isinstance(c, ast.ClassDef):
+                allowed.update(id(s) for s in c.body)
+        for stmt in self.gathered:
+            if isinstance(stmt, ast.FunctionDef | ast.ClassDef) and id(stmt) not in allowed:
+                raise unsupported("py_nested_def", f"nested definition {stmt.name}", stmt)
 
     def collect_class(self, node: ast.ClassDef) -> None:
         """A class with plain methods and ``self.x`` fields (no bases, no class attributes)."""

@@ -57,7 +57,13 @@ def register_examples(register: Callable[[Any], None]) -> None:
 
 LEXICON = Lexicon(
     aliases={"df": "pandas", "dataframe": "pandas", "dataframes": "pandas"},
-    nouns=frozenset({"query", "queries", "statement", "select", "查询", "语句", "查询语句"}),
+    nouns=frozenset(
+        {
+            *("query", "queries", "statement", "select", "查询", "语句", "查询语句"),
+            # the target named by its form: "pandas operations", "pandas calls"
+            *("operations", "operation", "calls", "methods"),
+        }
+    ),
 )
 
 
