@@ -935,6 +935,12 @@ class Engine:
                     f"the instruction was read across its question mark and the reading does "
                     f"not fit the data: {exc}",
                 ) from exc
+            if isinstance(exc, PayloadError) and self._format_wanted(reading, plan):
+                raise Unsupported(
+                    "payload.other_format",
+                    f"the payload reads as another format than {exc.what}, and the request "
+                    f"names {exc.what} without saying the payload is in it: {exc.reason}",
+                ) from exc
             if isinstance(exc, OpError) or plan.format_stated:
                 raise
             raise Unsupported(
@@ -954,6 +960,20 @@ class Engine:
             timings=trace.timings,
             routed=reading.routed,
         )
+
+    def _format_wanted(self, reading: _Reading, plan: Plan) -> bool:
+        """Whether a plan that reads and writes one format ("I need JSON, sorted keys")
+        may have read a format the user wants for one the payload is in: the payload reads as
+        another format, and the instruction names the plan's format without pointing at the
+        payload ("this JSON", 这段JSON)."""
+        if not plan.steps or not reading.segmented.payloads:
+            return False
+        first, last = plan.steps[0].op.partition(".")[0], plan.steps[-1].op.partition(".")[0]
+        if first != last or reading.segmented.payloads[0].hint is not None:
+            return False  # a conversion, or a payload whose fence names its format
+        text = reading.segmented.payloads[0].text
+        others = payload_formats(None, text, self._sniffers) - {first}
+        return bool(others) and not _points_at(reading.segmented.instruction, first)
 
     # ---- messages written in blocks ---------------------------------------------------
 
@@ -1055,6 +1075,19 @@ def _current_syntax(request: EngineRequest) -> tuple[EngineRequest, tuple[str, .
 def _one_word(instruction: str) -> bool:
     """Whether an instruction has at most one word of letters, and no Chinese."""
     return len(_LETTERS.findall(instruction)) < 2 and not _CJK_CHAR.search(instruction)
+
+
+def _points_at(instruction: str, fmt: str) -> bool:
+    """Whether ``instruction`` names format ``fmt`` as the payload's ("this JSON", "the
+    following JSON", "my JSON", 这段JSON, 下面的JSON)."""
+    return (
+        re.search(
+            rf"(?i)\b(?:this|the|these|that|those|following|below|above|my|our|your|attached)"
+            rf"\s+(?:\w+\s+)?{re.escape(fmt)}\b|(?:这段|这个|以下|下面的?|上面的?|该){re.escape(fmt)}",
+            instruction,
+        )
+        is not None
+    )
 
 
 _LETTERS = re.compile(r"[A-Za-z]+")

@@ -140,6 +140,12 @@ class _Alphabetical(str):
     __slots__ = ()
 
 
+class _InTime(str):
+    """An order stated in time words ("oldest first"): it holds for points in time only."""
+
+    __slots__ = ()
+
+
 def _order(children: Children, default: str | None) -> str:
     for c in children:
         if c in ("asc", "desc") and not isinstance(c, Token | FieldRef):
@@ -158,6 +164,8 @@ def sort(children: Children) -> list[Directive]:
     params: dict[str, Any] = {"key": key, "order": _order(children, "asc")}
     if any(isinstance(c, _Alphabetical) for c in children):
         params["alphabetical"] = True
+    if any(isinstance(c, _InTime) for c in children):
+        params["in_time"] = True
     words = _tokens(children, "JY_SORT")
     if words and words[0].lower() in _PARTICIPLES:
         return [Step("jy.sorted", params)]
@@ -698,6 +706,8 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_noop": _const([]),
     "jy_asc": _const("asc"),
     "jy_desc": _const("desc"),
+    "jy_asc_time": _const(_InTime("asc")),
+    "jy_desc_time": _const(_InTime("desc")),
     "jy_alpha_asc": _const(_Alphabetical("asc")),
     "jy_alpha_desc": _const(_Alphabetical("desc")),
     "jy_sort": sort,

@@ -143,10 +143,18 @@ OPS = (
         JSON_VALUE,
         query.sort_records,
         params={
-            **_obj(key=_FIELD, order={"enum": ["asc", "desc"]}, alphabetical={"type": "boolean"}),
+            **_obj(
+                key=_FIELD,
+                order={"enum": ["asc", "desc"]},
+                alphabetical={"type": "boolean"},
+                in_time={"type": "boolean"},
+            ),
             "required": ["key"],
         },
-        description="Sort records by a field (stable); alphabetical: strings ignore case.",
+        description=(
+            "Sort records by a field (stable); alphabetical: strings ignore case; in_time: the "
+            "order was said in time words, so the field must hold dates or times."
+        ),
     ),
     OpSpec(
         "project",

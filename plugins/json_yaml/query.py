@@ -8,6 +8,7 @@ so makes the op refuse (``Unsupported``: the request falls back) rather than gue
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -57,11 +58,25 @@ def _sort_class(value: Any) -> str | None:
 
 
 def sort_records(
-    data: Any, *, key: str, order: str = "asc", alphabetical: bool = False
+    data: Any,
+    *,
+    key: str,
+    order: str = "asc",
+    alphabetical: bool = False,
+    in_time: bool = False,
 ) -> list[Any]:
     """Records sorted by ``key``, stable; every record needs the key, all of one type.
-    ``alphabetical``: strings compare ignoring case first ("apple" before "Banana")."""
+    ``alphabetical``: strings compare ignoring case first ("apple" before "Banana").
+    ``in_time``: the order was said in time words ("oldest first"), which say which end comes
+    first only for dates and times: a field of other values (ages, where the oldest is the
+    highest) is not sorted."""
     records = _records(data, "sort")
+    if in_time and not all(_point_in_time(key, r.get(key)) for r in records):
+        raise Unsupported(
+            "query.order_in_time",
+            f"'oldest' or 'newest' first says the order of dates; {key!r} does not hold dates: "
+            "say ascending or descending",
+        )
     classes: set[str] = set()
     for i, record in enumerate(records):
         if key not in record:
@@ -78,6 +93,21 @@ def sort_records(
     if alphabetical and classes == {"string"}:
         return sorted(records, key=lambda r: (r[key].casefold(), r[key]), reverse=order == "desc")
     return sorted(records, key=lambda r: r[key], reverse=order == "desc")
+
+
+# a date or a date and time, ISO 8601 or with slashes ("2024-03-01", "2024/3/1 10:00")
+_DATE = re.compile(
+    r"\d{4}[-/]\d{1,2}(?:[-/]\d{1,2})?"
+    r"(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?$"
+)
+
+
+def _point_in_time(key: str, value: Any) -> bool:
+    """Whether ``value`` is a date, a date and time, or a year in a field named for years."""
+    if isinstance(value, str):
+        return _DATE.match(value) is not None
+    year = isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 2999
+    return year and ("year" in key.lower() or "年" in key)
 
 
 def project(data: Any, *, fields: list[str]) -> Any:
