@@ -816,7 +816,9 @@ class Engine:
         fenced = [r for r in readings if r.how == "fenced" and not r.instruction.strip()]
         if fenced and len(fenced[0].payloads) == 1:
             payload = fenced[0].payloads[0]
-        elif not any(r.how == "fenced" for r in readings) and not is_prose(message):
+        elif not any(r.how == "fenced" for r in readings) and (
+            not is_prose(message) or self._reads_as_data(message)
+        ):
             payload = Payload(normalise_newlines(message).strip("\n") + "\n")
         else:
             return None
@@ -827,6 +829,12 @@ class Engine:
         if not any(isinstance(d, Step) for d in reading.directives):
             return None
         return replace(reading, payload_from="system")
+
+    def _reads_as_data(self, text: str) -> bool:
+        """Whether a line that looks like prose reads as data of a format whose reader claims
+        only its own data ("SELECT name FROM users"; any line would read as YAML or Markdown,
+        so those formats do not count)."""
+        return bool(payload_formats(None, text.strip(), self._sniffers) - _CLAIMS_ANY_TEXT)
 
     def _earlier_payload(self, request: EngineRequest, reading: _Reading) -> _Reading:
         """``reading`` with the payload of an earlier user turn when its own message has none
@@ -1090,6 +1098,8 @@ def _points_at(instruction: str, fmt: str) -> bool:
     )
 
 
+# formats whose readers take any line of text: a line reading as one of them says nothing
+_CLAIMS_ANY_TEXT = frozenset({"yaml", "yml", "markdown", "md", "csv", "text"})
 _LETTERS = re.compile(r"[A-Za-z]+")
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 _SYSTEM_INSTRUCTION_MAX = 400  # a system prompt longer than this is not one instruction
