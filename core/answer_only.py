@@ -91,11 +91,16 @@ def _cjk_classes(run: str) -> list[str] | None:
     return out
 
 
-def _classes(tokens: list[str], formats: frozenset[str]) -> list[str] | None:
-    """The class of each token (a format as "format:NAME"), or None when one is of no class."""
+def _classes(
+    tokens: list[str], formats: frozenset[str], fields: frozenset[str] = frozenset()
+) -> list[str] | None:
+    """The class of each token (a format as "format:NAME"), or None when one is of no class
+    (a key of the data, ``fields``, is a field: "只输出code" asks for the records' code)."""
     out: list[str] = []
     for i, token in enumerate(tokens):
         low = token.lower()
+        if low in fields:
+            return None
         if _CJK.match(token):
             classes = _cjk_classes(token)
             if classes is None:
@@ -120,10 +125,12 @@ def _classes(tokens: list[str], formats: frozenset[str]) -> list[str] | None:
     return out
 
 
-def _answer_only(tokens: list[str], formats: frozenset[str]) -> tuple[str, ...] | None:
+def _answer_only(
+    tokens: list[str], formats: frozenset[str], fields: frozenset[str] = frozenset()
+) -> tuple[str, ...] | None:
     """The formats an answer-only clause names (``()`` for none), or None when the clause
     is not answer-only."""
-    classes = _classes(tokens, formats)
+    classes = _classes(tokens, formats, fields)
     if not classes:
         return None
     if "extra" in classes:
@@ -158,7 +165,11 @@ def _clauses(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _tail(
-    clause: str, formats: frozenset[str], outside: str, named_elsewhere: Callable[[str, str], bool]
+    clause: str,
+    formats: frozenset[str],
+    outside: str,
+    named_elsewhere: Callable[[str, str], bool],
+    fields: frozenset[str],
 ) -> tuple[int, tuple[str, ...]] | None:
     """Where the longest answer-only tail of a clause begins ("convert to YAML with no
     commentary", "转成YAML不要解释", "sort by age only output JSON") and the format it names,
@@ -175,7 +186,8 @@ def _tail(
         else:
             continue
         for j in offsets:
-            named = _answer_only([word[j:], *(t.group(0) for t in tokens[i + 1 :])], formats)
+            rest = [word[j:], *(t.group(0) for t in tokens[i + 1 :])]
+            named = _answer_only(rest, formats, fields)
             if named is None:
                 continue
             cut = m.start() + j
@@ -207,7 +219,10 @@ def is_answer_only(text: str, formats: frozenset[str]) -> bool:
 
 
 def drop_answer_only(
-    text: str, formats: frozenset[str], named_elsewhere: Callable[[str, str], bool]
+    text: str,
+    formats: frozenset[str],
+    named_elsewhere: Callable[[str, str], bool],
+    fields: frozenset[str] = frozenset(),
 ) -> str:
     """``text`` with its answer-only clauses dropped (with the break before each), and a
     clause that names one format and asks for it alone read as "output FORMAT" when the rest
@@ -216,10 +231,10 @@ def drop_answer_only(
     last = prev_end = 0
     for start, end in _clauses(text):
         clause = text[start:end]
-        named = _answer_only(_TOKEN.findall(clause), formats)
+        named = _answer_only(_TOKEN.findall(clause), formats, fields)
         outside = text[:start] + text[end:]
         if named is None:
-            tail = _tail(clause, formats, outside, named_elsewhere)
+            tail = _tail(clause, formats, outside, named_elsewhere, fields)
             if tail is not None:
                 cut, named = tail
                 restated = f" output {named[0]} " if named else " "

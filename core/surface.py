@@ -131,7 +131,7 @@ class Surface:
         if _PERSONA_CUE.match(text):
             text = _PERSONA.sub("", text, count=1)
         text = self._correct(text, payloads)
-        text = self.terse(text)
+        text = self.terse(text, payloads)
         low = text.lower()
         if " out" in low:
             text = self._in_out.sub(r"\1 to \2", text)
@@ -148,11 +148,13 @@ class Surface:
             text = _REFERENCE.sub(" ", text)
         return re.sub(r"[ \t]{2,}", " ", text).strip()
 
-    def terse(self, text: str) -> str:
+    def terse(self, text: str, payloads: tuple[str, ...] = ()) -> str:
         """``text`` without its answer-only clauses (what an open-ask screen reads: "no
-        explanation needed" asks for no explanation)."""
+        explanation needed" asks for no explanation); a word that is a key of the payloads
+        ("只输出code") is a field, not an answer word."""
         if ANSWER_ONLY_CUES.search(text):
-            return drop_answer_only(text, self._lower_formats, self._names)
+            fields = _keys(payloads) if payloads else frozenset()
+            return drop_answer_only(text, self._lower_formats, self._names, fields)
         return text
 
     def answer_only(self, text: str) -> bool:
@@ -212,6 +214,18 @@ _TEMPLATE_LABEL = re.compile(
     r"(?im)(?:^|(?<=\s))#{1,6}[ \t]*(?=\S)"
     rf"|(?:^|(?<=[\s#])){TEMPLATE_LABEL}[ \t]*(?:[:：]|$)"
 )
+
+# The keys of JSON or YAML data ("code": …, code: …), read from the start of each payload.
+_KEY = re.compile(
+    r"(?m)(?:^[ \t-]*|[{,][ \t\n]*)[\"']?"
+    r"([A-Za-z_\u3400-\u9fff][\w\-\u3400-\u9fff]*)[\"']?[ \t]*:"
+)
+
+
+def _keys(payloads: tuple[str, ...]) -> frozenset[str]:
+    """The keys the payloads' data holds, lower case (the first 64 KB of each)."""
+    return frozenset(k.lower() for p in payloads for k in _KEY.findall(p[:65536]))
+
 
 # A prompt's opening sentence that gives the model a role ("You are a helpful assistant.",
 # "Act as an expert developer.", 你是一个数据助手。) says who answers, not what to do: dropped

@@ -102,3 +102,10 @@ def test_a_labelled_sentence_after_json_falls_back_rather_than_blame_the_json(
         )
     )
     assert result.route is Route.FALLBACK and result.reason == "segment.closing_sentence"
+
+
+@pytest.mark.parametrize("case", CASES["fields"], ids=lambda c: c["message"][:40])
+def test_a_key_of_the_data_is_a_field_not_an_answer_word(
+    engine: Engine, case: dict[str, Any]
+) -> None:
+    assert _ask(engine, case["message"]) == (Route.DETERMINISTIC, case["output"])
