@@ -43,6 +43,8 @@ from zerolayer.plugins.sql_pandas.sqltree import (
     factor_or,
     has_subquery,
     int_literal,
+    plain_column,
+    walk_all,
 )
 
 _ALLOWED_CLAUSES = {
@@ -701,7 +703,7 @@ class Translator:
             parts.append(node.args["having"])
         if node.args.get("order") is not None:
             parts.append(node.args["order"])
-        return any(self.walks.aggregates(p) for p in parts)
+        return any(self.walks.aggregates(p) for p in parts if not plain_column(p))
 
     def _aggregate(
         self,
@@ -1252,7 +1254,11 @@ def _window_order(items: list[Item]) -> exp.Order | None:
     keys; without an ORDER BY of its own the query is sorted the same way."""
     specs: dict[str, exp.Window] = {}
     for item in items:
-        for win in item.node.find_all(exp.Window):
+        if plain_column(item.node):
+            continue  # the common item: no window in it
+        for win in walk_all(item.node):
+            if not isinstance(win, exp.Window):
+                continue
             if win.args.get("partition_by") or win.args.get("order"):
                 spec = exp.Window(
                     partition_by=win.args.get("partition_by"), order=win.args.get("order")
