@@ -430,7 +430,7 @@ class Translator:
         if col.args.get("db") or col.args.get("catalog"):
             raise Unsupported("sql_qualified_column", "schema-qualified column names")
         name = col.name
-        qual = col.table.lower() if col.table else ""
+        qual = col.table.lower()
         if qual:
             for src in sources:
                 if src.alias == qual:
@@ -445,7 +445,7 @@ class Translator:
                     "sql_correlated_subquery", "subqueries that refer to the outer query"
                 )
             raise Unsupported("sql_unknown_table", f"no FROM item named {qual!r}")
-        hits = [(s, s.lookup(name)) for s in sources if s.lookup(name) is not None]
+        hits = [(s, hit) for s in sources if (hit := s.lookup(name)) is not None]
         unknown = [s for s in sources if s.rel.columns is None]
         if len(hits) == 1 and not unknown:
             src, hit = hits[0]
