@@ -62,8 +62,7 @@ class DeclPlan:
         self.hoisted: list[str] = []
         self.single: set[str] = set()  # bound exactly once: const
         blocks: dict[int, list[ast.stmt]] = {}
-        where: dict[int, dict[int, int]] = {}
-        _index_blocks(body, blocks, where)
+        where: dict[int, dict[int, int]] = {}  # both filled when a local is first placed
         in_defs: set[str] | None = None  # names read inside nested defs, found once
         mutable = mutable or set()
         for name, sites in b.sites.items():
@@ -84,6 +83,8 @@ class DeclPlan:
                 for s in sites:
                     self.loop_local.setdefault(id(s), []).append(name)
                 continue
+            if isinstance(first, ast.Assign | ast.AnnAssign) and not blocks:
+                _index_blocks(body, blocks, where)
             if isinstance(first, ast.Assign | ast.AnnAssign) and _block_local(
                 first, sites, loads, blocks, where
             ):

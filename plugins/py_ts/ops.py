@@ -14,6 +14,7 @@ keyword as a name; ``typescript.add_jsdoc`` must change comments only.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from zerolayer.core.errors import Unsupported
@@ -21,7 +22,15 @@ from zerolayer.core.ops import OpSpec
 from zerolayer.core.types import PYTHON_AST, TEXT, TYPESCRIPT_SOURCE
 from zerolayer.plugins.py_ts.jsdoc import add_jsdoc
 from zerolayer.plugins.py_ts.translate import parse_python, python_to_typescript
-from zerolayer.plugins.py_ts.tslex import Token, TsLexError, code_tokens, line_of, tokenize
+from zerolayer.plugins.py_ts.tslex import (
+    Token,
+    TsLexError,
+    code_tokens,
+    line_of,
+    quick_code,
+    tokenize,
+    word_start,
+)
 
 # Python keywords that are never names in Python and never emitted as TS names: one in the
 # output means a piece of Python leaked through untranslated.
@@ -30,6 +39,10 @@ _PYTHON_ONLY_WORDS = frozenset(
      "del", "assert", "and", "or", "not", "is"}
 )  # fmt: skip
 _MODULE_END = "export {};"
+# a Python-only word where a run of word characters ends
+_PYTHON_WORD_END = re.compile(
+    "(?:" + "|".join(sorted(_PYTHON_ONLY_WORDS, key=len, reverse=True)) + r")(?![\w$])"
+)
 
 
 def read_python(text: str) -> ast.Module:
@@ -92,7 +105,37 @@ def _python_word(tokens: list[Token]) -> Token | None:
 
 
 def verify_typescript(tree: ast.Module, ts_source: str, **_params: Any) -> None:
+    code = quick_code(ts_source)
+    if (
+        code is not None
+        and not _maybe_python_word(" ".join(code))
+        and ts_source.rstrip().rsplit("\n", 1)[-1].strip() == _MODULE_END
+    ):
+        return  # the checks of _checked_tokens pass: no need to read token by token
     _checked_tokens(ts_source, "python.to_typescript")
+
+
+def _maybe_python_word(code: str) -> bool:
+    """Whether ``code`` (the text between literals and comments) may hold a Python-only word
+    as a name token: False only where none of its occurrences can be one (each is part of a
+    longer identifier, or a member after ``.``)."""
+    for m in _PYTHON_WORD_END.finditer(code):
+        start = m.start()
+        k = word_start(code, start)
+        before = code[k - 1] if k else ""
+        if k < start:
+            # the end of a longer run: one identifier when the run starts as one (not with
+            # a digit, and not after a number's point)
+            if before != "." and (code[k] == "$" or not code[k].isdecimal()):
+                continue
+            return True
+        # the run is the word itself: allowed as a member, after a "." that is neither part
+        # of "..." or "?." nor a number's point
+        prev = code[k - 2] if k >= 2 else ""
+        if before == "." and (prev in ")]}$" or prev.isalpha()):
+            continue
+        return True
+    return False
 
 
 def verify_jsdoc(before: str, after: str, **_params: Any) -> None:

@@ -207,6 +207,8 @@ def statement_fields(kind: type) -> tuple[str, ...]:
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _NOTHING: frozenset[str] = frozenset()
+# expression nodes without names in them: constants and the context of a name, list or tuple
+_LEAVES = frozenset({ast.Constant, ast.Load, ast.Store, ast.Del})
 
 
 def collect_bindings(body: list[ast.stmt], skip: set[str] | None = None) -> Bindings:
@@ -228,7 +230,7 @@ def collect_bindings(body: list[ast.stmt], skip: set[str] | None = None) -> Bind
             if isinstance(e.ctx, ast.Load) and e.id not in shadowed:  # type: ignore[attr-defined]
                 b.loads.setdefault(e.id, []).append(e)  # type: ignore[attr-defined, arg-type]
             return
-        if kind is ast.Constant:  # a leaf
+        if kind in _LEAVES:
             return
         if kind in _COMPREHENSIONS:
             inner = set(shadowed)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-__all__ = ["Token", "TsLexError", "code_tokens", "line_of", "tokenize"]
+__all__ = ["Token", "TsLexError", "code_tokens", "line_of", "quick_code", "tokenize", "word_start"]
 
 _IDENT = re.compile(r"(?:[^\W\d]|\$)[\w$]*")
 _NUMBER = re.compile(r"(?:0[xXbBoO][0-9a-fA-F_]+|(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)n?")
@@ -250,3 +250,123 @@ def tokenize(text: str) -> list[Token]:
 def code_tokens(text: str) -> list[tuple[str, str]]:
     """The tokens of ``text`` without comments and positions: the code itself."""
     return [(t.kind, t.text) for t in tokenize(text) if t.kind != "comment"]
+
+
+# Where the quick check stops: a bracket, a character that may start a literal, comment or
+# regular expression, or a character that starts no token (every other character is part
+# of an identifier, number, punctuation or white space, which the quick check need not read
+# one by one: they tokenize whatever their order).
+_QUICK_STOP = re.compile(r"[^\w$\s;,<>+\-*%&|^!~?:=.@#]")
+
+
+def quick_code(text: str) -> list[str] | None:
+    """The code between the literals and comments of ``text`` (template literals' ``${…}``
+    included), when ``text`` is certainly well formed: :func:`tokenize` would accept it.
+    ``None`` where the quick reading cannot tell (a character that starts no token, an
+    unclosed literal or bracket, or a ``/`` whose meaning depends on the token before it):
+    the caller then tokenizes the text. Brackets and literals are read as :func:`tokenize`
+    reads them, other code only checked for characters that start no token."""
+    code: list[str] = []
+    opened: list[str] = []  # open brackets, "${" for a template's substitution
+    search, pos, n = _QUICK_STOP.search, 0, len(text)
+    comment_ends: dict[int, int] = {}  # end -> start of each comment
+    while True:
+        m = search(text, pos)
+        if m is None:
+            code.append(text[pos:])
+            break
+        i = m.start()
+        c = text[i]
+        code.append(text[pos:i])
+        pos = i + 1
+        if c in "([{":
+            opened.append(c)
+        elif c in ")]":
+            if not opened or opened.pop() != _CLOSERS[c]:
+                return None
+        elif c == "}":
+            if not opened:
+                return None
+            top = opened.pop()
+            if top == "${":
+                pos = _quick_template(text, pos, opened)
+                if pos < 0:
+                    return None
+            elif top != "{":
+                return None
+        elif c == "`":
+            pos = _quick_template(text, pos, opened)
+            if pos < 0:
+                return None
+        elif c in "\"'":
+            stop = _STRING_STOP[c]
+            while (s := stop.search(text, pos)) is not None and s.group() == "\\":
+                pos = s.start() + 2
+            if s is None or s.group() != c:
+                return None
+            pos = s.end()
+        elif c == "/":
+            if text.startswith("//", i):
+                end = text.find("\n", i)
+                pos = n if end < 0 else end
+                comment_ends[pos] = i
+            elif text.startswith("/*", i):
+                end = text.find("*/", i + 2)
+                if end < 0:
+                    return None
+                pos = end + 2
+                comment_ends[pos] = i
+            elif not _quick_division(text, i, comment_ends):
+                return None  # a regular expression, or a `/` the quick check cannot place
+        else:
+            return None  # a character that starts no token
+    return None if opened else code
+
+
+def _quick_template(text: str, pos: int, opened: list[str]) -> int:
+    """The offset after a template literal's part that starts at ``pos``: after its closing
+    backtick, or after a ``${`` (then pushed on ``opened``); -1 where it is not closed."""
+    while (m := _TEMPLATE_STOP.search(text, pos)) is not None:
+        if m.group() == "\\":
+            pos = m.start() + 2
+            continue
+        if m.group() == "${":
+            opened.append("${")
+        return m.end()
+    return -1
+
+
+def _quick_division(text: str, i: int, comment_ends: dict[int, int]) -> bool:
+    """Whether the ``/`` at ``i`` is certainly a division (the token before it ends a value,
+    as :meth:`_Lexer.regex_allowed` decides); False where it may start a regular expression
+    or the token before it cannot be told from its last character."""
+    j = i
+    while True:
+        while j and text[j - 1].isspace():
+            j -= 1
+        if j not in comment_ends:
+            break
+        j = comment_ends[j]
+    if j == 0:
+        return False
+    c = text[j - 1]
+    if c in ")]}\"'`":
+        return True  # a closing bracket, or the end of a string or template literal
+    if not (c == "$" or c.isalnum() or c == "_"):
+        return False  # punctuation: a regular expression may follow
+    k = word_start(text, j)
+    run = text[k:j]
+    before = text[k - 1] if k else ""
+    if before == "/" or before == ".":
+        return False  # a regular expression's flags, or a number's digits after its point
+    if run.isdigit():
+        return True  # a number
+    return _IDENT.fullmatch(run) is not None and run not in _REGEX_AFTER_WORDS
+
+
+def word_start(text: str, end: int) -> int:
+    """The start of the run of word characters (``[\\w$]``) that ends at ``end``."""
+    k = end
+    while k and (text[k - 1].isalnum() or text[k - 1] in "_$"):
+        k -= 1
+    return k

@@ -43,6 +43,8 @@ from zerolayer.plugins.sql_pandas.sqltree import (
     factor_or,
     has_subquery,
     int_literal,
+    plain_column,
+    walk_all,
 )
 
 _ALLOWED_CLAUSES = {
@@ -428,7 +430,7 @@ class Translator:
         if col.args.get("db") or col.args.get("catalog"):
             raise Unsupported("sql_qualified_column", "schema-qualified column names")
         name = col.name
-        qual = col.table.lower() if col.table else ""
+        qual = col.table.lower()
         if qual:
             for src in sources:
                 if src.alias == qual:
@@ -443,7 +445,7 @@ class Translator:
                     "sql_correlated_subquery", "subqueries that refer to the outer query"
                 )
             raise Unsupported("sql_unknown_table", f"no FROM item named {qual!r}")
-        hits = [(s, s.lookup(name)) for s in sources if s.lookup(name) is not None]
+        hits = [(s, hit) for s in sources if (hit := s.lookup(name)) is not None]
         unknown = [s for s in sources if s.rel.columns is None]
         if len(hits) == 1 and not unknown:
             src, hit = hits[0]
@@ -701,7 +703,7 @@ class Translator:
             parts.append(node.args["having"])
         if node.args.get("order") is not None:
             parts.append(node.args["order"])
-        return any(self.walks.aggregates(p) for p in parts)
+        return any(self.walks.aggregates(p) for p in parts if not plain_column(p))
 
     def _aggregate(
         self,
@@ -1252,7 +1254,11 @@ def _window_order(items: list[Item]) -> exp.Order | None:
     keys; without an ORDER BY of its own the query is sorted the same way."""
     specs: dict[str, exp.Window] = {}
     for item in items:
-        for win in item.node.find_all(exp.Window):
+        if plain_column(item.node):
+            continue  # the common item: no window in it
+        for win in walk_all(item.node):
+            if not isinstance(win, exp.Window):
+                continue
             if win.args.get("partition_by") or win.args.get("order"):
                 spec = exp.Window(
                     partition_by=win.args.get("partition_by"), order=win.args.get("order")

@@ -65,6 +65,23 @@ def children(node: exp.Expression) -> list[exp.Expression]:
     return out
 
 
+def plain_column(node: exp.Expression) -> bool:
+    """Whether ``node`` is a column reference whose parts are all names or ``*`` (the most
+    common SELECT item): no aggregate, window or subquery can be in it, and the walks that
+    look for them need not run."""
+    if type(node) is not exp.Column:
+        return False
+    for value in node.args.values():
+        if isinstance(value, NODE) and type(value) not in _NAME_PARTS:
+            return False
+        if type(value) is list:
+            return False
+    return True
+
+
+_NAME_PARTS = (exp.Identifier, exp.Star)
+
+
 def walk_all(node: exp.Expression) -> list[exp.Expression]:
     """Every node of ``node``, nested queries included, breadth-first (as ``node.walk()``)."""
     found = [node]
