@@ -607,7 +607,10 @@ class Engine:
 
     def _framed(self, candidate: Segmented, instruction: str) -> _Reading | None:
         """The conversion frame of an instruction the grammar has no shape for
-        (core/frames.py), when the grammar reads its sentence and the payload fits it."""
+        (core/frames.py), when the grammar reads its sentence and the payload fits it. A text
+        longer than any one instruction is no frame's (the readers are linear, but it costs)."""
+        if len(instruction) > _FRAME_MAX_CHARS:
+            return None
         first = candidate.payloads[0] if candidate.payloads else None
         known = (
             payload_formats(first.hint, first.text, self._sniffers)
@@ -1098,6 +1101,8 @@ def _points_at(instruction: str, fmt: str) -> bool:
     )
 
 
+# the longest instruction the frame readers read: a request says what to do in a few sentences
+_FRAME_MAX_CHARS = 2000
 # formats whose readers take any line of text: a line reading as one of them says nothing
 _CLAIMS_ANY_TEXT = frozenset({"yaml", "yml", "markdown", "md", "csv", "text"})
 _LETTERS = re.compile(r"[A-Za-z]+")

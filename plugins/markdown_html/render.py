@@ -30,6 +30,9 @@ _RECURSION_MARGIN = 2
 # markdown-it gives up on a link label nested about MAX_NESTING brackets deep, silently.
 MAX_BRACKET_DEPTH = MAX_NESTING - 8
 _BRACKET = re.compile(r"[\[\]]")
+# the most emphasis markers one paragraph may hold (about 1,000 emphasised spans)
+MAX_EMPHASIS_MARKERS = 2048
+_PARAGRAPHS = re.compile(r"\n[ \t]*\n")
 
 
 def _blockquote_open(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
@@ -88,6 +91,22 @@ def _check_nesting(tokens: Sequence[Token]) -> None:
     )
 
 
+def _check_delimiters(text: str) -> None:
+    """Fall back on a paragraph with ``MAX_EMPHASIS_MARKERS`` or more emphasis markers (``*``,
+    ``_``): markdown-it pairs them in linear time, but at a cost per marker that such a run
+    (``*a*a*a…``) would push past the engine's time budget; no written paragraph holds that
+    many."""
+    if text.count("*") + text.count("_") < MAX_EMPHASIS_MARKERS:
+        return
+    for paragraph in _PARAGRAPHS.split(text):
+        if paragraph.count("*") + paragraph.count("_") >= MAX_EMPHASIS_MARKERS:
+            raise Unsupported(
+                "markdown_too_many_markers",
+                f"a paragraph of the Markdown holds {MAX_EMPHASIS_MARKERS} or more emphasis "
+                "markers (* or _)",
+            )
+
+
 def _check_brackets(text: str) -> None:
     if text.count("[") < MAX_BRACKET_DEPTH:
         return
@@ -138,6 +157,7 @@ def render_markdown(
             f"the Markdown is larger than the {max_input_bytes}-byte limit of the renderer"
         )
     _check_brackets(text)
+    _check_delimiters(text)
     md = parser(gfm, safe)
     env: dict[str, Any] = {}
     if max_output_chars != DEFAULT_MAX_OUTPUT_CHARS:

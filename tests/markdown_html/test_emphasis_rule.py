@@ -74,3 +74,14 @@ def test_character_classes() -> None:
     assert char_class("，") == (False, True)
     assert char_class("a") == (False, False)
     assert char_class("中") == (False, False)
+
+
+def test_a_paragraph_of_thousands_of_emphasis_markers_falls_back() -> None:
+    from zerolayer.core.errors import Unsupported
+    from zerolayer.plugins.markdown_html.render import MAX_EMPHASIS_MARKERS, render_markdown
+
+    with pytest.raises(Unsupported, match="emphasis markers"):
+        render_markdown("*a" * MAX_EMPHASIS_MARKERS)
+    # the same markers spread over paragraphs are rendered
+    spread = "\n\n".join(["*a*"] * MAX_EMPHASIS_MARKERS)
+    assert render_markdown(spread).count("<em>a</em>") == MAX_EMPHASIS_MARKERS
