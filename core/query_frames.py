@@ -172,6 +172,9 @@ _DIRECTIONS: tuple[tuple[str, str], ...] = (
     (r"(?:lowest|smallest|least|fewest)\s+first", "up"),
     (r"ascending|asc|increasing", "asc"),
     (r"descending|desc|decreasing", "desc"),
+    # points in time: the grammar sorts by them only a field of dates or years
+    (r"(?:newest|latest|most\s+recent)\s+first|from\s+(?:newest|latest)\s+to\s+oldest", "new"),
+    (r"earliest\s+first|from\s+(?:oldest|earliest)\s+to\s+(?:newest|latest)", "old"),
 )
 _ORDER = {"up": "asc", "down": "desc"}  # a magnitude's order
 _COMPARISONS: tuple[tuple[str, str], ...] = (
@@ -179,6 +182,13 @@ _COMPARISONS: tuple[tuple[str, str], ...] = (
     (r"at\s+most|no\s+more\s+than|not\s+more\s+than", "<="),
     (r"(?:is\s+)?(?:greater|more|higher|larger|bigger)\s+than|above|over|exceeding", ">"),
     (r"(?:is\s+)?(?:less|fewer|lower|smaller)\s+than|below|under", "<"),
+    (r"after(?=\s+\d)|later\s+than", ">"),  # a point in time: "after 2018"
+    (r"before(?=\s+\d)|earlier\s+than", "<"),
+)
+# A sum of money ("under $60", "over 50 dollars"): a number of the one field of cost.
+_MONEY = re.compile(
+    r"\$\s*(\d+(?:\.\d+)?)(?![\w.])"
+    r"|(?<![\w.])(\d+(?:\.\d+)?)\s*(?:dollars|bucks|usd|euros?|eur)(?![a-z])"
 )
 # Comparisons written as symbols, with or without spaces around them ("price<65", "qty != 0").
 _SYMBOLS = re.compile(r"(?<![<>=!#])(>=|≥|<=|≤|!=|≠|==?|>|<)(?![<>=])")
@@ -277,7 +287,7 @@ _STARTS = _REQUESTS | frozenset({"sorted", "ordered", "ranked", "arranged"})
 # "and" before one of these starts a new clause ("sort by age and just the name").
 _AND_SPLITS = _KEEP | {"give", "return", "output", "convert", "turn", "show"}
 # Text values read as values: short, a word or a few, never a word of the closed classes.
-_VALUE_TEXT = re.compile(r"[A-Za-z][\w&' .-]{1,39}$")
+_VALUE_TEXT = re.compile(r"[A-Za-z\u3400-\u9fff][\w&' .-]{1,39}$")
 _MAX_VALUES = 400
 _CLOSED = (
     _SORT | _KEEP | _FIELDWORDS | _BENIGN | _LINKS | _UP | _DOWN | _NUMBER_WORDS
@@ -322,7 +332,8 @@ class _Op:
 
 
 def _word(direction: str) -> str:
-    return {"asc": "ascending", "desc": "descending"}.get(direction, "")
+    words = {"asc": "ascending", "desc": "descending", "new": "newest first"}
+    return words.get(direction, "oldest first" if direction == "old" else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,14 +402,16 @@ def query_sentence(
     if len(lowered) != len(keys):
         raise _refuse("the records have keys that differ only in case")
     if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
-        instruction = english_clauses(instruction, lowered)  # core/query_zh.py
+        values = {v for vs in (texts or {}).values() for v in vs}
+        instruction = english_clauses(instruction, lowered, values)  # core/query_zh.py
     text, values = _mark_values(instruction, lowered, texts or {})
     text = _PLACE.sub(" ", text.lower())
     for key in sorted(lowered, key=len, reverse=True):  # "flight time" for flight_time
-        words = [w for w in re.split(r"[_\s]+", key) if w]
-        if len(words) > 1:
-            phrase = r"[\s_-]+".join(map(re.escape, words))
+        words = key_words(lowered[key])
+        if len(words) > 1:  # the last word in a plural form too ("last names")
+            phrase = r"[\s_-]*".join(map(re.escape, words)) + "(?:e?s)?"
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
+    text = _MONEY.sub(lambda m: f" {m[1] or m[2]} %money ", text)
     text = _KEEP_PHRASES.sub(" keep ", text)
     text = re.sub(r"(?<![a-z0-9_])(?:filter|take|leave|throw)\s+out(?![a-z0-9_])", " %out ", text)
     text = _SUPERLATIVE_FIRST.sub(_superlative_first, text)
@@ -553,9 +566,17 @@ def _join_marks(clause: list[str]) -> list[str]:
     return out
 
 
+def key_words(key: str) -> list[str]:
+    """The words of a key, lower case: split at ``_``, ``-``, spaces and a lower case letter
+    followed by an upper case one (``unit_price``, ``annualSalary`` → annual, salary)."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
+    return [w for w in re.split(r"[_\s-]+", spaced.lower()) if w]
+
+
 def _field(word: str, keys: Mapping[str, str]) -> str | None:
     """The key ``word`` names: the key itself (case aside), or, for a word of no closed
-    class, its word form or glossary translation to exactly one key."""
+    class, its word form or glossary translation to exactly one key, or else to the one key
+    whose last word it is (``price`` for ``unit_price``, ``salary`` for ``annualSalary``)."""
     if word in keys:
         return keys[word]
     if word in _CLOSED or not word.isalpha():
@@ -563,7 +584,21 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
     try:
         return resolve(word, list(keys.values()))
     except Unsupported:
-        return None
+        return _head_field(word, keys)
+
+
+def _head_field(word: str, keys: Mapping[str, str]) -> str | None:
+    """The one key whose last word ``word`` names, as it is, in a word form or through the
+    glossary (a key of one word is its own last word); None for none or several."""
+    heads = {key: words[-1] for key in keys.values() if (words := key_words(key))}
+    named = set()
+    for head in set(heads.values()):
+        try:
+            named.add(resolve(word, [head]))
+        except Unsupported:
+            continue
+    found = [key for key, head in heads.items() if head in named]
+    return found[0] if len(found) == 1 else None
 
 
 def _clause(
@@ -590,6 +625,9 @@ def _clause(
             raise _refuse(f"'{w}' is a key of the records and a word of the request")
     if all(w in _BENIGN or w in _LINKS for w in words):
         return []
+    money = "%money" in words  # "under $60": a number of the field of cost
+    words = [w for w in words if w != "%money"]
+    modifier = _field_of_records(words, keys)
     fields: list[str] = []
     rest: list[str] = []
     for i, w in enumerate(words):
@@ -600,6 +638,11 @@ def _clause(
             fields.append(key)
         elif w not in _BENIGN and (w not in RECORD_NOUNS or w in _CLOSED):  # "order" sorts
             rest.append(w)
+    if money and not fields:
+        cost = _field("cost", keys)
+        if cost is None:
+            raise _refuse("a sum of money and no one field of cost")
+        fields.append(cost)
     dirs = [w[1:] for w in rest if w.startswith("@")]
     cmps = [w[1:] for w in rest if w.startswith("#")]
     numbers = [w for w in rest if _NUMBER.match(w)]
@@ -648,6 +691,10 @@ def _clause(
             if ops[0].kind not in ("agg", "top") or ops[0].comparison in _AGGREGATES.values():
                 raise _refuse("a superlative that asks for no record")
             ops = [replace(ops[0], record=True)]
+    if modifier:  # "the lowest paid employee", "only the remote ones": records, not values
+        if any(op.kind in ("keep", "fields") for op in ops):
+            raise _refuse("a field said of the records, not a projection")
+        ops = [replace(op, record=True) if op.kind == "agg" else op for op in ops]
     if removing:
         if counted or len(ops) != 1 or ops[0].kind not in ("filter", "is"):
             raise _refuse("a removal of something other than the records of one filter")
@@ -657,6 +704,17 @@ def _clause(
             raise _refuse("a count of something other than records")
         ops.append(_Op("count"))
     return ops
+
+
+def _field_of_records(words: Sequence[str], keys: Mapping[str, str]) -> bool:
+    """Whether a field word is said of the records, right before their noun ("the lowest
+    paid employee", "the remote ones")."""
+    nouns = RECORD_NOUNS | {"one", "ones"}
+    return any(
+        w in nouns and w not in keys and _field(words[i - 1], keys) is not None
+        for i, w in enumerate(words)
+        if i
+    )
 
 
 def _inverted(op: _Op) -> _Op:

@@ -13,7 +13,7 @@ covers makes the query fall back: nothing unknown is skipped.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import GLOSSARY
@@ -83,11 +83,13 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _TOP_RANKS = re.compile(r"取?前\s*(\d+|[零〇一二两三四五六七八九十百千万]+)\s*名")
 
 
-def english_clauses(text: str, keys: Mapping[str, str]) -> str:
+def english_clauses(
+    text: str, keys: Mapping[str, str], values: Collection[str] = frozenset()
+) -> str:
     """``text`` (a query with Chinese words) with each Chinese word of a clause class written
     as its English word, each Chinese field word as the key it names among ``keys`` (lower
-    case → key) and each Chinese numeral as digits; ``Unsupported`` for Chinese no entry
-    covers."""
+    case → key), each text value of the records among ``values`` kept as it is, and each
+    Chinese numeral as digits; ``Unsupported`` for Chinese no entry covers."""
     text = _RANGE.sub(_range, text)
     text = _TOP_RANKS.sub(lambda m: f" top {m[1]} ", text)
     out: list[str] = []
@@ -100,6 +102,11 @@ def english_clauses(text: str, keys: Mapping[str, str]) -> str:
             continue
         word = _longest(text, i) or ""
         field = _field_word(text, i, keys)
+        value = _value_word(text, i, values)
+        if value and len(value) >= max(len(word), len(field[0]) if field else 0):
+            out.append(f" {value} ")  # 浙江: a value of the records, read as a value
+            i += len(value)
+            continue
         if field is not None and len(field[0]) >= len(word):  # 名字 is a field, 名 a measure
             out.append(f" {field[1]} ")
             i += len(field[0])
@@ -125,14 +132,22 @@ def _longest(text: str, i: int) -> str | None:
 
 
 def _field_word(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] | None:
-    """The longest glossary word at ``i`` that names exactly one key of the records, with
-    that key."""
-    for size in range(min(6, len(text) - i), 0, -1):
+    """The longest key of the records written as it is (人口), or glossary word that names
+    exactly one key of the records, at ``i``, with that key."""
+    for size in range(min(max([6, *map(len, keys)]), len(text) - i), 0, -1):
         word = text[i : i + size]
+        if word in keys and _CJK.match(word):
+            return word, keys[word]
         named = [k for k in GLOSSARY.get(word, ()) if k.lower() in keys]
         if len(named) == 1:
             return word, named[0]
     return None
+
+
+def _value_word(text: str, i: int, values: Collection[str]) -> str:
+    """The longest Chinese text value of the records at ``i``; "" for none."""
+    found = [v for v in values if _CJK.match(v[:1]) and text.startswith(v, i)]
+    return max(found, key=len, default="")
 
 
 def _range(m: re.Match[str]) -> str:

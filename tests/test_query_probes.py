@@ -42,7 +42,7 @@ def _same(got: Any, want: Any) -> bool:
         except (TypeError, ValueError):
             return False
     if isinstance(want, list) and isinstance(got, list):
-        return len(got) == len(want) and all(_same(g, w) for g, w in zip(got, want))
+        return len(got) == len(want) and all(_same(g, w) for g, w in zip(got, want, strict=True))
     if isinstance(want, dict) and isinstance(got, dict):
         return got.keys() == want.keys() and all(_same(got[k], want[k]) for k in want)
     return type(got) is type(want) and got == want
@@ -65,7 +65,9 @@ def answered_right(output: str, want: Any) -> bool:
     if _same(got, want) or str(got).strip() == str(want):
         return True
     if isinstance(want, list) and isinstance(got, list):
-        return len(got) == len(want) and all(_same(_single(g), w) for g, w in zip(got, want))
+        return len(got) == len(want) and all(
+            _same(_single(g), w) for g, w in zip(got, want, strict=True)
+        )
     if not isinstance(want, list):
         return _same(_single(got), want) or _same(_single(_single(got)), want)
     return False
