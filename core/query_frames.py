@@ -267,7 +267,11 @@ _NOT_VALUE = re.compile(
     r"(?:is\s+not|isn't|not\s+in|not|except(?:\s+for)?|other\s+than|excluding|apart\s+from)"
     r"\s+(?=%v\d)"
 )
-_TOKEN = re.compile(r"[A-Za-z_%][A-Za-z0-9_'%]*|\d+(?:\.\d+)?|[<>!=]=?|\n|\S")
+_TOKEN = re.compile(
+    r"[A-Za-z_%][A-Za-z0-9_'%]*|[\u3400-\u9fff]+|\d+(?:\.\d+)?|[<>!=]=?|\n|\S"
+)  # a run of Chinese is one word: a key of the records (人口)
+# Contractions written without their apostrophe ("whats the cheapest").
+_BARE_CONTRACTION = re.compile(r"(?<![a-z0-9_'])(what|here)s(?![a-z0-9_'])")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
 _VALUE_TOKEN = re.compile(r"%v\d+$")
 # "from the list below": where the records are, not a field named "from".
@@ -405,7 +409,7 @@ def query_sentence(
         values = {v for vs in (texts or {}).values() for v in vs}
         instruction = english_clauses(instruction, lowered, values)  # core/query_zh.py
     text, values = _mark_values(instruction, lowered, texts or {})
-    text = _PLACE.sub(" ", text.lower())
+    text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
     for key in sorted(lowered, key=len, reverse=True):  # "flight time" for flight_time
         words = key_words(lowered[key])
         if len(words) > 1:  # the last word in a plural form too ("last names")
@@ -440,6 +444,10 @@ def query_sentence(
                 raise _refuse("field names that no operation uses")
             ops[-1] = _Op("keep", tuple(dict.fromkeys((*ops[-1].fields, *op.fields))))
             continue
+        if op.kind == "ranks":  # "sort by total desc, top 2": the first 2 of the sort
+            if not ops or ops[-1].kind != "sort" or ops[-1].direction != "desc":
+                raise _refuse("a top N of no field after no descending sort is no query")
+            op = replace(op, kind="first")
         if op.kind == "dir":
             if not ops or ops[-1].kind not in ("sort", "top"):
                 raise _refuse("a direction names no sort")
@@ -625,6 +633,10 @@ def _clause(
             raise _refuse(f"'{w}' is a key of the records and a word of the request")
     if all(w in _BENIGN or w in _LINKS for w in words):
         return []
+    picked = _fields_of_records(words, keys)
+    if picked is not None:  # "ids of orders with status pending": the filter, then the ids
+        fields_said, after = picked
+        return [*_clause(after, keys, values, texts, source), _Op("keep", fields_said)]
     money = "%money" in words  # "under $60": a number of the field of cost
     words = [w for w in words if w != "%money"]
     modifier = _field_of_records(words, keys)
@@ -691,10 +703,11 @@ def _clause(
             if ops[0].kind not in ("agg", "top") or ops[0].comparison in _AGGREGATES.values():
                 raise _refuse("a superlative that asks for no record")
             ops = [replace(ops[0], record=True)]
-    if modifier:  # "the lowest paid employee", "only the remote ones": records, not values
-        if any(op.kind in ("keep", "fields") for op in ops):
-            raise _refuse("a field said of the records, not a projection")
-        ops = [replace(op, record=True) if op.kind == "agg" else op for op in ops]
+    if modifier and any(op.kind in ("keep", "fields") for op in ops):  # "the remote ones"
+        raise _refuse("a field said of the records, not a projection")
+    if modifier or any(w in RECORD_NOUNS and w not in keys for w in words):
+        # "the lowest paid employee", "面积最小的城市": an extreme of the records is a record
+        ops = [replace(op, record=True) if _extreme(op) else op for op in ops]
     if removing:
         if counted or len(ops) != 1 or ops[0].kind not in ("filter", "is"):
             raise _refuse("a removal of something other than the records of one filter")
@@ -704,6 +717,31 @@ def _clause(
             raise _refuse("a count of something other than records")
         ops.append(_Op("count"))
     return ops
+
+
+def _extreme(op: _Op) -> bool:
+    return op.kind == "agg" and op.comparison in ("highest", "lowest")
+
+
+def _fields_of_records(
+    words: Sequence[str], keys: Mapping[str, str]
+) -> tuple[tuple[str, ...], list[str]] | None:
+    """ "ids of orders with status pending", "the names of the products over $50": the fields
+    before "of" and the records' noun, and the words after that noun (a clause of its own);
+    None for any other clause."""
+    at = next((i for i, w in enumerate(words) if w == "of"), None)
+    if at is None or at == 0:
+        return None
+    after = list(words[at + 1 :])
+    while after and after[0] in ("the", "all", "those", "these"):
+        after = after[1:]
+    if not after or after[0] not in RECORD_NOUNS or after[0] in keys or len(after) < 2:
+        return None
+    said = [w for w in words[:at] if w not in ("the", "and", "just", "only")]
+    fields = [_field(w, keys) for w in said]
+    if not said or any(f is None for f in fields):
+        return None
+    return tuple(dict.fromkeys(f for f in fields if f)), after[1:]
 
 
 def _field_of_records(words: Sequence[str], keys: Mapping[str, str]) -> bool:
@@ -770,6 +808,8 @@ def _operation(
     limits = ({"limit", "to"}, {"first"}, {"just", "first"}, {"only", "first"})
     if not fields and len(numbers) == 1 and not cmps and not direction and head in limits:
         return _Op("first", number=numbers[0])
+    if not fields and len(numbers) == 1 and not cmps and not direction and head == {"top"}:
+        return _Op("ranks", number=numbers[0])
     raise _refuse("the clause is no query the frame reads")
 
 

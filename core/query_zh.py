@@ -16,7 +16,7 @@ import re
 from collections.abc import Collection, Mapping
 
 from zerolayer.core.errors import Unsupported
-from zerolayer.core.fields import GLOSSARY
+from zerolayer.core.fields import GLOSSARY, RECORD_NOUNS
 from zerolayer.core.normalise import chinese_to_int
 
 # Chinese words of the clause classes, each written as the English word(s) of its class.
@@ -68,6 +68,7 @@ _LEXICON: dict[str, str] = {
     "的": " ", "一下": " ", "一个": " a ", "条": " ", "个": " ", "名": " ", "位": " ", "项": " ",
     "行": " ", "本": " ", "就行": " ", "即可": " ", "吧": " ", "谢谢": " ",
     "和": " and ", "以及": " and ", "是谁": " who ", "谁": " who ", "是": " is ",
+    "有哪些": " which ",
     "哪个": " which ", "哪一个": " which ", "哪些": " which ", "哪位": " which ",
 }  # fmt: skip
 _LONGEST = max(map(len, _LEXICON))
@@ -79,6 +80,7 @@ _RANGE = re.compile(
     r"(?:[(（]\s*(含两端|包含两端|包括两端|含|包含|不含两端|不含|不包含)\s*[)）])?"
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
+_RECORD_NOUN = re.compile(" (?:" + "|".join(sorted(RECORD_NOUNS)) + ") ")
 # "取前2名", "前三名": the first N ranks, the N highest (名 counts ranks; 前2条 is the first 2).
 _TOP_RANKS = re.compile(r"取?前\s*(\d+|[零〇一二两三四五六七八九十百千万]+)\s*名")
 
@@ -107,6 +109,8 @@ def english_clauses(
             out.append(f" {value} ")  # 浙江: a value of the records, read as a value
             i += len(value)
             continue
+        if field and word == field[0] and _RECORD_NOUN.fullmatch(_LEXICON[word]) and _after_de(out):
+            field = None  # 湖北的城市: the records' noun after 的, though a key too
         if field is not None and len(field[0]) >= len(word):  # 名字 is a field, 名 a measure
             out.append(f" {field[1]} ")
             i += len(field[0])
@@ -122,6 +126,11 @@ def english_clauses(
             continue
         raise Unsupported("parse.no_match", f"the query frame does not know {text[i : i + 4]!r}")
     return "".join(out)
+
+
+def _after_de(out: list[str]) -> bool:
+    """Whether the words read so far end with 的 (read as a space) after a word."""
+    return len(out) > 1 and out[-1] == " " and out[-2].strip() != ""
 
 
 def _longest(text: str, i: int) -> str | None:
