@@ -274,6 +274,7 @@ _TOKEN = re.compile(
 _BARE_CONTRACTION = re.compile(r"(?<![a-z0-9_'])(what|here)s(?![a-z0-9_'])")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
 _VALUE_TOKEN = re.compile(r"%v\d+$")
+_FLAG_TOKEN = re.compile(r"%[tf]\d+$")
 # "from the list below": where the records are, not a field named "from".
 _PLACE = re.compile(
     r"(?<![a-z0-9_])from\s+(?:the|this|these)\s+(?:list|data|array|records|json|items)"
@@ -348,6 +349,7 @@ class Records:
 
     numeric: Mapping[str, bool]
     texts: Mapping[str, frozenset[str]]
+    flags: frozenset[str] = frozenset()  # the keys whose value is true or false in every record
 
 
 def record_shape(payload: str | None) -> Records | None:
@@ -375,7 +377,8 @@ def records_of(data: Any) -> Records | None:
         if isinstance(k, str)
     }
     texts = {k: frozenset(r[k] for r in data if isinstance(r[k], str)) for k in numeric}
-    return Records(numeric, texts)
+    flags = frozenset(k for k in numeric if all(isinstance(r[k], bool) for r in data))
+    return Records(numeric, texts, flags)
 
 
 def record_keys(payload: str | None) -> dict[str, bool] | None:
@@ -391,12 +394,15 @@ def query_sentence(
     texts: Mapping[str, frozenset[str]] | None = None,
     source: str = "json",
     reserved: frozenset[str] = frozenset(),
+    flags: frozenset[str] = frozenset(),
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
     text values ``texts`` of each key, read from a payload in the format ``source`` ("json"
     or "yaml": a conversion asked for is to the other); a key that is one of the ``reserved``
-    words of the grammar is quoted in the sentence ("code" is a word the grammar skips).
+    words of the grammar is quoted in the sentence ("code" is a word the grammar skips); the
+    ``flags`` (keys whose values are true or false) are said as adjectives of the records
+    ("the remote ones" for ``isRemote``).
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
         raise _refuse("the instruction quotes words")
@@ -415,6 +421,7 @@ def query_sentence(
         if len(words) > 1:  # the last word in a plural form too ("last names")
             phrase = r"[\s_-]*".join(map(re.escape, words)) + "(?:e?s)?"
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
+    text = _mark_flags(text, flags)
     text = _MONEY.sub(lambda m: f" {m[1] or m[2]} %money ", text)
     text = _KEEP_PHRASES.sub(" keep ", text)
     text = re.sub(r"(?<![a-z0-9_])(?:filter|take|leave|throw)\s+out(?![a-z0-9_])", " %out ", text)
@@ -433,7 +440,7 @@ def query_sentence(
     for op in (
         op
         for clause in _clauses(text)
-        for op in _clause(clause, lowered, values, texts or {}, source)
+        for op in _clause(clause, lowered, values, texts or {}, source, tuple(sorted(flags)))
     ):
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
@@ -520,6 +527,26 @@ def _mark_values(
             instruction = re.sub(pattern, f" %v{len(values)} ", instruction)
             values.append(value)
     return instruction, values
+
+
+def _mark_flags(text: str, flags: frozenset[str]) -> str:
+    """``text`` with each flag said as an adjective right before the records' noun ("the
+    remote ones", "non-remote employees" for ``isRemote``) written as a mark ``%tN`` (true)
+    or ``%fN`` (false), N the flag's place in sorted order."""
+    nouns = "|".join(sorted(RECORD_NOUNS | {"one", "ones"}, key=len, reverse=True))
+    for n, key in enumerate(sorted(flags)):
+        words = key_words(key)
+        if len(words) > 1 and words[0] in ("is", "has", "can"):
+            words = words[1:]
+        if any(w in _CLOSED for w in words):
+            continue
+        adjective = r"[\s_-]*".join(map(re.escape, words))
+        text = re.sub(
+            rf"(?<![a-z0-9_%-])(non-?|not\s+)?{adjective}(?=\s+(?:{nouns})(?![a-z0-9_]))",
+            lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
+            text,
+        )
+    return text
 
 
 def _superlative(m: re.Match[str]) -> str:
@@ -615,6 +642,7 @@ def _clause(
     values: Sequence[str],
     texts: Mapping[str, frozenset[str]],
     source: str,
+    flags: tuple[str, ...] = (),
 ) -> list[_Op]:
     """The operations of one clause (none for a clause of benign words alone; a filter and a
     count for "count the products with stock above 20"); ``Unsupported`` when a word has no
@@ -636,7 +664,10 @@ def _clause(
     picked = _fields_of_records(words, keys)
     if picked is not None:  # "ids of orders with status pending": the filter, then the ids
         fields_said, after = picked
-        return [*_clause(after, keys, values, texts, source), _Op("keep", fields_said)]
+        return [*_clause(after, keys, values, texts, source, flags), _Op("keep", fields_said)]
+    said = [w for w in words if _FLAG_TOKEN.match(w)]
+    if said:
+        return [_flag_filter(said, words, flags)]
     money = "%money" in words  # "under $60": a number of the field of cost
     words = [w for w in words if w != "%money"]
     modifier = _field_of_records(words, keys)
@@ -717,6 +748,16 @@ def _clause(
             raise _refuse("a count of something other than records")
         ops.append(_Op("count"))
     return ops
+
+
+def _flag_filter(said: list[str], words: Sequence[str], flags: tuple[str, ...]) -> _Op:
+    """ "only the remote ones": the records whose flag is true (false for "non-remote"); the
+    clause holds nothing else."""
+    rest = [w for w in words if w not in said and w not in RECORD_NOUNS]
+    if len(said) > 1 or any(w not in _BENIGN and w not in _FILTER_WORDS for w in rest):
+        raise _refuse("a flag with words it does not know")
+    value = "true" if said[0][1] == "t" else "false"
+    return _Op("is", (flags[int(said[0][2:])],), value=value)
 
 
 def _extreme(op: _Op) -> bool:
