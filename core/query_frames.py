@@ -679,7 +679,11 @@ def _clause(
         key = _field(w, keys)
         if key is not None:
             fields.append(key)
-        elif w not in _BENIGN and (w not in RECORD_NOUNS or w in _CLOSED):  # "order" sorts
+        elif (
+            w not in _BENIGN
+            and (w not in RECORD_NOUNS or w in _CLOSED)  # "order" sorts
+            and not _noun_before_field(words, i, keys)  # "the average order total"
+        ):
             rest.append(w)
     if money and not fields:
         cost = _field("cost", keys)
@@ -736,7 +740,10 @@ def _clause(
             ops = [replace(ops[0], record=True)]
     if modifier and any(op.kind in ("keep", "fields") for op in ops):  # "the remote ones"
         raise _refuse("a field said of the records, not a projection")
-    if modifier or any(w in RECORD_NOUNS and w not in keys for w in words):
+    if modifier or any(
+        w in RECORD_NOUNS and w not in keys and not _noun_before_field(words, i, keys)
+        for i, w in enumerate(words)
+    ):
         # "the lowest paid employee", "面积最小的城市": an extreme of the records is a record
         ops = [replace(op, record=True) if _extreme(op) else op for op in ops]
     if removing:
@@ -758,6 +765,19 @@ def _flag_filter(said: list[str], words: Sequence[str], flags: tuple[str, ...]) 
         raise _refuse("a flag with words it does not know")
     value = "true" if said[0][1] == "t" else "false"
     return _Op("is", (flags[int(said[0][2:])],), value=value)
+
+
+def _noun_before_field(words: Sequence[str], i: int, keys: Mapping[str, str]) -> bool:
+    """Whether ``words[i]``, a records' noun that is also a sort verb ("order"), is said as the
+    noun right before a field of the records in a clause of an aggregate ("the average order
+    total"), not of a sort ("order total descending")."""
+    return (
+        words[i] in RECORD_NOUNS
+        and "by" not in words
+        and any((w in _AGGREGATES or w in _UP or w in _DOWN) and w not in keys for w in words)
+        and i + 1 < len(words)
+        and _field(words[i + 1], keys) is not None
+    )
 
 
 def _extreme(op: _Op) -> bool:

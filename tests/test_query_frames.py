@@ -138,6 +138,8 @@ SHAPED_TEXTS = {"firstName": frozenset({"Maria"}), "省份": frozenset({"浙江"
         ("省份是浙江，按人口排序", 'filter where 省份 is "浙江", then sort by 人口'),
         ("the lowest paid employee", None),
         ("sort by price", None),  # unit_price and list_price end in the same word
+        ("the average employee salary", "the average annualSalary"),
+        ("the highest paid employee", None),
     ],
 )  # fmt: skip
 def test_fields_by_structure(words: str, sentence: str | None) -> None:
