@@ -48,6 +48,7 @@ _LEXICON: dict[str, str] = {
     "只要": " only ", "只保留": " keep ", "只留": " keep ", "保留": " keep ", "仅保留": " keep ",
     "只给": " only ", "只输出": " only ", "只返回": " only ", "只回答": " only ",
     "数字": " number ", "整数": " integer ",
+    "记录数量": " count ", "记录数": " count ", "条数": " count ", "个数": " count ",
     "有几个": " how many ", "有多少个": " how many ", "有多少": " how many ",
     "多少个": " how many ", "几个": " how many ", "是多少": " what is ",
     "平均": " average ", "总和": " total ", "总计": " total ",

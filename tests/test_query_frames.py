@@ -140,6 +140,7 @@ SHAPED_TEXTS = {"firstName": frozenset({"Maria"}), "省份": frozenset({"浙江"
         ("sort by price", None),  # unit_price and list_price end in the same word
         ("the average employee salary", "the average annualSalary"),
         ("the highest paid employee", None),
+        ("省份是浙江的记录数量", 'filter where 省份 is "浙江", then count'),
     ],
 )  # fmt: skip
 def test_fields_by_structure(words: str, sentence: str | None) -> None:
