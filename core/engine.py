@@ -658,7 +658,9 @@ class Engine:
         except Unsupported:
             if shape is None:
                 raise
-        return query_sentence(instruction, shape.numeric, shape.texts, source, self._grammar_words)
+        return query_sentence(
+            instruction, shape.numeric, shape.texts, source, self._grammar_words, shape.flags
+        )
 
     def _data(self, payload: Payload | None) -> tuple[Any, str] | None:
         """The data of a JSON payload, or of a YAML one read by its plugin's reader (the one

@@ -172,6 +172,9 @@ _DIRECTIONS: tuple[tuple[str, str], ...] = (
     (r"(?:lowest|smallest|least|fewest)\s+first", "up"),
     (r"ascending|asc|increasing", "asc"),
     (r"descending|desc|decreasing", "desc"),
+    # points in time: the grammar sorts by them only a field of dates or years
+    (r"(?:newest|latest|most\s+recent)\s+first|from\s+(?:newest|latest)\s+to\s+oldest", "new"),
+    (r"earliest\s+first|from\s+(?:oldest|earliest)\s+to\s+(?:newest|latest)", "old"),
 )
 _ORDER = {"up": "asc", "down": "desc"}  # a magnitude's order
 _COMPARISONS: tuple[tuple[str, str], ...] = (
@@ -179,6 +182,13 @@ _COMPARISONS: tuple[tuple[str, str], ...] = (
     (r"at\s+most|no\s+more\s+than|not\s+more\s+than", "<="),
     (r"(?:is\s+)?(?:greater|more|higher|larger|bigger)\s+than|above|over|exceeding", ">"),
     (r"(?:is\s+)?(?:less|fewer|lower|smaller)\s+than|below|under", "<"),
+    (r"after(?=\s+\d)|later\s+than", ">"),  # a point in time: "after 2018"
+    (r"before(?=\s+\d)|earlier\s+than", "<"),
+)
+# A sum of money ("under $60", "over 50 dollars"): a number of the one field of cost.
+_MONEY = re.compile(
+    r"\$\s*(\d+(?:\.\d+)?)(?![\w.])"
+    r"|(?<![\w.])(\d+(?:\.\d+)?)\s*(?:dollars|bucks|usd|euros?|eur)(?![a-z])"
 )
 # Comparisons written as symbols, with or without spaces around them ("price<65", "qty != 0").
 _SYMBOLS = re.compile(r"(?<![<>=!#])(>=|≥|<=|≤|!=|≠|==?|>|<)(?![<>=])")
@@ -257,9 +267,14 @@ _NOT_VALUE = re.compile(
     r"(?:is\s+not|isn't|not\s+in|not|except(?:\s+for)?|other\s+than|excluding|apart\s+from)"
     r"\s+(?=%v\d)"
 )
-_TOKEN = re.compile(r"[A-Za-z_%][A-Za-z0-9_'%]*|\d+(?:\.\d+)?|[<>!=]=?|\n|\S")
+_TOKEN = re.compile(
+    r"[A-Za-z_%][A-Za-z0-9_'%]*|[\u3400-\u9fff]+|\d+(?:\.\d+)?|[<>!=]=?|\n|\S"
+)  # a run of Chinese is one word: a key of the records (人口)
+# Contractions written without their apostrophe ("whats the cheapest").
+_BARE_CONTRACTION = re.compile(r"(?<![a-z0-9_'])(what|here)s(?![a-z0-9_'])")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
 _VALUE_TOKEN = re.compile(r"%v\d+$")
+_FLAG_TOKEN = re.compile(r"%[tf]\d+$")
 # "from the list below": where the records are, not a field named "from".
 _PLACE = re.compile(
     r"(?<![a-z0-9_])from\s+(?:the|this|these)\s+(?:list|data|array|records|json|items)"
@@ -277,7 +292,7 @@ _STARTS = _REQUESTS | frozenset({"sorted", "ordered", "ranked", "arranged"})
 # "and" before one of these starts a new clause ("sort by age and just the name").
 _AND_SPLITS = _KEEP | {"give", "return", "output", "convert", "turn", "show"}
 # Text values read as values: short, a word or a few, never a word of the closed classes.
-_VALUE_TEXT = re.compile(r"[A-Za-z][\w&' .-]{1,39}$")
+_VALUE_TEXT = re.compile(r"[A-Za-z\u3400-\u9fff][\w&' .-]{1,39}$")
 _MAX_VALUES = 400
 _CLOSED = (
     _SORT | _KEEP | _FIELDWORDS | _BENIGN | _LINKS | _UP | _DOWN | _NUMBER_WORDS
@@ -322,7 +337,8 @@ class _Op:
 
 
 def _word(direction: str) -> str:
-    return {"asc": "ascending", "desc": "descending"}.get(direction, "")
+    words = {"asc": "ascending", "desc": "descending", "new": "newest first"}
+    return words.get(direction, "oldest first" if direction == "old" else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +349,7 @@ class Records:
 
     numeric: Mapping[str, bool]
     texts: Mapping[str, frozenset[str]]
+    flags: frozenset[str] = frozenset()  # the keys whose value is true or false in every record
 
 
 def record_shape(payload: str | None) -> Records | None:
@@ -360,7 +377,8 @@ def records_of(data: Any) -> Records | None:
         if isinstance(k, str)
     }
     texts = {k: frozenset(r[k] for r in data if isinstance(r[k], str)) for k in numeric}
-    return Records(numeric, texts)
+    flags = frozenset(k for k in numeric if all(isinstance(r[k], bool) for r in data))
+    return Records(numeric, texts, flags)
 
 
 def record_keys(payload: str | None) -> dict[str, bool] | None:
@@ -376,12 +394,15 @@ def query_sentence(
     texts: Mapping[str, frozenset[str]] | None = None,
     source: str = "json",
     reserved: frozenset[str] = frozenset(),
+    flags: frozenset[str] = frozenset(),
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
     text values ``texts`` of each key, read from a payload in the format ``source`` ("json"
     or "yaml": a conversion asked for is to the other); a key that is one of the ``reserved``
-    words of the grammar is quoted in the sentence ("code" is a word the grammar skips).
+    words of the grammar is quoted in the sentence ("code" is a word the grammar skips); the
+    ``flags`` (keys whose values are true or false) are said as adjectives of the records
+    ("the remote ones" for ``isRemote``).
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
         raise _refuse("the instruction quotes words")
@@ -391,14 +412,17 @@ def query_sentence(
     if len(lowered) != len(keys):
         raise _refuse("the records have keys that differ only in case")
     if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
-        instruction = english_clauses(instruction, lowered)  # core/query_zh.py
+        values = {v for vs in (texts or {}).values() for v in vs}
+        instruction = english_clauses(instruction, lowered, values)  # core/query_zh.py
     text, values = _mark_values(instruction, lowered, texts or {})
-    text = _PLACE.sub(" ", text.lower())
+    text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
     for key in sorted(lowered, key=len, reverse=True):  # "flight time" for flight_time
-        words = [w for w in re.split(r"[_\s]+", key) if w]
-        if len(words) > 1:
-            phrase = r"[\s_-]+".join(map(re.escape, words))
+        words = key_words(lowered[key])
+        if len(words) > 1:  # the last word in a plural form too ("last names")
+            phrase = r"[\s_-]*".join(map(re.escape, words)) + "(?:e?s)?"
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
+    text = _mark_flags(text, flags)
+    text = _MONEY.sub(lambda m: f" {m[1] or m[2]} %money ", text)
     text = _KEEP_PHRASES.sub(" keep ", text)
     text = re.sub(r"(?<![a-z0-9_])(?:filter|take|leave|throw)\s+out(?![a-z0-9_])", " %out ", text)
     text = _SUPERLATIVE_FIRST.sub(_superlative_first, text)
@@ -416,7 +440,7 @@ def query_sentence(
     for op in (
         op
         for clause in _clauses(text)
-        for op in _clause(clause, lowered, values, texts or {}, source)
+        for op in _clause(clause, lowered, values, texts or {}, source, tuple(sorted(flags)))
     ):
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
@@ -427,6 +451,10 @@ def query_sentence(
                 raise _refuse("field names that no operation uses")
             ops[-1] = _Op("keep", tuple(dict.fromkeys((*ops[-1].fields, *op.fields))))
             continue
+        if op.kind == "ranks":  # "sort by total desc, top 2": the first 2 of the sort
+            if not ops or ops[-1].kind != "sort" or ops[-1].direction != "desc":
+                raise _refuse("a top N of no field after no descending sort is no query")
+            op = replace(op, kind="first")
         if op.kind == "dir":
             if not ops or ops[-1].kind not in ("sort", "top"):
                 raise _refuse("a direction names no sort")
@@ -501,6 +529,26 @@ def _mark_values(
     return instruction, values
 
 
+def _mark_flags(text: str, flags: frozenset[str]) -> str:
+    """``text`` with each flag said as an adjective right before the records' noun ("the
+    remote ones", "non-remote employees" for ``isRemote``) written as a mark ``%tN`` (true)
+    or ``%fN`` (false), N the flag's place in sorted order."""
+    nouns = "|".join(sorted(RECORD_NOUNS | {"one", "ones"}, key=len, reverse=True))
+    for n, key in enumerate(sorted(flags)):
+        words = key_words(key)
+        if len(words) > 1 and words[0] in ("is", "has", "can"):
+            words = words[1:]
+        if any(w in _CLOSED for w in words):
+            continue
+        adjective = r"[\s_-]*".join(map(re.escape, words))
+        text = re.sub(
+            rf"(?<![a-z0-9_%-])(non-?|not\s+)?{adjective}(?=\s+(?:{nouns})(?![a-z0-9_]))",
+            lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
+            text,
+        )
+    return text
+
+
 def _superlative(m: re.Match[str]) -> str:
     extreme, concept = _SUPERLATIVES[re.sub(r"\s+", " ", m[1])]
     return f" {extreme} {concept} {_RECORD_MARK} "
@@ -553,9 +601,17 @@ def _join_marks(clause: list[str]) -> list[str]:
     return out
 
 
+def key_words(key: str) -> list[str]:
+    """The words of a key, lower case: split at ``_``, ``-``, spaces and a lower case letter
+    followed by an upper case one (``unit_price``, ``annualSalary`` → annual, salary)."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
+    return [w for w in re.split(r"[_\s-]+", spaced.lower()) if w]
+
+
 def _field(word: str, keys: Mapping[str, str]) -> str | None:
     """The key ``word`` names: the key itself (case aside), or, for a word of no closed
-    class, its word form or glossary translation to exactly one key."""
+    class, its word form or glossary translation to exactly one key, or else to the one key
+    whose last word it is (``price`` for ``unit_price``, ``salary`` for ``annualSalary``)."""
     if word in keys:
         return keys[word]
     if word in _CLOSED or not word.isalpha():
@@ -563,7 +619,21 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
     try:
         return resolve(word, list(keys.values()))
     except Unsupported:
-        return None
+        return _head_field(word, keys)
+
+
+def _head_field(word: str, keys: Mapping[str, str]) -> str | None:
+    """The one key whose last word ``word`` names, as it is, in a word form or through the
+    glossary (a key of one word is its own last word); None for none or several."""
+    heads = {key: words[-1] for key in keys.values() if (words := key_words(key))}
+    named = set()
+    for head in set(heads.values()):
+        try:
+            named.add(resolve(word, [head]))
+        except Unsupported:
+            continue
+    found = [key for key, head in heads.items() if head in named]
+    return found[0] if len(found) == 1 else None
 
 
 def _clause(
@@ -572,6 +642,7 @@ def _clause(
     values: Sequence[str],
     texts: Mapping[str, frozenset[str]],
     source: str,
+    flags: tuple[str, ...] = (),
 ) -> list[_Op]:
     """The operations of one clause (none for a clause of benign words alone; a filter and a
     count for "count the products with stock above 20"); ``Unsupported`` when a word has no
@@ -590,6 +661,16 @@ def _clause(
             raise _refuse(f"'{w}' is a key of the records and a word of the request")
     if all(w in _BENIGN or w in _LINKS for w in words):
         return []
+    picked = _fields_of_records(words, keys)
+    if picked is not None:  # "ids of orders with status pending": the filter, then the ids
+        fields_said, after = picked
+        return [*_clause(after, keys, values, texts, source, flags), _Op("keep", fields_said)]
+    said = [w for w in words if _FLAG_TOKEN.match(w)]
+    if said:
+        return [_flag_filter(said, words, flags)]
+    money = "%money" in words  # "under $60": a number of the field of cost
+    words = [w for w in words if w != "%money"]
+    modifier = _field_of_records(words, keys)
     fields: list[str] = []
     rest: list[str] = []
     for i, w in enumerate(words):
@@ -598,8 +679,17 @@ def _clause(
         key = _field(w, keys)
         if key is not None:
             fields.append(key)
-        elif w not in _BENIGN and (w not in RECORD_NOUNS or w in _CLOSED):  # "order" sorts
+        elif (
+            w not in _BENIGN
+            and (w not in RECORD_NOUNS or w in _CLOSED)  # "order" sorts
+            and not _noun_before_field(words, i, keys)  # "the average order total"
+        ):
             rest.append(w)
+    if money and not fields:
+        cost = _field("cost", keys)
+        if cost is None:
+            raise _refuse("a sum of money and no one field of cost")
+        fields.append(cost)
     dirs = [w[1:] for w in rest if w.startswith("@")]
     cmps = [w[1:] for w in rest if w.startswith("#")]
     numbers = [w for w in rest if _NUMBER.match(w)]
@@ -648,6 +738,14 @@ def _clause(
             if ops[0].kind not in ("agg", "top") or ops[0].comparison in _AGGREGATES.values():
                 raise _refuse("a superlative that asks for no record")
             ops = [replace(ops[0], record=True)]
+    if modifier and any(op.kind in ("keep", "fields") for op in ops):  # "the remote ones"
+        raise _refuse("a field said of the records, not a projection")
+    if modifier or any(
+        w in RECORD_NOUNS and w not in keys and not _noun_before_field(words, i, keys)
+        for i, w in enumerate(words)
+    ):
+        # "the lowest paid employee", "面积最小的城市": an extreme of the records is a record
+        ops = [replace(op, record=True) if _extreme(op) else op for op in ops]
     if removing:
         if counted or len(ops) != 1 or ops[0].kind not in ("filter", "is"):
             raise _refuse("a removal of something other than the records of one filter")
@@ -657,6 +755,65 @@ def _clause(
             raise _refuse("a count of something other than records")
         ops.append(_Op("count"))
     return ops
+
+
+def _flag_filter(said: list[str], words: Sequence[str], flags: tuple[str, ...]) -> _Op:
+    """ "only the remote ones": the records whose flag is true (false for "non-remote"); the
+    clause holds nothing else."""
+    rest = [w for w in words if w not in said and w not in RECORD_NOUNS]
+    if len(said) > 1 or any(w not in _BENIGN and w not in _FILTER_WORDS for w in rest):
+        raise _refuse("a flag with words it does not know")
+    value = "true" if said[0][1] == "t" else "false"
+    return _Op("is", (flags[int(said[0][2:])],), value=value)
+
+
+def _noun_before_field(words: Sequence[str], i: int, keys: Mapping[str, str]) -> bool:
+    """Whether ``words[i]``, a records' noun that is also a sort verb ("order"), is said as the
+    noun right before a field of the records in a clause of an aggregate ("the average order
+    total"), not of a sort ("order total descending")."""
+    return (
+        words[i] in RECORD_NOUNS
+        and "by" not in words
+        and any((w in _AGGREGATES or w in _UP or w in _DOWN) and w not in keys for w in words)
+        and i + 1 < len(words)
+        and _field(words[i + 1], keys) is not None
+    )
+
+
+def _extreme(op: _Op) -> bool:
+    return op.kind == "agg" and op.comparison in ("highest", "lowest")
+
+
+def _fields_of_records(
+    words: Sequence[str], keys: Mapping[str, str]
+) -> tuple[tuple[str, ...], list[str]] | None:
+    """ "ids of orders with status pending", "the names of the products over $50": the fields
+    before "of" and the records' noun, and the words after that noun (a clause of its own);
+    None for any other clause."""
+    at = next((i for i, w in enumerate(words) if w == "of"), None)
+    if at is None or at == 0:
+        return None
+    after = list(words[at + 1 :])
+    while after and after[0] in ("the", "all", "those", "these"):
+        after = after[1:]
+    if not after or after[0] not in RECORD_NOUNS or after[0] in keys or len(after) < 2:
+        return None
+    said = [w for w in words[:at] if w not in ("the", "and", "just", "only")]
+    fields = [_field(w, keys) for w in said]
+    if not said or any(f is None for f in fields):
+        return None
+    return tuple(dict.fromkeys(f for f in fields if f)), after[1:]
+
+
+def _field_of_records(words: Sequence[str], keys: Mapping[str, str]) -> bool:
+    """Whether a field word is said of the records, right before their noun ("the lowest
+    paid employee", "the remote ones")."""
+    nouns = RECORD_NOUNS | {"one", "ones"}
+    return any(
+        w in nouns and w not in keys and _field(words[i - 1], keys) is not None
+        for i, w in enumerate(words)
+        if i
+    )
 
 
 def _inverted(op: _Op) -> _Op:
@@ -712,6 +869,8 @@ def _operation(
     limits = ({"limit", "to"}, {"first"}, {"just", "first"}, {"only", "first"})
     if not fields and len(numbers) == 1 and not cmps and not direction and head in limits:
         return _Op("first", number=numbers[0])
+    if not fields and len(numbers) == 1 and not cmps and not direction and head == {"top"}:
+        return _Op("ranks", number=numbers[0])
     raise _refuse("the clause is no query the frame reads")
 
 

@@ -13,10 +13,10 @@ covers makes the query fall back: nothing unknown is skipped.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from zerolayer.core.errors import Unsupported
-from zerolayer.core.fields import GLOSSARY
+from zerolayer.core.fields import GLOSSARY, RECORD_NOUNS
 from zerolayer.core.normalise import chinese_to_int
 
 # Chinese words of the clause classes, each written as the English word(s) of its class.
@@ -48,6 +48,7 @@ _LEXICON: dict[str, str] = {
     "只要": " only ", "只保留": " keep ", "只留": " keep ", "保留": " keep ", "仅保留": " keep ",
     "只给": " only ", "只输出": " only ", "只返回": " only ", "只回答": " only ",
     "数字": " number ", "整数": " integer ",
+    "记录数量": " count ", "记录数": " count ", "条数": " count ", "个数": " count ",
     "有几个": " how many ", "有多少个": " how many ", "有多少": " how many ",
     "多少个": " how many ", "几个": " how many ", "是多少": " what is ",
     "平均": " average ", "总和": " total ", "总计": " total ",
@@ -68,6 +69,7 @@ _LEXICON: dict[str, str] = {
     "的": " ", "一下": " ", "一个": " a ", "条": " ", "个": " ", "名": " ", "位": " ", "项": " ",
     "行": " ", "本": " ", "就行": " ", "即可": " ", "吧": " ", "谢谢": " ",
     "和": " and ", "以及": " and ", "是谁": " who ", "谁": " who ", "是": " is ",
+    "有哪些": " which ",
     "哪个": " which ", "哪一个": " which ", "哪些": " which ", "哪位": " which ",
 }  # fmt: skip
 _LONGEST = max(map(len, _LEXICON))
@@ -79,15 +81,18 @@ _RANGE = re.compile(
     r"(?:[(（]\s*(含两端|包含两端|包括两端|含|包含|不含两端|不含|不包含)\s*[)）])?"
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
+_RECORD_NOUN = re.compile(" (?:" + "|".join(sorted(RECORD_NOUNS)) + ") ")
 # "取前2名", "前三名": the first N ranks, the N highest (名 counts ranks; 前2条 is the first 2).
 _TOP_RANKS = re.compile(r"取?前\s*(\d+|[零〇一二两三四五六七八九十百千万]+)\s*名")
 
 
-def english_clauses(text: str, keys: Mapping[str, str]) -> str:
+def english_clauses(
+    text: str, keys: Mapping[str, str], values: Collection[str] = frozenset()
+) -> str:
     """``text`` (a query with Chinese words) with each Chinese word of a clause class written
     as its English word, each Chinese field word as the key it names among ``keys`` (lower
-    case → key) and each Chinese numeral as digits; ``Unsupported`` for Chinese no entry
-    covers."""
+    case → key), each text value of the records among ``values`` kept as it is, and each
+    Chinese numeral as digits; ``Unsupported`` for Chinese no entry covers."""
     text = _RANGE.sub(_range, text)
     text = _TOP_RANKS.sub(lambda m: f" top {m[1]} ", text)
     out: list[str] = []
@@ -100,6 +105,13 @@ def english_clauses(text: str, keys: Mapping[str, str]) -> str:
             continue
         word = _longest(text, i) or ""
         field = _field_word(text, i, keys)
+        value = _value_word(text, i, values)
+        if value and len(value) >= max(len(word), len(field[0]) if field else 0):
+            out.append(f" {value} ")  # 浙江: a value of the records, read as a value
+            i += len(value)
+            continue
+        if field and word == field[0] and _RECORD_NOUN.fullmatch(_LEXICON[word]) and _after_de(out):
+            field = None  # 湖北的城市: the records' noun after 的, though a key too
         if field is not None and len(field[0]) >= len(word):  # 名字 is a field, 名 a measure
             out.append(f" {field[1]} ")
             i += len(field[0])
@@ -117,6 +129,11 @@ def english_clauses(text: str, keys: Mapping[str, str]) -> str:
     return "".join(out)
 
 
+def _after_de(out: list[str]) -> bool:
+    """Whether the words read so far end with 的 (read as a space) after a word."""
+    return len(out) > 1 and out[-1] == " " and out[-2].strip() != ""
+
+
 def _longest(text: str, i: int) -> str | None:
     for size in range(min(_LONGEST, len(text) - i), 0, -1):
         if text[i : i + size] in _LEXICON:
@@ -125,14 +142,22 @@ def _longest(text: str, i: int) -> str | None:
 
 
 def _field_word(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] | None:
-    """The longest glossary word at ``i`` that names exactly one key of the records, with
-    that key."""
-    for size in range(min(6, len(text) - i), 0, -1):
+    """The longest key of the records written as it is (人口), or glossary word that names
+    exactly one key of the records, at ``i``, with that key."""
+    for size in range(min(max([6, *map(len, keys)]), len(text) - i), 0, -1):
         word = text[i : i + size]
+        if word in keys and _CJK.match(word):
+            return word, keys[word]
         named = [k for k in GLOSSARY.get(word, ()) if k.lower() in keys]
         if len(named) == 1:
             return word, named[0]
     return None
+
+
+def _value_word(text: str, i: int, values: Collection[str]) -> str:
+    """The longest Chinese text value of the records at ``i``; "" for none."""
+    found = [v for v in values if _CJK.match(v[:1]) and text.startswith(v, i)]
+    return max(found, key=len, default="")
 
 
 def _range(m: re.Match[str]) -> str:

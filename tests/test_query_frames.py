@@ -115,3 +115,38 @@ def test_the_answer_is_the_one_written_by_hand(engine: Engine, case: dict[str, A
     else:
         read = yaml.safe_load if case.get("output") == "yaml" else json.loads
         assert read(output) == case["answer"]
+
+
+# Fields and values read by the records' own structure: camelCase words, the last word of a
+# key, Chinese keys and values, flags said as adjectives, money, points in time.
+SHAPED_KEYS = {"firstName": False, "annualSalary": True, "startYear": True, "isRemote": False}
+SHAPED_KEYS |= {"unit_price": True, "list_price": False, "省份": False, "人口": True}
+SHAPED_TEXTS = {"firstName": frozenset({"Maria"}), "省份": frozenset({"浙江"})}
+
+
+@pytest.mark.parametrize(
+    ("words", "sentence"),
+    [
+        ("sort by start year, newest first", "sort by startYear newest first"),
+        ("who earns the most? just the first name",
+         "the firstName of the record with the highest annualSalary"),
+        ("items under $60", "filter where unit_price < 60"),
+        ("who joined after 2018", None),
+        ("people who started after 2018", None),
+        ("only the remote ones", "filter where isRemote is true"),
+        ("non-remote employees", "filter where isRemote is false"),
+        ("省份是浙江，按人口排序", 'filter where 省份 is "浙江", then sort by 人口'),
+        ("the lowest paid employee", None),
+        ("sort by price", None),  # unit_price and list_price end in the same word
+        ("the average employee salary", "the average annualSalary"),
+        ("the highest paid employee", None),
+        ("省份是浙江的记录数量", 'filter where 省份 is "浙江", then count'),
+    ],
+)  # fmt: skip
+def test_fields_by_structure(words: str, sentence: str | None) -> None:
+    flags = frozenset({"isRemote"})
+    if sentence is None:
+        with pytest.raises(Unsupported):
+            query_sentence(words, SHAPED_KEYS, SHAPED_TEXTS, flags=flags)
+    else:
+        assert query_sentence(words, SHAPED_KEYS, SHAPED_TEXTS, flags=flags) == sentence

@@ -1,0 +1,118 @@
+"""Record queries worded as users type them (tests/cases/query_frames/probes.yaml): every
+request marked to fall back falls back, every other is answered exactly right or falls back,
+and the share answered stays above a floor."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from zerolayer.core.engine import Engine
+from zerolayer.core.messages import EngineRequest, Message, Route
+
+PROBES: dict[str, Any] = yaml.safe_load(
+    (Path(__file__).parent / "cases" / "query_frames" / "probes.yaml").read_text("utf-8")
+)
+RECALL_FLOOR = {"open": 0.75, "sealed": 0.45}
+
+
+def _run(engine: Engine, words: str, records: list[dict[str, Any]]) -> Any:
+    text = f"{words}\n\n```json\n{json.dumps(records, indent=2, ensure_ascii=False)}\n```"
+    return engine.run(EngineRequest(messages=(Message("user", text),), temperature=0))
+
+
+def _read(output: str) -> Any:
+    for read in (json.loads, yaml.safe_load):
+        try:
+            return read(output)
+        except ValueError:
+            continue
+    return output.strip()
+
+
+def _same(got: Any, want: Any) -> bool:
+    if isinstance(want, float) or isinstance(got, float):
+        try:
+            return math.isclose(float(got), float(want), rel_tol=1e-6, abs_tol=0.006)
+        except (TypeError, ValueError):
+            return False
+    if isinstance(want, list) and isinstance(got, list):
+        return len(got) == len(want) and all(_same(g, w) for g, w in zip(got, want, strict=True))
+    if isinstance(want, dict) and isinstance(got, dict):
+        return got.keys() == want.keys() and all(_same(got[k], want[k]) for k in want)
+    return type(got) is type(want) and got == want
+
+
+def _single(value: Any) -> Any:
+    """The one value of a one-key object, or of a one-item list, else the value itself."""
+    if isinstance(value, dict) and len(value) == 1:
+        return next(iter(value.values()))
+    if isinstance(value, list) and len(value) == 1:
+        return value[0]
+    return value
+
+
+def answered_right(output: str, want: Any) -> bool:
+    """The output is the answer: the value itself, or the same value in the envelope a user
+    reads as it (a scalar alone, in a one-key object or one-item list; a list of values as
+    one-key objects; the one record alone or in a list)."""
+    got = _read(output)
+    if _same(got, want) or str(got).strip() == str(want):
+        return True
+    if isinstance(want, list) and isinstance(got, list):
+        return len(got) == len(want) and all(
+            _same(_single(g), w) for g, w in zip(got, want, strict=True)
+        )
+    if not isinstance(want, list):
+        return _same(_single(got), want) or _same(_single(_single(got)), want)
+    return False
+
+
+def measure(engine: Engine) -> dict[str, Any]:
+    """Per half: answered right, wrong answers, fallbacks of active probes, and the fallback
+    probes answered."""
+    tally: dict[str, Any] = {
+        h: {"right": 0, "active": 0, "wrong": [], "missed": [], "activated": []}
+        for h in ("open", "sealed")
+    }
+    for case in PROBES["active"]:
+        t = tally[case["half"]]
+        t["active"] += 1
+        result = _run(engine, case["words"], PROBES["records"][case["records"]])
+        if result.route is not Route.DETERMINISTIC:
+            t["missed"].append(case["words"])
+        elif answered_right(result.output or "", case["answer"]):
+            t["right"] += 1
+        else:
+            t["wrong"].append((case["words"], result.output))
+    for case in PROBES["fallback"]:
+        result = _run(engine, case["words"], PROBES["records"][case["records"]])
+        if result.route is Route.DETERMINISTIC:
+            tally[case["half"]]["activated"].append((case["words"], result.output))
+    return tally
+
+
+@pytest.fixture(scope="module")
+def tally(engine: Engine) -> dict[str, Any]:
+    return measure(engine)
+
+
+@pytest.mark.parametrize("half", ["open", "sealed"])
+def test_no_wrong_answer(tally: dict[str, Any], half: str) -> None:
+    assert tally[half]["wrong"] == []
+
+
+@pytest.mark.parametrize("half", ["open", "sealed"])
+def test_every_fallback_probe_falls_back(tally: dict[str, Any], half: str) -> None:
+    assert tally[half]["activated"] == []
+
+
+@pytest.mark.parametrize("half", ["open", "sealed"])
+def test_recall_floor(tally: dict[str, Any], half: str) -> None:
+    t = tally[half]
+    assert t["right"] / t["active"] >= RECALL_FLOOR[half]
