@@ -948,6 +948,13 @@ class Engine:
                     f"the instruction was read across its question mark and the reading does "
                     f"not fit the data: {exc}",
                 ) from exc
+            if isinstance(exc, PayloadError) and _error_in_last_sentence(reading, exc):
+                # "…]\n\nReturn only the YAML.\n\nOnly return the YAML.": the data ended
+                # before a sentence of the user's, which is not data the user got wrong
+                raise Unsupported(
+                    "segment.closing_sentence",
+                    f"the payload does not read with the sentence that ends it: {exc}",
+                ) from exc
             if isinstance(exc, PayloadError) and self._format_wanted(reading, plan):
                 raise Unsupported(
                     "payload.other_format",
@@ -1088,6 +1095,17 @@ def _current_syntax(request: EngineRequest) -> tuple[EngineRequest, tuple[str, .
 def _one_word(instruction: str) -> bool:
     """Whether an instruction has at most one word of letters, and no Chinese."""
     return len(_LETTERS.findall(instruction)) < 2 and not _CJK_CHAR.search(instruction)
+
+
+def _error_in_last_sentence(reading: _Reading, exc: PayloadError) -> bool:
+    """Whether a payload error lies in a short sentence of prose that ends the payload."""
+    if exc.line is None or not reading.segmented.payloads:
+        return False
+    sentence = last_sentence(reading.segmented)
+    if not sentence:
+        return False
+    text = reading.segmented.payloads[0].text.rstrip("\n")
+    return exc.line >= text.count("\n") + 1
 
 
 def _points_at(instruction: str, fmt: str) -> bool:

@@ -167,24 +167,24 @@ def _unfenced(full: str, slot: re.Pattern[str]) -> list[Segmented]:
     if inline and inline["instr"].strip() and _ends_instruction(inline["instr"]):
         # data follows the colon on the instruction line: the instruction takes no word of it
         base = Segmented(inline["instr"].strip(), (Payload(inline["payload"] + end),), how="inline")
-        return [*_closing(base), base, Segmented(text.strip(), (), how="plain")]
+        return [*_closing(base, slot), base, Segmented(text.strip(), (), how="plain")]
     sentence = _SENTENCE_PAYLOAD.match(text)
     if sentence and _has_word(sentence["instr"]):
         data = (Payload(sentence["payload"] + end),)
         base = Segmented(sentence["instr"].strip(), data, how="inline")
-        return [*_closing(base), base, Segmented(text.strip(), (), how="plain")]
+        return [*_closing(base, slot), base, Segmented(text.strip(), (), how="plain")]
     first_line, _, rest = text.partition("\n")
     if rest.strip() and _COLON_END.search(first_line):
         colon = Segmented(
             _strip_colon(first_line), (_labelled(_payload(rest + end), None, slot),), how="colon"
         )
-        out += [*_closing(colon), colon]
+        out += [*_closing(colon, slot), colon]
     breaks = [b for b in _PARAGRAPH_BREAK.finditer(text) if text[: b.start()].strip()]
     if breaks and text[breaks[0].end() :].strip():
         head = text[: breaks[0].start()]
         tail = _labelled(_payload(text[breaks[0].end() :] + end), None, slot)
         after = Segmented(_strip_colon(head), (tail,), how="after")
-        out += [*_closing(after), after]
+        out += [*_closing(after, slot), after]
         body, last = text[: breaks[-1].start()], text[breaks[-1].end() :]
         out += _before_closing(text, breaks, last)
         data = _labelled(*_without_lead_in(body + "\n", slot), slot)
@@ -260,11 +260,17 @@ def _labelled(payload: str, lang: str | None, slot: re.Pattern[str]) -> Payload:
             payload = data
         elif label["format"] and label["colon"]:
             ambiguous = True
+    return Payload(_without_answer_slot(payload, slot), lang, ambiguous=ambiguous)
+
+
+def _without_answer_slot(payload: str, slot: re.Pattern[str]) -> str:
+    """``payload`` without a label alone after a blank line at its end, where a template's
+    answer goes ("YAML:", "TypeScript code:", "Output:")."""
     body, sep, last = payload.rstrip("\n").rpartition("\n")
     label = slot.match(last) if sep and body.endswith("\n") else None
     if label and label["colon"] and (label["format"] or _ANSWER_SLOT.search(last)):
-        payload = body.rstrip("\n") + "\n"
-    return Payload(payload, lang, ambiguous=ambiguous)
+        return body.rstrip("\n") + "\n"
+    return payload
 
 
 # A sentence that presents the data before it ("I have this YAML:", "Here is my JSON:",
@@ -302,7 +308,7 @@ def _ends_instruction(text: str) -> bool:
     return len(text.split()) > 1 or _CJK.search(text) is not None
 
 
-def _closing(reading: Segmented) -> list[Segmented]:
+def _closing(reading: Segmented, slot: re.Pattern[str]) -> list[Segmented]:
     """The reading with a closing sentence after its payload read as instruction ("…\n\nReturn
     only the YAML"): one short prose line after a blank line, the payload before it not empty.
     Offered before the reading without it; it stands only when its instruction parses."""
@@ -325,7 +331,7 @@ def _closing(reading: Segmented) -> list[Segmented]:
         # no blank line before it: a sentence right under the data is offered too, and
         # stands only when it is answer-only words ("SELECT …\nNo explanation needed.")
         blank, how = cut, TIGHT_CLOSING
-    body = text[: blank + 1]
+    body = _without_answer_slot(text[: blank + 1], slot)
     if not body.strip():
         return []
     sentence = _strip_colon(sentence)

@@ -109,3 +109,17 @@ def test_a_key_of_the_data_is_a_field_not_an_answer_word(
     engine: Engine, case: dict[str, Any]
 ) -> None:
     assert _ask(engine, case["message"]) == (Route.DETERMINISTIC, case["output"])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        'Convert this JSON to YAML:\n\n["YAML:"]\n\nReturn only the YAML.\n\nOnly return the YAML.',
+        "Convert this JSON to YAML.\n\nJSON:\n[]\n\nYAML:\n\nOnly return the YAML.",
+    ],
+)
+def test_data_that_ends_before_the_users_sentences_is_not_blamed(
+    engine: Engine, message: str
+) -> None:
+    route, _ = _ask(engine, message)
+    assert route in (Route.DETERMINISTIC, Route.FALLBACK)
