@@ -48,7 +48,7 @@ _EXTRA_AFTER = _words("other extra additional more any surrounding explanatory")
 _EXTRA_NOUNS = _words("text words")
 _ANSWER_EN = _words(
     "output outputs return give reply respond print show send provide write paste produce "
-    "answer result results code markup snippet version document doc block"
+    "answer result results markup snippet version document doc block"
 )
 _BENIGN_EN = _words(
     "please pls plz kindly thanks thank thx ty you the a an me us it this that here now ok "
@@ -63,7 +63,7 @@ _ZH_CLASSES = {
     "neg": "不要 不用 无需 无须 不需要 不必 不需 别 勿 请勿 省略 免",
     "extra": "解释 说明 注释 评论 废话 多余 额外 其他 其它 别的 任何 话 文字 描述 介绍 分析 过程",
     "answer": "返回 输出 回复 发 发给我 写 提供 打印 展示 显示 说 讲 贴 给出 "
-    "结果 答案 代码 内容 文本 版本",
+    "结果 答案 内容 文本 版本",
     "benign": "请 谢谢 的 了 吧 啊 哦 呢 就 可以 一下 给我 给 我 出来 都 一律 格式",
 }
 _ZH_WORDS = {word: cls for cls, words in _ZH_CLASSES.items() for word in words.split()}

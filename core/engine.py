@@ -986,10 +986,10 @@ class Engine:
         may have read a format the user wants for one the payload is in: the payload reads as
         another format, and the instruction names the plan's format without pointing at the
         payload ("this JSON", 这段JSON)."""
-        if not plan.steps or not reading.segmented.payloads:
+        if len(plan.steps) < 2 or not reading.segmented.payloads:
             return False
-        first, last = plan.steps[0].op.partition(".")[0], plan.steps[-1].op.partition(".")[0]
-        if first != last or reading.segmented.payloads[0].hint is not None:
+        first = plan.steps[0].op.removesuffix(".parse")
+        if plan.steps[-1].op != f"{first}.emit" or reading.segmented.payloads[0].hint is not None:
             return False  # a conversion, or a payload whose fence names its format
         text = reading.segmented.payloads[0].text
         others = payload_formats(None, text, self._sniffers) - {first}
@@ -1102,9 +1102,9 @@ def _error_in_last_sentence(reading: _Reading, exc: PayloadError) -> bool:
     if exc.line is None or not reading.segmented.payloads:
         return False
     sentence = last_sentence(reading.segmented)
-    if not sentence:
-        return False
     text = reading.segmented.payloads[0].text.rstrip("\n")
+    if not sentence or text.strip() == sentence:
+        return False  # no sentence, or the payload is that sentence alone
     return exc.line >= text.count("\n") + 1
 
 

@@ -231,9 +231,9 @@ def test_a_tenant_request_is_segmented_once(
 ) -> None:
     calls: list[str] = []
 
-    def counted(message: str) -> Any:
+    def counted(message: str, *args: Any) -> Any:
         calls.append(message)
-        return segment(message)
+        return segment(message, *args)
 
     for module in (core_engine, runner_module):
         monkeypatch.setattr(module, "segment", counted)
