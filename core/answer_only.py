@@ -1,6 +1,6 @@
 """Answer-only clauses: the words that ask for the answer alone, not for more work.
 
-"No explanation needed, just code.", "Output YAML only, nothing else.", "no prose",
+"No explanation needed.", "Output YAML only, nothing else.", "no prose",
 "skip the commentary", 不要解释，直接给结果, 别的不用说, 只要YAML: a user who writes these asks
 for a terse answer, which is what the engine always gives. A clause is read word by word
 against closed classes rather than matched as a phrase:
@@ -10,13 +10,14 @@ against closed classes rather than matched as a phrase:
 - **extra** words, what a terse answer leaves out (explanation, commentary, prose, notes,
   anything else, 解释, 说明, 废话, 别的 …);
 - **answer** words, the verbs and nouns of giving the answer (output, return, give, reply, the
-  result, the code, 返回, 输出, 结果, 代码 …);
+  result, 返回, 输出, 结果 …);
 - **benign** words (please, thanks, the, me, needed, valid, 请, 就行, 即可 …);
 - a **format** name.
 
 A clause of these classes alone is answer-only when its extra words are negated ("no
 prose", 别的不用说; "just explain" asks for the extra) or, with none, when it restricts the
-answer and negates nothing ("just the code"; "no code" is no request for it). Without a format it is
+answer and negates nothing ("just the result"; "no output" is no request for it). "only the
+code" is left to the grammar: an option of the ops that write code. Without a format it is
 dropped; with one format it restates the target: dropped when the instruction names that
 format elsewhere, else read as "output FORMAT" (so "just the YAML" alone still names a
 target). A clause with any other word is left to the grammar; so is its tail when only the

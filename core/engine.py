@@ -757,7 +757,7 @@ class Engine:
         try:
             self._parse_cached(written)
         except NoMatch:
-            # answer-only words ("No explanation needed, just code.", 别的不用说) are the
+            # answer-only words ("No explanation needed.", 别的不用说) are the
             # instruction's too: the surface drops them, or reads them as naming the target
             canonical = self.surface.canonical(written)
             if not canonical.strip(" .。!！"):
