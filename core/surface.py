@@ -82,8 +82,7 @@ class Surface:
         names = {f.lower() for f in formats}
         self.formats = names | {a for a, f in ALIASES.items() if f in names}
         self.keywords = {k.lower() for k in keywords}
-        self._lower_formats = frozenset(self.formats)
-        self.format_names = self._lower_formats  # the format names and aliases it knows
+        self.format_names = frozenset(self.formats)  # the format names and aliases it knows
         self._targets = sorted(n for n in names if len(n) >= 4)
         fmt = "|".join(sorted((re.escape(f) for f in self.formats), key=lambda w: -len(w)))
         f = rf"(?<![A-Za-z0-9_])(?:{fmt})(?![A-Za-z0-9_])"
@@ -154,13 +153,13 @@ class Surface:
         ("只输出code") is a field, not an answer word."""
         if ANSWER_ONLY_CUES.search(text):
             fields = _keys(payloads) if payloads else frozenset()
-            return drop_answer_only(text, self._lower_formats, self._names, fields)
+            return drop_answer_only(text, self.format_names, self._names, fields)
         return text
 
     def answer_only(self, text: str) -> bool:
         """Whether ``text`` is answer-only clauses alone ("No explanation needed, just
         code.", "Only output valid JSON, no prose.", 只要YAML，别的不用说)."""
-        return is_answer_only(text, self._lower_formats)
+        return is_answer_only(text, self.format_names)
 
     def _names(self, text: str, name: str) -> bool:
         """Whether ``text`` names format ``name`` (aliases resolved)."""
