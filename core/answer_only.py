@@ -28,7 +28,7 @@ stays meaningful: "no quotes", "without indentation" hold words of no class and 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 
 
 def _words(text: str) -> frozenset[str]:
@@ -92,46 +92,59 @@ def _cjk_classes(run: str) -> list[str] | None:
     return out
 
 
-def _classes(
-    tokens: list[str], formats: frozenset[str], fields: frozenset[str] = frozenset()
+def _token_classes(
+    token: str, before: str | None, formats: frozenset[str], fields: Container[str]
 ) -> list[str] | None:
-    """The class of each token (a format as "format:NAME"), or None when one is of no class
-    (a key of the data, ``fields``, is a field: "只输出code" asks for the records' code)."""
+    """The classes of one token (a format as "format:NAME"; a run of Chinese characters may
+    hold several words) after the token ``before`` it, or None when it is of no class (a key
+    of the data, ``fields``, is a field: "只输出code" asks for the records' code)."""
+    low = token.lower()
+    if low in fields:
+        return None
+    if _CJK.match(token):
+        return _cjk_classes(token)
+    if low in formats:
+        return [f"format:{token}"]
+    if low in _NEG_EN:
+        return ["neg"]
+    if low in _ONLY_EN:
+        return ["only"]
+    if low in _EXTRA_EN or (
+        low in _EXTRA_NOUNS and before is not None and before.lower() in _EXTRA_AFTER
+    ):
+        return ["extra"]
+    if low in _ANSWER_EN:
+        return ["answer"]
+    if low in _BENIGN_EN:
+        return ["benign"]
+    return None
+
+
+def _classes(
+    tokens: list[str], formats: frozenset[str], fields: Container[str] = frozenset()
+) -> list[str] | None:
+    """The class of each token, or None when one is of no class."""
     out: list[str] = []
     for i, token in enumerate(tokens):
-        low = token.lower()
-        if low in fields:
+        classes = _token_classes(token, tokens[i - 1] if i else None, formats, fields)
+        if classes is None:
             return None
-        if _CJK.match(token):
-            classes = _cjk_classes(token)
-            if classes is None:
-                return None
-            out += classes
-        elif low in formats:
-            out.append(f"format:{token}")
-        elif low in _NEG_EN:
-            out.append("neg")
-        elif low in _ONLY_EN:
-            out.append("only")
-        elif low in _EXTRA_EN or (
-            low in _EXTRA_NOUNS and i > 0 and tokens[i - 1].lower() in _EXTRA_AFTER
-        ):
-            out.append("extra")
-        elif low in _ANSWER_EN:
-            out.append("answer")
-        elif low in _BENIGN_EN:
-            out.append("benign")
-        else:
-            return None
+        out += classes
     return out
 
 
 def _answer_only(
-    tokens: list[str], formats: frozenset[str], fields: frozenset[str] = frozenset()
+    tokens: list[str], formats: frozenset[str], fields: Container[str] = frozenset()
 ) -> tuple[str, ...] | None:
     """The formats an answer-only clause names (``()`` for none), or None when the clause
     is not answer-only."""
     classes = _classes(tokens, formats, fields)
+    return None if classes is None else _verdict(tokens, classes)
+
+
+def _verdict(tokens: list[str], classes: list[str]) -> tuple[str, ...] | None:
+    """The formats an answer-only clause of ``tokens`` in ``classes`` names (``()`` for
+    none), or None when the clause is not answer-only."""
     if not classes:
         return None
     if "extra" in classes:
@@ -170,15 +183,24 @@ def _tail(
     formats: frozenset[str],
     outside: str,
     named_elsewhere: Callable[[str, str], bool],
-    fields: frozenset[str],
+    fields: Container[str],
 ) -> tuple[int, tuple[str, ...]] | None:
     """Where the longest answer-only tail of a clause begins ("convert to YAML with no
     commentary", "转成YAML不要解释", "sort by age only output JSON") and the format it names,
     if any; else None."""
     tokens = list(_TOKEN.finditer(clause))
+    words = [m.group(0) for m in tokens]
     first = max(1, len(tokens) - _TAIL_MAX_TOKENS)  # a tail is short: the cost stays linear
+    # each word's classes after the word before it, once: a tail is its first word's classes
+    # (read alone) and these of the words after it, and none begins before a word of no class
+    after: list[list[str] | None] = [None] * len(words)
+    for k in range(len(words) - 1, first, -1):
+        after[k] = _token_classes(words[k], words[k - 1], formats, fields)
+        if after[k] is None:
+            first = k
+            break
     for i, m in enumerate(tokens[first:], first):
-        word = m.group(0)
+        word = words[i]
         if _CJK.match(word):
             # it may turn answer-only at any of its last characters
             offsets: Iterable[int] = range(max(0, len(word) - _TAIL_MAX_CHARS), len(word))
@@ -187,8 +209,12 @@ def _tail(
         else:
             continue
         for j in offsets:
-            rest = [word[j:], *(t.group(0) for t in tokens[i + 1 :])]
-            named = _answer_only(rest, formats, fields)
+            opening = _token_classes(word[j:], None, formats, fields)
+            if opening is None:
+                continue
+            rest = [word[j:], *words[i + 1 :]]
+            classes = opening + [c for k in range(i + 1, len(words)) for c in after[k] or ()]
+            named = _verdict(rest, classes)
             if named is None:
                 continue
             cut = m.start() + j
@@ -223,7 +249,7 @@ def drop_answer_only(
     text: str,
     formats: frozenset[str],
     named_elsewhere: Callable[[str, str], bool],
-    fields: frozenset[str] = frozenset(),
+    fields: Container[str] = frozenset(),
 ) -> str:
     """``text`` with its answer-only clauses dropped (with the break before each), and a
     clause that names one format and asks for it alone read as "output FORMAT" when the rest

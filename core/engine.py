@@ -11,7 +11,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -59,6 +59,7 @@ from zerolayer.core.segment import (
     is_one_sentence,
     is_prose,
     last_sentence,
+    readings,
     segment,
 )
 from zerolayer.core.skipped_fields import SkippedFieldCheck
@@ -87,6 +88,9 @@ def _absent_temperature_is_zero(env: Mapping[str, str]) -> bool:
     return env.get("ZEROLAYER_ASSUME_TEMPERATURE_ZERO", "") not in ("0", "false")
 
 
+_FINAL_STOP = re.compile(r"\s*(?<!\.)\.\s*$")  # one full stop, not an ellipsis
+
+
 class _ParseCache:
     """An instruction's directives by its text, the grammar's refusals remembered as well as
     its readings: a message is read in several ways, and a closing sentence ("Return only
@@ -110,7 +114,9 @@ class _ParseCache:
         return outcome
 
     def __call__(self, instruction: str) -> tuple[Directive, ...]:
-        result = self._outcome(instruction)
+        # a full stop that ends the text ends the sentence and says nothing of what to do:
+        # "Convert this to YAML." and "Convert this to YAML" are one parse
+        result = self._outcome(_FINAL_STOP.sub("", instruction))
         if isinstance(result, Unsupported):
             result.__cause__ = result.__context__ = None
             raise result.with_traceback(None)
@@ -164,6 +170,13 @@ class _Reading:
 # Failures that show the grammar misread the instruction (a field the data lacks, a field the
 # instruction names left unused, a reading across a question that does not fit the data).
 _MISREAD = frozenset({"field.unknown", "field.skipped", "plan.across_question"})
+
+
+def _recorded(items: Iterator[Segmented], seen: list[Segmented]) -> Iterator[Segmented]:
+    """``items``, each added to ``seen`` as it is made."""
+    for item in items:
+        seen.append(item)
+        yield item
 
 
 def _accepted(reading: _Reading, refused: list[tuple[Segmented, GateFailure]]) -> _Reading:
@@ -484,11 +497,21 @@ class Engine:
     ) -> _Reading:
         if payloads:
             given = tuple(p if isinstance(p, Payload) else Payload(p) for p in payloads)
-            candidates = [Segmented(message, given, how="explicit")]
+            made: Iterator[Segmented] = iter([Segmented(message, given, how="explicit")])
         else:
-            candidates = segment(message, self.surface.format_names)
-        if seen is not None:
-            seen[:] = candidates
+            made = readings(message, self.surface.format_names)
+        if seen is None:
+            seen = []
+        seen.clear()
+        candidates = _recorded(made, seen)
+        try:
+            return self._first_reading(candidates)
+        except Exception:
+            seen.extend(made)  # the readings not made yet: the caller's fallbacks read them all
+            raise
+
+    def _first_reading(self, candidates: Iterator[Segmented]) -> _Reading:
+        """The first of a message's readings the engine takes, made one at a time."""
         first_failure: Unsupported | None = None
         refused: list[tuple[Segmented, GateFailure]] = []
         unparsed: list[tuple[Segmented, str]] = []

@@ -8,12 +8,14 @@ their payload is the block's body, out of one enclosing fence whose tag agrees w
 block's language (``blocks.block_payload``).
 
 The split is not always certain from the text alone, so ``segment`` returns candidates in
-order of preference; the engine takes the first whose instruction parses.
+order of preference; the engine takes the first whose instruction parses. ``readings`` makes
+them one at a time, so that a message read by its first reading costs no more.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -100,20 +102,27 @@ def convert_attributes(attrs: str) -> dict[str, str]:
 
 
 def segment(message: str, formats: frozenset[str] = frozenset()) -> list[Segmented]:
-    """Candidate readings of ``message``, most likely first. ``formats`` are the format names
-    the engine knows: a line that names one before a colon is a prompt template's slot label
-    ("JSON:", "Python code:", "YAML:"), not data."""
+    """Candidate readings of ``message``, most likely first (``readings``, all of them)."""
+    return list(readings(message, formats))
+
+
+def readings(message: str, formats: frozenset[str] = frozenset()) -> Iterator[Segmented]:
+    """Candidate readings of ``message``, most likely first, each made when it is asked for.
+    ``formats`` are the format names the engine knows: a line that names one before a colon
+    is a prompt template's slot label ("JSON:", "Python code:", "YAML:"), not data."""
     full = normalise_newlines(message)
     text = full.strip("\n")
     blocks = tag_blocks(text, ("convert",))
     if blocks:
-        return [_convert_blocks(text, blocks)]
+        yield _convert_blocks(text, blocks)
+        return
     found = [f for f in fences(full) if f.closed]
     if not found and (wrap := wrapped(full, formats)) is not None:
         found = [wrap]
     if found:
-        return [_fenced(full, found, _slot_label(formats))]
-    return _unfenced(full, _slot_label(formats))
+        yield _fenced(full, found, _slot_label(formats))
+        return
+    yield from _unique(_unfenced(full, _slot_label(formats)))
 
 
 def _convert_blocks(text: str, blocks: list[TagBlock]) -> Segmented:
@@ -155,44 +164,51 @@ def _fenced(text: str, found: list[Fence], slot: re.Pattern[str]) -> Segmented:
     return Segmented(_strip_colon(instruction), payloads, before="", how="fenced")
 
 
-def _unfenced(full: str, slot: re.Pattern[str]) -> list[Segmented]:
+def _unfenced(full: str, slot: re.Pattern[str]) -> Iterator[Segmented]:
     """Readings of a message without fences. A payload after the instruction is the text to
     the end of the message as written (its final line break included); one before it is its
     lines, each with its line break."""
     lead = len(full) - len(full.lstrip("\n"))
     text = full.strip("\n")
     end = full[lead + len(text) :]  # the message's final line breaks
-    out: list[Segmented] = []
     inline = _INLINE_PAYLOAD.match(text)
     if inline and inline["instr"].strip() and _ends_instruction(inline["instr"]):
         # data follows the colon on the instruction line: the instruction takes no word of it
         base = Segmented(inline["instr"].strip(), (Payload(inline["payload"] + end),), how="inline")
-        return [*_closing(base, slot), base, Segmented(text.strip(), (), how="plain")]
+        yield from _closing(base, slot)
+        yield base
+        yield Segmented(text.strip(), (), how="plain")
+        return
     sentence = _SENTENCE_PAYLOAD.match(text)
     if sentence and _has_word(sentence["instr"]):
         data = (Payload(sentence["payload"] + end),)
         base = Segmented(sentence["instr"].strip(), data, how="inline")
-        return [*_closing(base, slot), base, Segmented(text.strip(), (), how="plain")]
+        yield from _closing(base, slot)
+        yield base
+        yield Segmented(text.strip(), (), how="plain")
+        return
     first_line, _, rest = text.partition("\n")
-    if rest.strip() and _COLON_END.search(first_line):
-        colon = Segmented(
+    colon = bool(rest.strip()) and _COLON_END.search(first_line) is not None
+    if colon:
+        reading = Segmented(
             _strip_colon(first_line), (_labelled(_payload(rest + end), None, slot),), how="colon"
         )
-        out += [*_closing(colon, slot), colon]
+        yield from _closing(reading, slot)
+        yield reading
     breaks = [b for b in _PARAGRAPH_BREAK.finditer(text) if text[: b.start()].strip()]
     if breaks and text[breaks[0].end() :].strip():
         head = text[: breaks[0].start()]
         tail = _labelled(_payload(text[breaks[0].end() :] + end), None, slot)
         after = Segmented(_strip_colon(head), (tail,), how="after")
-        out += [*_closing(after, slot), after]
+        yield from _closing(after, slot)
+        yield after
         body, last = text[: breaks[-1].start()], text[breaks[-1].end() :]
-        out += _before_closing(text, breaks, last)
+        yield from _before_closing(text, breaks, last)
         data = _labelled(*_without_lead_in(body + "\n", slot), slot)
-        out.append(Segmented(last.strip(), (data,), before=body, how="before"))
-    elif rest.strip() and not out:
-        out.append(Segmented(first_line.strip(), (Payload(rest + end),), how="first-line"))
-    out.append(Segmented(text.strip(), (), how="plain"))
-    return _unique(out)
+        yield Segmented(last.strip(), (data,), before=body, how="before")
+    elif rest.strip() and not colon:
+        yield Segmented(first_line.strip(), (Payload(rest + end),), how="first-line")
+    yield Segmented(text.strip(), (), how="plain")
 
 
 def _before_closing(text: str, breaks: list[re.Match[str]], last: str) -> list[Segmented]:
@@ -406,12 +422,10 @@ def _payload(text: str) -> str:
     return text.lstrip("\n")
 
 
-def _unique(items: list[Segmented]) -> list[Segmented]:
+def _unique(items: Iterator[Segmented]) -> Iterator[Segmented]:
     seen: set[tuple[str, tuple[Payload, ...]]] = set()
-    out = []
     for item in items:
         key = (item.instruction, item.payloads)
         if key not in seen:
             seen.add(key)
-            out.append(item)
-    return out
+            yield item

@@ -122,6 +122,7 @@ class Surface:
         """Drop the remembered rewrites (for benchmarks of first-time instructions)."""
         self._cached.cache_clear()
         self._typo_of.cache_clear()
+        self._terse_cached.cache_clear()
 
     def rewrite(self, text: str, payloads: tuple[str, ...] = ()) -> str:
         """The rewrites, computed afresh (each one only where its cue word occurs)."""
@@ -151,10 +152,18 @@ class Surface:
         """``text`` without its answer-only clauses (what an open-ask screen reads: "no
         explanation needed" asks for no explanation); a word that is a key of the payloads
         ("只输出code") is a field, not an answer word."""
-        if ANSWER_ONLY_CUES.search(text):
-            fields = _keys(payloads) if payloads else frozenset()
-            return drop_answer_only(text, self.format_names, self._names, fields)
-        return text
+        if not ANSWER_ONLY_CUES.search(text):
+            return text
+        if payloads:
+            return drop_answer_only(text, self.format_names, self._names, PayloadKeys(payloads))
+        return self._terse_cached(text) if len(text) <= 512 else self._terse(text)
+
+    @lru_cache(maxsize=4096)  # noqa: B019 -- one Surface per engine, instructions recur
+    def _terse_cached(self, text: str) -> str:
+        return self._terse(text)
+
+    def _terse(self, text: str) -> str:
+        return drop_answer_only(text, self.format_names, self._names)
 
     def answer_only(self, text: str) -> bool:
         """Whether ``text`` is answer-only clauses alone ("No explanation needed, just
@@ -214,16 +223,59 @@ _TEMPLATE_LABEL = re.compile(
     rf"|(?:^|(?<=[\s#])){TEMPLATE_LABEL}[ \t]*(?:[:：]|$)"
 )
 
-# The keys of JSON or YAML data ("code": …, code: …), read from the start of each payload.
-_KEY = re.compile(
-    r"(?m)(?:^[ \t-]*|[{,][ \t\n]*)[\"']?"
-    r"([A-Za-z_\u3400-\u9fff][\w\-\u3400-\u9fff]*)[\"']?[ \t]*:"
-)
+
+class PayloadKeys:
+    """The keys of the payloads' JSON or YAML data ("code": …, code: …; the first 64 KB of
+    each), as a container of lower-case words: a word is looked up where it occurs, so that
+    asking about the few words of an instruction costs no read of the whole data."""
+
+    __slots__ = ("_known", "_texts")
+
+    def __init__(self, payloads: tuple[str, ...]) -> None:
+        self._texts = tuple(p[:65536].lower() for p in payloads)
+        self._known: dict[str, bool] = {}
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str) or not word:
+            return False
+        known = self._known.get(word)
+        if known is None:
+            known = self._known[word] = any(_holds_key(text, word) for text in self._texts)
+        return known
 
 
-def _keys(payloads: tuple[str, ...]) -> frozenset[str]:
-    """The keys the payloads' data holds, lower case (the first 64 KB of each)."""
-    return frozenset(k.lower() for p in payloads for k in _KEY.findall(p[:65536]))
+def _holds_key(text: str, word: str) -> bool:
+    """Whether ``word`` is a whole key of the data in ``text``: after the start of a line
+    (spaces, tabs or a "- " item marker between), a "{" or a ","; in quotes or not; then a
+    colon."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if _key_end(text, end) and _key_start(text, at):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
+def _key_end(text: str, end: int) -> bool:
+    if end < len(text) and text[end] in "\"'":
+        end += 1
+    while end < len(text) and text[end] in " \t":
+        end += 1
+    return end < len(text) and text[end] == ":"
+
+
+def _key_start(text: str, at: int) -> bool:
+    if at > 0 and text[at - 1] in "\"'":
+        at -= 1
+    line = at
+    while line > 0 and text[line - 1] in " \t-":
+        line -= 1
+    if line == 0 or text[line - 1] == "\n":
+        return True
+    while at > 0 and text[at - 1] in " \t\n":
+        at -= 1
+    return at > 0 and text[at - 1] in "{,"
 
 
 # A prompt's opening sentence that gives the model a role ("You are a helpful assistant.",

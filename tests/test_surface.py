@@ -4,6 +4,7 @@ change the plan or fall back (core/surface.py, docs/instructions.md)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from zerolayer.core.engine import Engine
 from zerolayer.core.messages import Route
-from zerolayer.core.surface import Surface, _one_edit
+from zerolayer.core.surface import PayloadKeys, Surface, _one_edit
 
 PROBES = yaml.safe_load(
     (Path(__file__).parent / "cases" / "core" / "paraphrases.yaml").read_text("utf-8")
@@ -147,3 +148,27 @@ def test_only_the_target_is_dropped_when_named_and_kept_otherwise() -> None:
     assert surface.canonical("Convert to YAML, only the YAML") == "Convert to YAML"
     assert surface.canonical("Return only the JSON") == "output JSON"
     assert surface.canonical("转成YAML,只返回YAML") == "转成YAML"
+
+
+# What a key of JSON or YAML data is, written as one regular expression: ``PayloadKeys`` must
+# answer as if it had read every key this way.
+_KEY_SPEC = re.compile(
+    r"(?m)(?:^[ \t-]*|[{,][ \t\n]*)[\"']?"
+    r"([A-Za-z_\u3400-\u9fff][\w\-\u3400-\u9fff]*)[\"']?[ \t]*:"
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.text(st.sampled_from(list("abB_-:{},\"' \t\n代码1")), max_size=40),
+    st.sampled_from(["a", "b", "ab", "ba", "a_b", "a-b", "代码", "_a"]),
+)
+def test_payload_keys_are_the_keys_of_the_data(text: str, word: str) -> None:
+    keys = {k.lower() for k in _KEY_SPEC.findall(text)}
+    assert (word in PayloadKeys((text,))) == (word in keys)
+
+
+def test_payload_keys_read_json_and_yaml() -> None:
+    keys = PayloadKeys(('[{"Code": 1, "name": "x"}]', "- id: 1\n  only: true\n"))
+    assert "code" in keys and "name" in keys and "only" in keys and "id" in keys
+    assert "x" not in keys and "true" not in keys and "nam" not in keys

@@ -29,7 +29,7 @@ from zerolayer.core.ops import OpSpec
 from zerolayer.core.plan import Plan, Step
 from zerolayer.core.planner import check_chain
 from zerolayer.core.registry import Registry
-from zerolayer.core.segment import segment
+from zerolayer.core.segment import readings, segment
 from zerolayer.core.types import JSON_VALUE, TEXT
 from zerolayer.rules_api.rules import runner as runner_module
 from zerolayer.rules_api.rules.compiler import compile_rule
@@ -235,8 +235,13 @@ def test_a_tenant_request_is_segmented_once(
         calls.append(message)
         return segment(message, *args)
 
+    def counted_readings(message: str, *args: Any) -> Any:
+        calls.append(message)
+        return readings(message, *args)
+
     for module in (core_engine, runner_module):
         monkeypatch.setattr(module, "segment", counted)
+    monkeypatch.setattr(core_engine, "readings", counted_readings)
     hub = _Hub(engine)
     tenant_engine = TenantRulesEngine(engine, lambda: hub)
     message = "Extract the email addresses:\n\nWrite to ann@example.com or bo@example.org.\n"
