@@ -79,12 +79,8 @@ def tokenize_emphasis(state: StateInline, silent: bool) -> bool:
         return False
     end, size = state.posMax, len(src)
     text_first = state.md.inline.ruler.getRules("")[0] is text
-    tokens, metas, delimiters, level = (
-        state.tokens,
-        state.tokens_meta,
-        state.delimiters,
-        state.level,
-    )
+    tokens, metas, delimiters = state.tokens, state.tokens_meta, state.delimiters
+    level = state.level
     while True:
         if state.pending:
             state.pushPending()

@@ -122,3 +122,22 @@ def test_a_rule_before_text_is_left_its_turn(src: str) -> None:
     stock.inline.ruler.before("text", "shout", _shout)
     ours.inline.ruler.before("text", "shout", _shout)
     assert _render(ours, src) == _render(stock, src)
+
+
+@pytest.mark.parametrize("gfm", [False, True])
+@PROPERTY
+@given(src=TEXTS)
+def test_the_renderer_writes_emphasis_tags_as_markdown_it_does(gfm: bool, src: str) -> None:
+    """The renderer's own rules for emphasis tags write what markdown-it's ``renderToken``
+    writes."""
+    md = parser(gfm, False)
+    stock = MarkdownIt("commonmark").renderer
+    try:
+        tokens = md.parse(src)
+    except Unsupported:
+        return
+    for children in (token.children for token in tokens if token.children):
+        for idx, token in enumerate(children):
+            if token.type in ("em_open", "em_close", "strong_open", "strong_close"):
+                ours = md.renderer.rules[token.type](children, idx, md.options, {})
+                assert ours == stock.renderToken(children, idx, md.options, {})
