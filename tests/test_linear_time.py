@@ -21,6 +21,7 @@ import pytest
 
 from zerolayer.core.engine import Engine
 from zerolayer.core.messages import EngineRequest, Message
+from zerolayer.plugins.markdown_html.render import MAX_EMPHASIS_MARKERS
 
 SMALL, LARGE = 8 * 1024, 64 * 1024
 SLACK = 3.0  # allowed factor over linear growth
@@ -40,6 +41,13 @@ def _lines(n: int, line: Callable[[int], str]) -> str:
         size += len(out[-1]) + 1
         i += 1
     return "\n".join(out)
+
+
+def _marked_paragraphs(n: int, unit: str) -> str:
+    """Paragraphs of ``unit`` repeated, each with just under the emphasis markers (``*``, ``_``)
+    at which the Markdown renderer falls back, cut to ``n`` characters."""
+    paragraph = unit * ((MAX_EMPHASIS_MARKERS - 1) // (unit.count("*") + unit.count("_")))
+    return "\n\n".join([paragraph] * (n // len(paragraph) + 1))[:n]
 
 
 SHAPES: dict[str, Callable[[int], str]] = {
@@ -70,6 +78,15 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "markdown/long line": lambda n: MD + "word " * (n // 5),
     "markdown/backticks run": lambda n: MD + "`a" * (n // 2),
     "markdown/many links": lambda n: MD + "[a](b) " * (n // 7),
+    # emphasis markers below the fallback: many paragraphs, or markers spread out
+    "markdown/emphasis spans": lambda n: MD + _marked_paragraphs(n, "*a* **b** "),
+    "markdown/emphasis run, paragraphs": lambda n: MD + _marked_paragraphs(n, "*a"),
+    "markdown/unmatched openers": lambda n: MD + _marked_paragraphs(n, "*a "),
+    "markdown/alternating * and _": lambda n: MD + _marked_paragraphs(n, "*_"),
+    "markdown/nested emphasis runs": lambda n: MD + _marked_paragraphs(n, "*_*_a_*_* "),
+    "markdown/runs of three": lambda n: MD + _marked_paragraphs(n, "a***b*"),
+    "markdown/openers then closers": lambda n: MD + _marked_paragraphs(n, "**a" * 500 + "a**" * 500),
+    "markdown/emphasis spread out": lambda n: MD + ("*a* " + "word " * 13) * (n // 69),
     # SQL
     "sql/nested parentheses": lambda n: SQL + "SELECT " + "(" * (n // 2) + "1" + ")" * (n // 2) + " FROM t",
     "sql/many columns": lambda n: SQL + "SELECT " + ", ".join(f"c{i}" for i in range(n // 5)) + " FROM t",
