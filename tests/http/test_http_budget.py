@@ -99,11 +99,15 @@ def test_health_answers_while_the_engine_works(real: str, path: str) -> None:
     def post() -> httpx.Response:
         return httpx.post(real + path, json=body, timeout=60)
 
+    start = time.perf_counter()
     response, times = health_while(real, post)
+    run = time.perf_counter() - start
     assert response.status_code == 200, response.text
     assert len(times) >= 3  # the engine ran long enough to be measured around
     assert statistics.median(times) < 0.05
-    assert max(times) < 0.25  # a GIL switch interval or two, never the whole run
+    # a GIL switch interval or two, never the whole run (which a loaded machine stretches, and
+    # every /health with it: the bound is the run's own length)
+    assert max(times) < max(0.25, run / 2)
 
 
 def test_a_run_past_the_budget_is_a_400_and_the_loop_keeps_serving(make_live) -> None:
