@@ -111,6 +111,7 @@ class LeanPath:
         self.guard = guard
         self.max_body_bytes = guard.max_body_bytes
         self.middleware = len(app.user_middleware)  # create_app's; any more: the full path
+        self.served = 0  # requests this path has answered
 
     def takes(self, scope: Scope) -> LeanRoute | None:
         """The lean route of a request the lean path may serve, judged by its path, its
@@ -148,6 +149,7 @@ class LeanPath:
             await app(scope, replay, send)
             return
         scope["app"] = self.app
+        self.served += 1
 
         async def endpoint(scope: Scope, receive: Receive, send: Send) -> None:
             await self._answer(route, parsed, scope, receive, send)
