@@ -199,8 +199,8 @@ class EventRelay:
 
     def __init__(self, model: str, include_usage: bool) -> None:
         # a template for MODEL.sub: a backslash of the JSON string is doubled
-        named = b'"model": ' + json.dumps(model, ensure_ascii=False).encode()
-        self.model = named.replace(b"\\", b"\\\\")
+        self.named = b'"model": ' + json.dumps(model, ensure_ascii=False).encode()
+        self.model = self.named.replace(b"\\", b"\\\\")
         self.include_usage = include_usage
         self.rest = b""
         self.done = False
@@ -255,6 +255,18 @@ class EventRelay:
             self._read(data, read)
         if dropped:
             data = self._joined(lines)
+        return self._renamed(data)
+
+    def _renamed(self, data: bytes) -> bytes:
+        """``MODEL.sub(self.model, data)``: by a plain replace when every ``"model"`` key of
+        ``data`` is followed by the same bytes (an upstream names one model), which then are
+        exactly what the pattern matches at each of them."""
+        first = MODEL.search(data)
+        if first is None:
+            return data
+        found = first.group()
+        if found.count(b'"model"') == 1 and data.count(found) == data.count(b'"model"'):
+            return data.replace(found, self.named)
         return MODEL.sub(self.model, data)
 
     def _read(self, data: bytes, read: int) -> None:

@@ -179,6 +179,9 @@ PIECES = [
     b'event: x\ndata: {"choices": [], "usage": {"prompt_tokens": 1}}\n\n',
     b'data:{"choices":[{"index":1,"delta":{"content":"z"},"finish_reason":"stop"}]}\n\n',
     b'data: {"model": "up", "choices": []}\n\n',
+    b'data: {"model":"up-model","choices":[]}\n\n',
+    b'data: {"model": "\\"model\\" \\\\ \\u00e9", "choices": []}\n\n',
+    b'data: {"model": "model", "choices": []}\n\n',
     b"\n",
 ]
 
@@ -201,15 +204,16 @@ def run(relay: EventRelay, body: bytes, cuts: list[int]) -> tuple[object, ...]:
     cuts=st.lists(st.integers(0, 10_000), max_size=6),
     crlf=st.booleans(),
     include_usage=st.booleans(),
+    model=st.sampled_from(["client", 'c\\l"i\u00e9nt\\1']),
 )
 def test_reading_marked_lines_is_reading_every_line(
-    picks: list[int], cuts: list[int], crlf: bool, include_usage: bool
+    picks: list[int], cuts: list[int], crlf: bool, include_usage: bool, model: str
 ) -> None:
     body = b"".join(PIECES[i] for i in picks)
     if crlf:
         body = body.replace(b"\n", b"\r\n")
-    expected = run(EveryLine("client", include_usage), body, cuts)
-    assert run(EventRelay("client", include_usage), body, cuts) == expected
+    expected = run(EveryLine(model, include_usage), body, cuts)
+    assert run(EventRelay(model, include_usage), body, cuts) == expected
 
 
 def test_many_marks_in_one_piece_are_read_line_by_line() -> None:
