@@ -22,7 +22,8 @@ Either closes the connection; an application waiting for the body then receives
 The protocol also writes an answer's status line and headers together with what follows them
 in the same turn of the event loop (``CoalescedWrites``): uvicorn writes the head of an
 answer and its body separately, and on loopback every write is a system call that also
-wakes the reader. The client gets the same bytes, in one write instead of two.
+wakes the reader. The client gets the same bytes, in one write instead of two; the end of
+an answer is written as soon as it is sent (what follows it in the task waits for nothing).
 """
 
 from __future__ import annotations
@@ -153,3 +154,9 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
         super().on_message_complete()
         self._in_body = False
         self._disarm()
+
+    def on_response_complete(self) -> None:
+        writes = self.transport
+        if isinstance(writes, CoalescedWrites):
+            writes.flush()  # the answer's end goes out now, not when the loop's turn ends
+        super().on_response_complete()

@@ -17,7 +17,7 @@ from starlette.middleware.base import BaseHTTPMiddleware
 
 from zerolayer.rules_api import create_app
 from zerolayer.rules_api.api_errors import ApiError
-from zerolayer.rules_api.connections import CoalescedWrites
+from zerolayer.rules_api.connections import CoalescedWrites, TimedHttpToolsProtocol
 from zerolayer.rules_api.lean_path import exception_handler, json_content_type, parse_body
 from zerolayer.rules_api.schemas import ChatCompletionRequest
 from zerolayer.rules_api.testing import FakeEngine, FakeFallback, anthropic_body
@@ -227,3 +227,28 @@ def test_close_writes_what_is_kept_and_abort_drops_it() -> None:
     assert closed.writes == [b"last"] and closed.events == ["close"]
     assert aborted.writes == [] and aborted.events == ["abort"]
     assert gone.writes == []
+
+
+def test_the_end_of_an_answer_is_written_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    completed: list[list[bytes]] = []
+
+    async def scenario() -> Recorder:
+        transport = Recorder()
+        protocol = TimedHttpToolsProtocol.__new__(TimedHttpToolsProtocol)
+        protocol.transport = CoalescedWrites(transport, asyncio.get_running_loop())  # type: ignore[arg-type]
+        monkeypatch.setattr(
+            HttpToolsProtocol, "on_response_complete", lambda self: completed.append(
+                list(transport.writes))
+        )  # fmt: skip
+        protocol.transport.write(b"HTTP/1.1 200 OK\r\n\r\n")
+        protocol.transport.write(b"body")
+        protocol.on_response_complete()
+        assert transport.writes == [b"HTTP/1.1 200 OK\r\n\r\nbody"]  # before the turn ends
+        await asyncio.sleep(0)
+        return transport
+
+    transport = asyncio.run(scenario())
+    assert transport.writes == [b"HTTP/1.1 200 OK\r\n\r\nbody"]
+    assert completed == [[b"HTTP/1.1 200 OK\r\n\r\nbody"]]  # uvicorn's own step after it
