@@ -111,15 +111,19 @@ def shape_deterministic(prepared: Prepared, decision: Decision) -> tuple[Shaped,
 def completion_finish(prepared: Prepared, completion: Completion) -> Finish:
     """The finish of a fallback completion: the backend's (upstream's) token counts, else
     the local counter's count of what it answered."""
-    own = count_tokens(completion.text) + sum(count_tokens(c.text) for c in completion.choices)
     return Finish(
         completion.stop_reason,
         completion.stop_sequence,
         completion.input_tokens or input_tokens(prepared.request),
-        completion.output_tokens or own,
+        completion.output_tokens or own_tokens(completion),
         choices=tuple((c.text, c.stop_reason) for c in completion.choices),
         per_choice=False,
     )
+
+
+def own_tokens(completion: Completion) -> int:
+    """The local counter's count of a completion's text, its further choices included."""
+    return count_tokens(completion.text) + sum(count_tokens(c.text) for c in completion.choices)
 
 
 async def fallback_completion(

@@ -178,6 +178,53 @@ async def answer(
     return decision, started
 
 
+async def answer_message(
+    service: AnswerService, body: MessagesRequest, request: Request, syntax: str | None
+) -> Response:
+    """The answer to POST /v1/messages (the route's, and the lean path's)."""
+    version = syntax_version(syntax)
+    token = caller_api_key.set(forwarded_key(request))
+    try:
+        return await _create_message(service, body, request, version)
+    finally:  # a stream's fallback has sent its upstream request before this returns
+        caller_api_key.reset(token)
+
+
+async def _create_message(
+    service: AnswerService, body: MessagesRequest, request: Request, version: str | None
+) -> Response:
+    prepared = from_anthropic(body, disabled=disabled(request), syntax=version)
+    decision, started = await answer(service, prepared)
+    answer_headers = service.headers(decision)
+    headers = {**answer_headers, "request-id": "req_" + new_hex().decode()}
+    ids = slot_values()
+    msg_id = "msg_" + ids[ID].decode()
+    start: StreamStart | None = None
+    if decision.route is Route.FALLBACK:
+        if prepared.stream:
+            start = await open_fallback_stream(service, API, prepared, decision, started)
+        else:
+            text, finish = await fallback_completion(service, API, prepared, decision, started)
+            return JSONResponse(message_body(prepared, msg_id, text, finish), headers=headers)
+    if prepared.stream:
+        deltas = answer_deltas(service, API, prepared, decision, start, started)
+        return EventStreamResponse(
+            event_stream(prepared, msg_id, deltas),
+            headers={**headers, **SSE_HEADERS},
+        )
+    shaped, finish = shape_deterministic(prepared, decision)
+    recorder = record(
+        service, API, decision, started, failed=False, saved_tokens=finish.output_tokens
+    )
+    template = message_template(prepared, shaped.text, finish)
+    if decision.cache_hit and service.fast is not None:
+        service.fast.remember(
+            request.scope, template, answer_headers, request_id=True, recorder=recorder,
+            saved_tokens=finish.output_tokens,
+        )  # fmt: skip
+    return Response(template.render(ids), media_type="application/json", headers=headers)
+
+
 def anthropic_router(service: AnswerService) -> APIRouter:
     """The routes of the Anthropic Messages API."""
     router = APIRouter(tags=["anthropic"])
@@ -186,46 +233,7 @@ def anthropic_router(service: AnswerService) -> APIRouter:
     async def create_message(
         body: MessagesRequest, request: Request, syntax: SyntaxHeader = None
     ) -> Response:
-        version = syntax_version(syntax)
-        token = caller_api_key.set(forwarded_key(request))
-        try:
-            return await _create_message(body, request, version)
-        finally:  # a stream's fallback has sent its upstream request before this returns
-            caller_api_key.reset(token)
-
-    async def _create_message(
-        body: MessagesRequest, request: Request, version: str | None
-    ) -> Response:
-        prepared = from_anthropic(body, disabled=disabled(request), syntax=version)
-        decision, started = await answer(service, prepared)
-        answer_headers = service.headers(decision)
-        headers = {**answer_headers, "request-id": "req_" + new_hex().decode()}
-        ids = slot_values()
-        msg_id = "msg_" + ids[ID].decode()
-        start: StreamStart | None = None
-        if decision.route is Route.FALLBACK:
-            if prepared.stream:
-                start = await open_fallback_stream(service, API, prepared, decision, started)
-            else:
-                text, finish = await fallback_completion(service, API, prepared, decision, started)
-                return JSONResponse(message_body(prepared, msg_id, text, finish), headers=headers)
-        if prepared.stream:
-            deltas = answer_deltas(service, API, prepared, decision, start, started)
-            return EventStreamResponse(
-                event_stream(prepared, msg_id, deltas),
-                headers={**headers, **SSE_HEADERS},
-            )
-        shaped, finish = shape_deterministic(prepared, decision)
-        recorder = record(
-            service, API, decision, started, failed=False, saved_tokens=finish.output_tokens
-        )
-        template = message_template(prepared, shaped.text, finish)
-        if decision.cache_hit and service.fast is not None:
-            service.fast.remember(
-                request.scope, template, answer_headers, request_id=True, recorder=recorder,
-                saved_tokens=finish.output_tokens,
-            )  # fmt: skip
-        return Response(template.render(ids), media_type="application/json", headers=headers)
+        return await answer_message(service, body, request, syntax)
 
     @router.post("/v1/messages/count_tokens", summary="Count input tokens (Anthropic)")
     async def count_message_tokens(body: CountTokensRequest) -> dict[str, int]:

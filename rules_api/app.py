@@ -10,22 +10,24 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from zerolayer.core.errors import StartupError
 from zerolayer.core.fallback import FallbackBackend
 from zerolayer.rules_api.admin_api import admin_router
-from zerolayer.rules_api.anthropic_api import anthropic_router
+from zerolayer.rules_api.anthropic_api import answer_message, anthropic_router
 from zerolayer.rules_api.api_errors import flavour_of, install_error_handlers
 from zerolayer.rules_api.cache import RedisCache, ResponseCache, build_cache
 from zerolayer.rules_api.contracts import EngineLike
 from zerolayer.rules_api.encoding import SafeJSONResponse
 from zerolayer.rules_api.fast_path import FastAnswers, FastPath, fast_route
 from zerolayer.rules_api.guard import GuardMiddleware
+from zerolayer.rules_api.lean_path import LeanPath, LeanRoute
 from zerolayer.rules_api.lint_api import lint_router
 from zerolayer.rules_api.metrics import ServiceMetrics
-from zerolayer.rules_api.openai_api import openai_router
+from zerolayer.rules_api.openai_api import answer_chat_completion, openai_router
 from zerolayer.rules_api.openapi_doc import install_contract
+from zerolayer.rules_api.schemas import ChatCompletionRequest, MessagesRequest
 from zerolayer.rules_api.service import AnswerService
 from zerolayer.rules_api.settings import ServiceSettings
 from zerolayer.rules_api.status_api import status_router
@@ -39,18 +41,31 @@ TRACING_CHECK_S = 1.0
 
 
 class ZeroLayerApp(FastAPI):
-    """The FastAPI app with the fast path of cached answers in front (``fast_path.py``)."""
+    """The FastAPI app with the fast path of cached answers (``fast_path.py``) and the lean
+    path of the answer routes (``lean_path.py``) in front."""
 
     fast_path: FastPath | None = None
+    lean_path: LeanPath | None = None
     _traced_at: float = -math.inf
     _traced_now: bool = False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        fast = self.fast_path
-        if fast is not None and fast_route(scope) and not self.root_path and not self._traced():
-            await fast.handle(scope, receive, send, super().__call__)
+        if not fast_route(scope) or self.root_path or self._traced():
+            await super().__call__(scope, receive, send)
             return
-        await super().__call__(scope, receive, send)
+        full = super().__call__
+        lean, fast = self.lean_path, self.fast_path
+        if lean is None:
+            after: ASGIApp = full
+        else:
+
+            async def after(scope: Scope, receive: Receive, send: Send) -> None:
+                await lean.handle(scope, receive, send, full)
+
+        if fast is None:
+            await after(scope, receive, send)
+        else:
+            await fast.handle(scope, receive, send, after)
 
     def _traced(self) -> bool:
         """True when FastAPI's own OpenTelemetry tracing or metrics are on (checked at most
@@ -131,6 +146,12 @@ def create_app(
     app.add_middleware(
         GuardMiddleware, max_body_bytes=settings.max_body_bytes, on_reject=on_guard_reject
     )
+    routes = {
+        "/v1/messages": LeanRoute(MessagesRequest, answer_message),
+        "/v1/chat/completions": LeanRoute(ChatCompletionRequest, answer_chat_completion),
+    }
+    guard = GuardMiddleware(app, max_body_bytes=settings.max_body_bytes, on_reject=on_guard_reject)
+    app.lean_path = LeanPath(app, service, routes, guard)
     fast_max = min(settings.fast_path_max_bytes, settings.max_body_bytes)
     if fast_max > 0 and settings.fast_path_cache_bytes > 0 and service.cache.kind != "none":
         answers = FastAnswers(settings.fast_path_cache_bytes, settings.cache_ttl_s)

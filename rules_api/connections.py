@@ -18,6 +18,12 @@ Either closes the connection; an application waiting for the body then receives
 ``http.disconnect``. The values come from attributes ``uvicorn_config`` sets on uvicorn's
 ``Config`` (so every worker process gets them); the protocol is used in place of uvicorn's
 ``httptools`` one, which ``serve`` picks when httptools is installed (the ``server`` extra).
+
+The protocol also writes an answer's status line and headers together with what follows them
+in the same turn of the event loop (``CoalescedWrites``): uvicorn writes the head of an
+answer and its body separately, and on loopback every write is a system call that also
+wakes the reader. The client gets the same bytes, in one write instead of two; the end of
+an answer is written as soon as it is sent (what follows it in the task waits for nothing).
 """
 
 from __future__ import annotations
@@ -31,6 +37,61 @@ HEADER_TIMEOUT = "zerolayer_header_timeout_s"  # attribute names on uvicorn's Co
 BODY_TIMEOUT = "zerolayer_body_timeout_s"
 DEFAULT_HEADER_TIMEOUT_S = 10.0
 DEFAULT_BODY_TIMEOUT_S = 30.0
+
+
+class CoalescedWrites:
+    """A transport whose writes made in one turn of the event loop go out as one write.
+
+    Writes are kept until the callbacks of the current turn have run (``call_soon``), then
+    written together; ``close`` writes what is kept first, ``abort`` drops it (as the
+    transport drops its own buffer). Everything else is the wrapped transport's."""
+
+    __slots__ = ("_due", "_kept", "_loop", "transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self.transport = transport
+        self._loop = loop
+        self._kept: list[bytes] = []
+        self._due = False
+
+    def write(self, data: bytes) -> None:
+        """Keep ``data`` for the write at the end of this turn of the loop."""
+        if not data:
+            return
+        self._kept.append(data)
+        if not self._due:
+            self._due = True
+            self._loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Write what is kept now (nothing once the transport is closing)."""
+        self._due = False
+        kept = self._kept
+        if not kept:
+            return
+        data = kept[0] if len(kept) == 1 else b"".join(kept)
+        kept.clear()
+        if not self.transport.is_closing():
+            self.transport.write(data)
+
+    def writelines(self, data: Any) -> None:
+        for piece in data:
+            self.write(piece)
+
+    def write_eof(self) -> None:
+        self.flush()
+        self.transport.write_eof()
+
+    def close(self) -> None:
+        self.flush()
+        self.transport.close()
+
+    def abort(self) -> None:
+        self._kept.clear()
+        self.transport.abort()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
 
 
 class TimedHttpToolsProtocol(HttpToolsProtocol):
@@ -67,7 +128,8 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
     # -- protocol ----------------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+        coalesced: Any = CoalescedWrites(transport, self.loop)
+        super().connection_made(coalesced)
         self._arm(self.header_timeout)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -92,3 +154,9 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
         super().on_message_complete()
         self._in_body = False
         self._disarm()
+
+    def on_response_complete(self) -> None:
+        writes = self.transport
+        if isinstance(writes, CoalescedWrites):
+            writes.flush()  # the answer's end goes out now, not when the loop's turn ends
+        super().on_response_complete()

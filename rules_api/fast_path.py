@@ -207,27 +207,13 @@ class FastPath:
         ):
             await app(scope, receive, send)
             return
-        messages: list[Message] = []
-        chunks: list[bytes] = []
-        while True:
-            message = await receive()
-            messages.append(message)
-            if message["type"] != "http.request":
-                break  # http.disconnect: the application sees it as it would have
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
-
-        async def replay() -> Message:
-            if messages:
-                return messages.pop(0)
-            return await receive()
-
-        if messages[-1]["type"] != "http.request":
+        messages, body = await read_body(receive)
+        replay = replaying(messages, receive)
+        if body is None:
             await app(scope, replay, send)
             return
         try:
-            key = self.key(scope, headers, b"".join(chunks))
+            key = self.key(scope, headers, body)
         except Exception:  # the fast path must never fail a request the full path can answer
             log.exception("fast path key failed")
             key = None
@@ -303,6 +289,33 @@ class FastPath:
         )
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+async def read_body(receive: Receive) -> tuple[list[Message], bytes | None]:
+    """Read a request's body: the messages received (to replay them) and the body, None when
+    the client went away first (``http.disconnect``: the application sees it as it would
+    have)."""
+    messages: list[Message] = []
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            return messages, None
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return messages, chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def replaying(messages: list[Message], receive: Receive) -> Receive:
+    """A ``receive`` that gives ``messages`` again, then goes on with ``receive``."""
+
+    async def replay() -> Message:
+        if messages:
+            return messages.pop(0)
+        return await receive()
+
+    return replay
 
 
 def fast_route(scope: Scope) -> bool:

@@ -7,12 +7,12 @@ GET /v1/models answers in Anthropic's shape when the request carries ``anthropic
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from functools import partial
 from typing import Any
 
-import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
@@ -221,13 +221,24 @@ async def relayed_stream(
                 end = chunk(*ids, prepared.model, [], usage=own) + end
         failed = False
         yield pending + end, True
-        with anyio.move_on_after(DRAIN_S):  # the body's end: the connection goes back to the pool
-            for _ in range(DRAIN_CHUNKS):
-                if await anext(chunks, None) is None:
-                    break
+        await drain(chunks)  # the body's end: the connection goes back to the pool
     finally:
         await chunks.aclose()  # a no-op once read to the end
         record(service, API, decision, started, failed=failed, model_tokens=spent)
+
+
+async def drain(chunks: AsyncIterator[bytes]) -> None:
+    """Read ``chunks`` on to their end: at most ``DRAIN_CHUNKS`` pieces for ``DRAIN_S``
+    seconds (an asyncio timeout: half the CPU of an anyio cancel scope)."""
+    timeout = asyncio.timeout(DRAIN_S)
+    try:
+        async with timeout:
+            for _ in range(DRAIN_CHUNKS):
+                if await anext(chunks, None) is None:
+                    return
+    except TimeoutError:
+        if not timeout.expired():
+            raise
 
 
 class RelayResponse(Response):
@@ -273,6 +284,63 @@ def model_list(model_id: str, anthropic: bool) -> dict[str, Any]:
     }
 
 
+async def answer_chat_completion(
+    service: AnswerService, body: ChatCompletionRequest, request: Request, syntax: str | None
+) -> Response:
+    """The answer to POST /v1/chat/completions (the route's, and the lean path's)."""
+    version = syntax_version(syntax)
+    prepared = from_openai(body, disabled=disabled(request), syntax=version)
+    decision, started = await answer(service, prepared, API)
+    headers = service.headers(decision)
+    ids = slot_values()
+    cid = "chatcmpl-" + ids[ID].decode()
+    created = int(ids[CREATED])
+    start: StreamStart | None = None
+    if decision.route is Route.FALLBACK:
+        if prepared.stream:
+            include = bool(body.stream_options and body.stream_options.include_usage)
+            relay = EventRelay(prepared.model, include)
+            opened = await call_fallback(
+                partial(service.aopen_relay, relay=relay), service, API, prepared, decision,
+                started,
+            )  # fmt: skip
+            if opened is not None:
+                stream = relayed_stream(service, prepared, decision, started, relay,
+                                        *opened, (cid, created))  # fmt: skip
+                return RelayResponse(stream, {**headers, **SSE_HEADERS})
+            start = await open_fallback_stream(service, API, prepared, decision, started)
+        else:
+            text, finish = await fallback_completion(service, API, prepared, decision, started)
+            payload = completion_body(prepared, cid, created, text, finish, body.n or 1)
+            return JSONResponse(payload, headers=headers)
+    if prepared.stream:
+        include = bool(body.stream_options and body.stream_options.include_usage)
+        deltas = answer_deltas(service, API, prepared, decision, start, started)
+        return EventStreamResponse(
+            chunk_stream(
+                prepared,
+                cid,
+                created,
+                body.n or 1,
+                include,
+                deltas,
+                replicate=start is None or start.replicate,
+            ),
+            headers={**headers, **SSE_HEADERS},
+        )
+    shaped, finish = shape_deterministic(prepared, decision)
+    recorder = record(
+        service, API, decision, started, failed=False, saved_tokens=finish.output_tokens
+    )
+    template = completion_template(prepared, shaped.text, finish, body.n or 1)
+    if decision.cache_hit and service.fast is not None:
+        service.fast.remember(
+            request.scope, template, headers, request_id=False, recorder=recorder,
+            saved_tokens=finish.output_tokens,
+        )  # fmt: skip
+    return Response(template.render(ids), media_type="application/json", headers=headers)
+
+
 def openai_router(service: AnswerService) -> APIRouter:
     """The routes of the OpenAI Chat Completions API and the model list."""
     router = APIRouter(tags=["openai"])
@@ -281,57 +349,7 @@ def openai_router(service: AnswerService) -> APIRouter:
     async def create_chat_completion(
         body: ChatCompletionRequest, request: Request, syntax: SyntaxHeader = None
     ) -> Response:
-        version = syntax_version(syntax)
-        prepared = from_openai(body, disabled=disabled(request), syntax=version)
-        decision, started = await answer(service, prepared, API)
-        headers = service.headers(decision)
-        ids = slot_values()
-        cid = "chatcmpl-" + ids[ID].decode()
-        created = int(ids[CREATED])
-        start: StreamStart | None = None
-        if decision.route is Route.FALLBACK:
-            if prepared.stream:
-                include = bool(body.stream_options and body.stream_options.include_usage)
-                relay = EventRelay(prepared.model, include)
-                opened = await call_fallback(
-                    partial(service.aopen_relay, relay=relay), service, API, prepared, decision,
-                    started,
-                )  # fmt: skip
-                if opened is not None:
-                    stream = relayed_stream(service, prepared, decision, started, relay,
-                                            *opened, (cid, created))  # fmt: skip
-                    return RelayResponse(stream, {**headers, **SSE_HEADERS})
-                start = await open_fallback_stream(service, API, prepared, decision, started)
-            else:
-                text, finish = await fallback_completion(service, API, prepared, decision, started)
-                payload = completion_body(prepared, cid, created, text, finish, body.n or 1)
-                return JSONResponse(payload, headers=headers)
-        if prepared.stream:
-            include = bool(body.stream_options and body.stream_options.include_usage)
-            deltas = answer_deltas(service, API, prepared, decision, start, started)
-            return EventStreamResponse(
-                chunk_stream(
-                    prepared,
-                    cid,
-                    created,
-                    body.n or 1,
-                    include,
-                    deltas,
-                    replicate=start is None or start.replicate,
-                ),
-                headers={**headers, **SSE_HEADERS},
-            )
-        shaped, finish = shape_deterministic(prepared, decision)
-        recorder = record(
-            service, API, decision, started, failed=False, saved_tokens=finish.output_tokens
-        )
-        template = completion_template(prepared, shaped.text, finish, body.n or 1)
-        if decision.cache_hit and service.fast is not None:
-            service.fast.remember(
-                request.scope, template, headers, request_id=False, recorder=recorder,
-                saved_tokens=finish.output_tokens,
-            )  # fmt: skip
-        return Response(template.render(ids), media_type="application/json", headers=headers)
+        return await answer_chat_completion(service, body, request, syntax)
 
     @router.get("/v1/models", summary="List models (OpenAI shape; Anthropic shape on request)")
     async def list_models(request: Request) -> dict[str, Any]:

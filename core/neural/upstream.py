@@ -149,6 +149,37 @@ FINISHED = re.compile(rb'"finish_reason"\s*:\s*"')
 MODEL = re.compile(rb'"model"\s*:\s*"(?:[^"\\]|\\.)*"')
 
 
+# Where an event may say something the relay needs: the end, an error, the usage.
+MARKS = (re.compile(re.escape(b"[DONE]")), re.compile(re.escape(b'"error"')), USAGE)
+MAX_MARKS = 16  # more marks in one piece than this: every line is looked at
+
+
+def _marked_lines(data: bytes, lines: list[bytes | None]) -> list[int]:
+    """The indices (in order) of the lines of ``data`` (``lines``: its split at line breaks)
+    that hold a mark: the only lines ``EventRelay.feed`` must look at, found by scanning the
+    bytes once per mark instead of looking at every line. All of them when there are many
+    marks (finding the line of each costs a scan of its own)."""
+    spots = [m.start() for mark in MARKS for m in mark.finditer(data)]
+    if len(spots) > MAX_MARKS:
+        return list(range(len(lines)))
+    return sorted({data.count(b"\n", 0, spot) for spot in spots})
+
+
+def _data_line_matches(pattern: re.Pattern[bytes], data: bytes) -> bool:
+    """True when ``pattern`` matches inside a ``data:`` line of ``data``."""
+    for found in pattern.finditer(data):
+        start = data.rfind(b"\n", 0, found.start()) + 1
+        if data.startswith(b"data:", start):
+            return True
+    return False
+
+
+def _data_of(pieces: list[bytes]) -> list[bytes]:
+    """The data of every ``data:`` line of ``pieces``, in order (stripped)."""
+    return [line[5:].strip() for piece in pieces for line in piece.split(b"\n")
+            if line.startswith(b"data:")]  # fmt: skip
+
+
 class EventRelay:
     """An upstream's Chat Completions event stream passed on as its bytes, for a client of
     the same API: only the lines that must change are touched, and only the events that
@@ -168,15 +199,15 @@ class EventRelay:
 
     def __init__(self, model: str, include_usage: bool) -> None:
         # a template for MODEL.sub: a backslash of the JSON string is doubled
-        named = b'"model": ' + json.dumps(model, ensure_ascii=False).encode()
-        self.model = named.replace(b"\\", b"\\\\")
+        self.named = b'"model": ' + json.dumps(model, ensure_ascii=False).encode()
+        self.model = self.named.replace(b"\\", b"\\\\")
         self.include_usage = include_usage
         self.rest = b""
         self.done = False
         self.finished = False
         self.usage: dict[str, Any] | None = None
         self.skip_blank = False
-        self.datas: list[bytes] = []  # every event's data, decoded only if no usage comes
+        self._fed: list[bytes] = []  # the lines read, decoded only if no usage comes
         self.error: UpstreamError | None = None  # the stream's error, once met
 
     def feed(self, chunk: bytes) -> bytes:
@@ -197,31 +228,57 @@ class EventRelay:
             data = data[1:]  # the blank line that ended an event dropped in the last piece
         self.skip_blank = False
         lines: list[bytes | None] = list(data.split(b"\n"))
+        read = len(lines)  # the lines read: all, or those up to and with an error event
         dropped = False
-        for i, line in enumerate(lines):
-            if line is None or not line.startswith(b"data:"):
-                continue
-            payload = line[5:].strip()
-            self.datas.append(payload)
-            if payload == b"[DONE]":
-                self.done = dropped = True
-                lines[i] = None
-                continue
-            may_matter = b'"error"' in payload or USAGE.search(payload)
-            try:
-                if may_matter and self._decoded(payload) and not self.include_usage:
-                    lines[i], dropped = None, True
-            except UpstreamError as exc:
-                self.error = exc  # every later call raises it too
-                if not any(line and line.startswith(b"data:") for line in lines[:i]):
-                    raise
-                lines, dropped = [*lines[:i], b""], True
-                break
-            if not self.finished and FINISHED.search(payload):
-                self.finished = True
+        try:
+            for i in _marked_lines(data, lines):
+                line = lines[i]
+                if line is None or not line.startswith(b"data:"):
+                    continue
+                payload = line[5:].strip()
+                if payload == b"[DONE]":
+                    self.done = dropped = True
+                    lines[i] = None
+                    continue
+                may_matter = b'"error"' in payload or USAGE.search(payload)
+                try:
+                    if may_matter and self._decoded(payload) and not self.include_usage:
+                        lines[i], dropped = None, True
+                except UpstreamError as exc:
+                    self.error = exc  # every later call raises it too
+                    read = i + 1
+                    if not any(line and line.startswith(b"data:") for line in lines[:i]):
+                        raise
+                    lines, dropped = [*lines[:i], b""], True
+                    break
+        finally:
+            self._read(data, read)
         if dropped:
             data = self._joined(lines)
+        return self._renamed(data)
+
+    def _renamed(self, data: bytes) -> bytes:
+        """``MODEL.sub(self.model, data)``: by a plain replace when every ``"model"`` key of
+        ``data`` is followed by the same bytes (an upstream names one model), which then are
+        exactly what the pattern matches at each of them."""
+        first = MODEL.search(data)
+        if first is None:
+            return data
+        found = first.group()
+        if found.count(b'"model"') == 1 and data.count(found) == data.count(b'"model"'):
+            return data.replace(found, self.named)
         return MODEL.sub(self.model, data)
+
+    def _read(self, data: bytes, read: int) -> None:
+        """Note the first ``read`` lines of ``data`` as read: their events' data (decoded
+        only if no usage comes), and whether one of them finished a choice (an error event
+        among them is the last, and does not count)."""
+        if read <= data.count(b"\n"):
+            data = b"\n".join(data.split(b"\n")[:read])
+        self._fed.append(data)
+        if not self.finished:
+            checked = data if self.error is None else data[: data.rfind(b"\n") + 1]
+            self.finished = _data_line_matches(FINISHED, checked)
 
     def _joined(self, lines: list[bytes | None]) -> bytes:
         """The lines kept (None: a dropped line; the blank line that ended its event goes
@@ -267,7 +324,7 @@ class EventRelay:
     def texts(self) -> dict[int, str]:
         """Each choice's text, decoded from every event (only where the usage is missing)."""
         reader = ChunkReader(())
-        for payload in self.datas:
+        for payload in _data_of(self._fed):
             if payload != b"[DONE]":
                 try:
                     reader.feed(json.loads(payload))

@@ -4,12 +4,16 @@ the client did not ask for) and only the events that may hold an error or the us
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zerolayer.core.neural.transport import UpstreamError
-from zerolayer.core.neural.upstream import EventRelay
+from zerolayer.core.neural.upstream import FINISHED, MODEL, EventRelay
+from zerolayer.core.neural.upstream import USAGE as USAGE_MARK
 
 
 def event(choices: list[dict], **extra: object) -> bytes:
@@ -95,3 +99,123 @@ def test_crlf_lines_are_read_and_sent_as_lf() -> None:
     out = relayed(relay, BODY.replace(b"\n", b"\r\n"), 5)
     assert out == delta("a ") + delta("b", "stop")
     assert relay.done
+
+
+# ---- the relay reads only the lines that hold a mark: the same as reading every line ----
+
+
+class EveryLine(EventRelay):
+    """The relay as it was before it read only the marked lines: every line looked at (the
+    reference the relay must agree with)."""
+
+    def __init__(self, model: str, include_usage: bool) -> None:
+        super().__init__(model, include_usage)
+        self.datas: list[bytes] = []
+
+    def feed(self, chunk: bytes) -> bytes:
+        """The bytes to send for ``chunk`` (``b""``: the body ended)."""
+        if self.error is not None:
+            raise self.error
+        data = self.rest + chunk if self.rest else chunk
+        if chunk:
+            cut = data.rfind(b"\n") + 1
+            data, self.rest = data[:cut], data[cut:]
+        else:
+            self.rest = b""
+        if not data:
+            return b""
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        if self.skip_blank and data.startswith(b"\n"):
+            data = data[1:]  # the blank line that ended an event dropped in the last piece
+        self.skip_blank = False
+        lines: list[bytes | None] = list(data.split(b"\n"))
+        dropped = False
+        for i, line in enumerate(lines):
+            if line is None or not line.startswith(b"data:"):
+                continue
+            payload = line[5:].strip()
+            self.datas.append(payload)
+            if payload == b"[DONE]":
+                self.done = dropped = True
+                lines[i] = None
+                continue
+            may_matter = b'"error"' in payload or USAGE_MARK.search(payload)
+            try:
+                if may_matter and self._decoded(payload) and not self.include_usage:
+                    lines[i], dropped = None, True
+            except UpstreamError as exc:
+                self.error = exc  # every later call raises it too
+                if not any(line and line.startswith(b"data:") for line in lines[:i]):
+                    raise
+                lines, dropped = [*lines[:i], b""], True
+                break
+            if not self.finished and FINISHED.search(payload):
+                self.finished = True
+        if dropped:
+            data = self._joined(lines)
+        return MODEL.sub(self.model, data)
+
+    def texts(self) -> dict[int, str]:
+        self._fed = [b"\n".join(b"data: " + d for d in self.datas)]
+        return super().texts()
+
+
+PIECES = [
+    delta("a "),
+    delta("[DONE] is text"),
+    delta('say "error" and "usage": {'),
+    delta("multi\nline"),
+    delta("b", "stop"),
+    delta("c", "length"),
+    USAGE,
+    ERROR,
+    b"data: [DONE]\n\n",
+    b"data: {not json\n\n",
+    b"data: {not json, only a mention of [DONE]\n\n",
+    b'data: {"error": {"message": "x"}, "choices": [{"finish_reason": "stop"}]}\n\n',
+    b'data: {"usage": {bad\n\n',
+    b': a comment with "finish_reason": "stop" [DONE] "error"\n\n',
+    b'event: x\ndata: {"choices": [], "usage": {"prompt_tokens": 1}}\n\n',
+    b'data:{"choices":[{"index":1,"delta":{"content":"z"},"finish_reason":"stop"}]}\n\n',
+    b'data: {"model": "up", "choices": []}\n\n',
+    b'data: {"model":"up-model","choices":[]}\n\n',
+    b'data: {"model": "\\"model\\" \\\\ \\u00e9", "choices": []}\n\n',
+    b'data: {"model": "model", "choices": []}\n\n',
+    b"\n",
+]
+
+
+def run(relay: EventRelay, body: bytes, cuts: list[int]) -> tuple[object, ...]:
+    out: list[object] = []
+    edges = [0, *sorted({c % (len(body) + 1) for c in cuts}), len(body)]
+    for start, end in [*itertools.pairwise(edges), (len(body), len(body))]:
+        try:
+            out.append(relay.feed(body[start:end]))
+        except UpstreamError as exc:
+            out.append(("error", str(exc)))
+    texts = relay.texts() if relay.error is None else None
+    return (*out, relay.done, relay.finished, relay.usage, relay.skip_blank, texts)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    picks=st.lists(st.sampled_from(range(len(PIECES))), max_size=12),
+    cuts=st.lists(st.integers(0, 10_000), max_size=6),
+    crlf=st.booleans(),
+    include_usage=st.booleans(),
+    model=st.sampled_from(["client", 'c\\l"i\u00e9nt\\1']),
+)
+def test_reading_marked_lines_is_reading_every_line(
+    picks: list[int], cuts: list[int], crlf: bool, include_usage: bool, model: str
+) -> None:
+    body = b"".join(PIECES[i] for i in picks)
+    if crlf:
+        body = body.replace(b"\n", b"\r\n")
+    expected = run(EveryLine(model, include_usage), body, cuts)
+    assert run(EventRelay(model, include_usage), body, cuts) == expected
+
+
+def test_many_marks_in_one_piece_are_read_line_by_line() -> None:
+    body = delta('"error" ' * 40) + delta("x", "stop") + USAGE + b"data: [DONE]\n\n"
+    assert run(EventRelay("m", False), body, []) == run(EveryLine("m", False), body, [])
