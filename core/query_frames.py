@@ -126,6 +126,11 @@ _BENIGN = frozenset(
         "entire",
         "everyone",
         "everybody",
+        "anyone",
+        "anybody",
+        "anything",
+        "its",
+        "their",
     ]
 )
 # Words a question or a value filter may hold around its slots ("what's the highest stock
@@ -147,6 +152,7 @@ _LINKS = frozenset(
         "which",
         "what",
         "what's",
+        "who's",
         "that",
         "those",
         "only",
@@ -265,7 +271,7 @@ _KEEP_PHRASES = re.compile(
 # A negation before a value ("dept isn't Sales", "everyone except Sales").
 _NOT_VALUE = re.compile(
     r"(?:is\s+not|isn't|not\s+in|not|except(?:\s+for)?|other\s+than|excluding|apart\s+from)"
-    r"\s+(?=%v\d)"
+    r"\s+(?:the\s+)?(?=%v\d)"
 )
 _TOKEN = re.compile(
     r"[A-Za-z_%][A-Za-z0-9_'%]*|[\u3400-\u9fff]+|\d+(?:\.\d+)?|[<>!=]=?|\n|\S"
@@ -286,6 +292,13 @@ _CONVERT = frozenset({"convert", "turn", "to", "into", "in", "as", "format"})
 _FORMATS = {"json": "json", "yaml": "yaml", "yml": "yaml"}
 # A request verb starts a clause of its own (a clause may open with it: "just return …").
 _REQUESTS = frozenset({"give", "return", "output", "convert", "turn", "show"})
+# Verbs that place a record in a value ("how many people work in Sales", "the ones based in
+# Lima"): said before the value, they say the record holds it.
+_MEMBERSHIP = frozenset(
+    {"work", "works", "working", "belong", "belongs", "based", "live", "lives", "located"}
+)
+# Request verbs that ask for "the one" record ("give me the one with the fewest people").
+_ASKS = frozenset({"give", "return", "output", "show", "find", "get", "display", "print"})
 # A request verb or a sort participle after a slot starts a clause of its own ("the ones in
 # Sales sorted by salary").
 _STARTS = _REQUESTS | frozenset({"sorted", "ordered", "ranked", "arranged"})
@@ -313,6 +326,7 @@ class _Op:
     value: str = ""  # a text value (is, is not), as the grammar quotes it
     negated: bool = False
     record: bool = False  # an extreme said by a superlative asks for a record, not a value
+    whole: bool = False  # the record itself is the answer ("which item has the highest …")
 
     def sentence(self, name: Callable[[str], str]) -> str:
         """The grammar's words for the operation, each field written by ``name``."""
@@ -329,6 +343,8 @@ class _Op:
             return f"first {self.number}"
         if self.kind == "count":
             return "count"
+        if self.kind == "agg" and self.whole:
+            return f"which record has the {self.comparison} {field}"
         if self.kind == "agg":
             return f"the {self.comparison} {field}"
         if self.kind == "is":
@@ -368,9 +384,7 @@ def records_of(data: Any) -> Records | None:
     for any other value."""
     if not isinstance(data, list) or not data or not all(isinstance(r, dict) for r in data):
         return None
-    keys = set(data[0])
-    for record in data[1:]:
-        keys &= set(record)
+    keys = [k for k in data[0] if all(k in record for record in data[1:])]
     numeric = {
         k: all(isinstance(r[k], int | float) and not isinstance(r[k], bool) for r in data)
         for k in keys
@@ -436,11 +450,14 @@ def query_sentence(
     text = _SYMBOLS.sub(lambda m: f" #{_SYMBOL_MARKS.get(m[1], m[1])} ", text)
     for pattern, word in _COMPARISONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
+    numeric = tuple(k for k, number in keys.items() if number)
     ops: list[_Op] = []
     for op in (
         op
         for clause in _clauses(text)
-        for op in _clause(clause, lowered, values, texts or {}, source, tuple(sorted(flags)))
+        for op in _clause(
+            clause, lowered, values, texts or {}, source, tuple(sorted(flags)), numeric
+        )
     ):
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
@@ -483,7 +500,7 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
     ops = [op for op in ops if op.kind != "number"]
     if not ops:
         raise _refuse("the instruction asks for no query")
-    if any(op.record and op.kind == "agg" for op in ops[-1:]):
+    if any(op.record and op.kind == "agg" and not op.whole for op in ops[-1:]):
         raise _refuse("a superlative asks for a record: name the field to answer with")
     ends = [i for i, op in enumerate(ops) if op.kind in ("count", "agg")]
     if ends and ends[0] != len(ops) - 1:
@@ -526,7 +543,52 @@ def _mark_values(
         if re.search(pattern, instruction):
             instruction = re.sub(pattern, f" %v{len(values)} ", instruction)
             values.append(value)
-    return instruction, values
+    return _mark_value_forms(instruction, keys, candidates, values)
+
+
+def _mark_value_forms(
+    instruction: str, keys: Mapping[str, str], candidates: set[str], values: list[str]
+) -> tuple[str, list[str]]:
+    """``instruction`` with each word of no class that is another form of exactly one
+    one-word text value of the records ("the engineers" for Engineering, "marketers" for
+    Marketing, "lights" for lighting: the same stem once plural, agent and activity endings
+    are taken off) replaced by that value's mark; ``values`` extended with them."""
+    stems: dict[str, set[str]] = {}
+    for value in candidates:
+        if value.isalpha() and value.isascii():
+            for stem in _stems(value):
+                stems.setdefault(stem, set()).add(value)
+
+    def mark(m: re.Match[str]) -> str:
+        word = m[0].lower()
+        if word in _CLOSED or word in RECORD_NOUNS or _field(word, keys) is not None:
+            return m[0]
+        found = {v for stem in _stems(word) for v in stems.get(stem, ())}
+        if len(found) != 1 or m[0] == next(iter(found)):
+            return m[0]
+        (value,) = found
+        if value not in values:
+            values.append(value)
+        return f" %v{values.index(value)} "
+
+    return re.sub(r"(?<![\w%])[A-Za-z]{4,}(?![\w])", mark, instruction), values
+
+
+def _stems(word: str) -> set[str]:
+    """``word`` (lower case) and what is left of it as its plural, agent and activity endings
+    are taken off one at a time (engineers → engine; Engineering → engineer → engine), each
+    stem at least four letters."""
+    w = word.lower()
+    out = {w}
+    for _ in range(3):
+        end = next(
+            (e for e in ("ers", "ists", "ings", "er", "ist", "ing", "s") if w.endswith(e)), ""
+        )
+        if not end or len(w) - len(end) < 4 or w.endswith("ss"):
+            break
+        w = w[: -len(end)]
+        out.add(w)
+    return out
 
 
 def _mark_flags(text: str, flags: frozenset[str]) -> str:
@@ -616,20 +678,34 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
         return keys[word]
     if word in _CLOSED or not word.isalpha():
         return None
+    # "which city": the records' noun, not the key 城市 the glossary translates it to
+    glossary = word not in RECORD_NOUNS
     try:
-        return resolve(word, list(keys.values()))
+        return resolve(word, list(keys.values()), glossary=glossary, reverse=glossary)
     except Unsupported:
-        return _head_field(word, keys)
+        return _head_field(word, keys, glossary=glossary) or _agent_field(word, keys)
 
 
-def _head_field(word: str, keys: Mapping[str, str]) -> str | None:
+def _agent_field(word: str, keys: Mapping[str, str]) -> str | None:
+    """The one key an agent noun names by its verb ("earners", "top earner": those who earn,
+    the salary): the word less "er"/"ers", read as a field word; None for any other word."""
+    stem = re.sub(r"ers?$", "", word)
+    if stem == word or len(stem) < 3 or stem in _CLOSED:
+        return None
+    try:
+        return resolve(stem, list(keys.values()))
+    except Unsupported:
+        return _head_field(stem, keys)
+
+
+def _head_field(word: str, keys: Mapping[str, str], *, glossary: bool = True) -> str | None:
     """The one key whose last word ``word`` names, as it is, in a word form or through the
     glossary (a key of one word is its own last word); None for none or several."""
     heads = {key: words[-1] for key in keys.values() if (words := key_words(key))}
     named = set()
     for head in set(heads.values()):
         try:
-            named.add(resolve(word, [head]))
+            named.add(resolve(word, [head], glossary=glossary))
         except Unsupported:
             continue
     found = [key for key, head in heads.items() if head in named]
@@ -643,10 +719,13 @@ def _clause(
     texts: Mapping[str, frozenset[str]],
     source: str,
     flags: tuple[str, ...] = (),
+    numeric: tuple[str, ...] = (),
 ) -> list[_Op]:
     """The operations of one clause (none for a clause of benign words alone; a filter and a
     count for "count the products with stock above 20"); ``Unsupported`` when a word has no
-    class or the slots make no one operation."""
+    class or the slots make no one operation. ``numeric``: the keys that are a number in
+    every record (a comparison or an extreme of the records that names no field is of the
+    one such key)."""
     targets = {f for w in words if (f := _FORMATS.get(w)) is not None and f != source}
     if targets:
         if len(targets) > 1 or any(
@@ -664,10 +743,16 @@ def _clause(
     picked = _fields_of_records(words, keys)
     if picked is not None:  # "ids of orders with status pending": the filter, then the ids
         fields_said, after = picked
-        return [*_clause(after, keys, values, texts, source, flags), _Op("keep", fields_said)]
+        return [
+            *_clause(after, keys, values, texts, source, flags, numeric),
+            _Op("keep", fields_said),
+        ]
     said = [w for w in words if _FLAG_TOKEN.match(w)]
     if said:
         return [_flag_filter(said, words, flags)]
+    one = "one" in words and "one" not in keys  # "give me the one with …", 那个
+    words = [w for w in words if w != "one" or w in keys]
+    whole = bool({"which", "who", "who's"} & set(words)) or (one and any(w in _ASKS for w in words))
     money = "%money" in words  # "under $60": a number of the field of cost
     words = [w for w in words if w != "%money"]
     modifier = _field_of_records(words, keys)
@@ -679,10 +764,13 @@ def _clause(
         key = _field(w, keys)
         if key is not None:
             fields.append(key)
+        elif group := _plural_head(w, keys):  # "names" for firstName and lastName
+            fields.extend(group)
         elif (
             w not in _BENIGN
             and (w not in RECORD_NOUNS or w in _CLOSED)  # "order" sorts
             and not _noun_before_field(words, i, keys)  # "the average order total"
+            and not _noun_after_extreme(words, i, keys)  # "the biggest order"
         ):
             rest.append(w)
     if money and not fields:
@@ -701,6 +789,15 @@ def _clause(
     }
     if len(dirs) > 1 or len(marked) > 1:
         raise _refuse("a clause says more than one query")
+    extremes = head & (_UP | _DOWN)
+    compared = len(cmps) == 1 and len(numbers) == 1 and not dirs
+    extreme = bool(extremes) and not numbers and not cmps and not dirs
+    named = one or _names_records(words, keys)
+    if not fields and not marked and not money and named and (compared or extreme):
+        fields.append(_lone_number(numeric))  # "orders over 100", "the biggest order"
+    if "by" in head and extremes and len(fields) == 1 and not numbers and not cmps and not dirs:
+        head.discard("by")  # "the biggest by area": the record with the highest area
+        head.add(_RECORD_MARK)
     direction = _ORDER.get(dirs[0], dirs[0]) if dirs else ""
     magnitude = bool(dirs) and dirs[0] in _ORDER
     record = _RECORD_MARK in head
@@ -740,12 +837,18 @@ def _clause(
             ops = [replace(ops[0], record=True)]
     if modifier and any(op.kind in ("keep", "fields") for op in ops):  # "the remote ones"
         raise _refuse("a field said of the records, not a projection")
-    if modifier or any(
-        w in RECORD_NOUNS and w not in keys and not _noun_before_field(words, i, keys)
-        for i, w in enumerate(words)
+    if (
+        modifier
+        or one
+        or any(
+            w in RECORD_NOUNS and w not in keys and not _noun_before_field(words, i, keys)
+            for i, w in enumerate(words)
+        )
     ):
         # "the lowest paid employee", "面积最小的城市": an extreme of the records is a record
         ops = [replace(op, record=True) if _extreme(op) else op for op in ops]
+    if whole:  # "which item has the highest rating", "give me the one with …": the record
+        ops = [replace(op, whole=True) if op.record and _extreme(op) else op for op in ops]
     if removing:
         if counted or len(ops) != 1 or ops[0].kind not in ("filter", "is"):
             raise _refuse("a removal of something other than the records of one filter")
@@ -755,6 +858,42 @@ def _clause(
             raise _refuse("a count of something other than records")
         ops.append(_Op("count"))
     return ops
+
+
+def _plural_head(word: str, keys: Mapping[str, str]) -> tuple[str, ...]:
+    """The keys whose last word is the singular of ``word``, a plural, when there are two or
+    more and none is that word itself ("names" for firstName and lastName): a projection may
+    keep them all; () for any other word."""
+    if not word.endswith("s") or word in _CLOSED or word[:-1] in keys:
+        return ()
+    group = tuple(key for key in keys.values() if key_words(key)[-1:] == [word[:-1]])
+    return group if len(group) > 1 else ()
+
+
+def _names_records(words: Sequence[str], keys: Mapping[str, str]) -> bool:
+    """Whether a clause names the records themselves ("orders", "the ones", "items")."""
+    nouns = RECORD_NOUNS | {"ones", "those"}
+    return any(w in nouns and w not in keys for w in words)
+
+
+def _lone_number(numeric: tuple[str, ...]) -> str:
+    """The one key that is a number in every record; ``Unsupported`` for none or several."""
+    if len(numeric) != 1:
+        raise _refuse(f"no field named, and {len(numeric)} fields hold numbers: name one")
+    return numeric[0]
+
+
+def _noun_after_extreme(words: Sequence[str], i: int, keys: Mapping[str, str]) -> bool:
+    """Whether ``words[i]`` is the records' noun right after an extreme or "which" ("the
+    biggest order", "which order is the smallest"): "order" then names the records, not a
+    sort."""
+    return (
+        words[i] in RECORD_NOUNS
+        and words[i] not in keys
+        and i > 0
+        and words[i - 1] in _UP | _DOWN | {"which"}
+        and "by" not in words
+    )
 
 
 def _flag_filter(said: list[str], words: Sequence[str], flags: tuple[str, ...]) -> _Op:
@@ -773,6 +912,7 @@ def _noun_before_field(words: Sequence[str], i: int, keys: Mapping[str, str]) ->
     total"), not of a sort ("order total descending")."""
     return (
         words[i] in RECORD_NOUNS
+        and (i == 0 or words[i - 1] != "which")  # "which product costs the most": a record
         and "by" not in words
         and any((w in _AGGREGATES or w in _UP or w in _DOWN) and w not in keys for w in words)
         and i + 1 < len(words)
@@ -907,7 +1047,7 @@ def _value_filter(
     the value."""
     if len(fields) > 1 or others or [c for c in cmps if c not in _EQUALITY] or len(cmps) > 1:
         raise _refuse("a value filter that says more than one thing")
-    if head - _FILTER_WORDS - _LINKS - {"equals", "equal", "of", "in", "at"}:
+    if head - _FILTER_WORDS - _LINKS - _MEMBERSHIP - {"equals", "equal", "of", "in", "at"}:
         raise _refuse("a value filter with words it does not know")
     holders = [k for k, vs in texts.items() if value in vs]
     if fields:

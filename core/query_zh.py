@@ -71,6 +71,8 @@ _LEXICON: dict[str, str] = {
     "和": " and ", "以及": " and ", "是谁": " who ", "谁": " who ", "是": " is ",
     "有哪些": " which ",
     "哪个": " which ", "哪一个": " which ", "哪些": " which ", "哪位": " which ",
+    # "the one" a question or a request points at (给我人口最少的那个)
+    "那个": " one ", "那一个": " one ", "那条": " one ", "那位": " one ",
 }  # fmt: skip
 _LONGEST = max(map(len, _LEXICON))
 _NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
