@@ -50,9 +50,15 @@ from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
 from zerolayer.core.query_zh import english_clauses
 
-_SORT = frozenset({"sort", "sorted", "order", "ordered", "rank", "ranked", "arrange", "put"})
+_SORT = frozenset(
+    {"sort", "sorted", "order", "ordered", "rank", "ranked", "arrange", "put"}
+    | {"sorting", "ordering", "ranking", "arranged", "reorder", "reordered", "resort"}
+)
 _KEEP = frozenset({"keep", "just", "only", "select", "retain"})
-_FIELDWORDS = frozenset({"field", "fields", "column", "columns", "key", "keys"})
+_FIELDWORDS = frozenset(
+    {"field", "fields", "column", "columns", "key", "keys", "value", "values", "property"}
+    | {"properties", "attribute", "attributes"}
+)
 _BENIGN = frozenset(
     [
         "a",
@@ -169,13 +175,18 @@ _AGGREGATES = {"total": "total", "sum": "total", "average": "average", "mean": "
 _NUMBER_WORDS = frozenset({"number", "integer", "bare", "plain", "digits", "digit"})
 # Direction phrases, longest first: each becomes one mark, "asc" or "desc" for an order,
 # "up" or "down" for a magnitude ("highest first"), which only a number field has.
+_UPWARD = r"high(?:est)?|big(?:gest)?|large(?:st)?|great(?:est)?|most|max(?:imum)?"
+_DOWNWARD = r"low(?:est)?|small(?:est)?|least|fewest|min(?:imum)?"
+# "so the highest is on top", "biggest ones first": which end comes first
+_SO_THE = r"(?:so\s+(?:that\s+)?)?(?:the\s+)?"
+_ON_TOP = r"\s+(?:ones?\s+)?(?:(?:is|are|comes?|goes?)\s+)?(?:first|on\s+top|at\s+the\s+top)"
 _DIRECTIONS: tuple[tuple[str, str], ...] = (
     (r"in\s+ascending\s+order", "asc"),
     (r"in\s+descending\s+order", "desc"),
-    (r"(?:from\s+)?(?:high|big|large)(?:est)?\s+to\s+(?:low|small)(?:est)?", "down"),
-    (r"(?:from\s+)?(?:low|small)(?:est)?\s+to\s+(?:high|big|large)(?:est)?", "up"),
-    (r"(?:highest|biggest|largest|greatest|most)\s+first", "down"),
-    (r"(?:lowest|smallest|least|fewest)\s+first", "up"),
+    (rf"(?:from\s+)?(?:the\s+)?(?:{_UPWARD})\s+to\s+(?:the\s+)?(?:{_DOWNWARD})", "down"),
+    (rf"(?:from\s+)?(?:the\s+)?(?:{_DOWNWARD})\s+to\s+(?:the\s+)?(?:{_UPWARD})", "up"),
+    (rf"{_SO_THE}(?:highest|biggest|largest|greatest|most){_ON_TOP}", "down"),
+    (rf"{_SO_THE}(?:lowest|smallest|least|fewest){_ON_TOP}", "up"),
     (r"ascending|asc|increasing", "asc"),
     (r"descending|desc|decreasing", "desc"),
     # points in time: the grammar sorts by them only a field of dates or years
@@ -183,6 +194,11 @@ _DIRECTIONS: tuple[tuple[str, str], ...] = (
     (r"earliest\s+first|from\s+(?:oldest|earliest)\s+to\s+(?:newest|latest)", "old"),
 )
 _ORDER = {"up": "asc", "down": "desc"}  # a magnitude's order
+# "from highest salary to lowest": the field between the two ends of a magnitude.
+_FIELD_BETWEEN = re.compile(
+    rf"(?<![a-z0-9_@#])(?:from\s+)?(?:the\s+)?({_UPWARD}|{_DOWNWARD})\s+([a-z_%][\w%]*)"
+    rf"\s+to\s+(?:the\s+)?({_UPWARD}|{_DOWNWARD})(?![a-z0-9_])"
+)
 _COMPARISONS: tuple[tuple[str, str], ...] = (
     (r"at\s+least|no\s+(?:less|fewer)\s+than|not\s+(?:less|fewer)\s+than", ">="),
     (r"at\s+most|no\s+more\s+than|not\s+more\s+than", "<="),
@@ -224,6 +240,10 @@ _RANGE = re.compile(
 _SUPERLATIVES: dict[str, tuple[str, str]] = {
     "cheapest": ("lowest", "cost"),
     "least expensive": ("lowest", "cost"),
+    "most populous": ("highest", "population"),
+    "least populous": ("lowest", "population"),
+    "most populated": ("highest", "population"),
+    "least populated": ("lowest", "population"),
     "most expensive": ("highest", "cost"),
     "priciest": ("highest", "cost"),
     "oldest": ("highest", "age"),
@@ -237,6 +257,13 @@ _SUPERLATIVE = re.compile(
     r"(?<![a-z0-9_])(" + "|".join(w.replace(" ", r"\s+") for w in _SUPERLATIVES) + r")(?![a-z0-9_])"
 )
 _RECORD_MARK = "%s"  # beside the field a superlative names: the extreme of a record
+# "from youngest to oldest", "most expensive to cheapest": the two ends of one concept.
+_SUPERLATIVE_RANGE = re.compile(
+    r"(?<![a-z0-9_])(?:from\s+)?(?:the\s+)?"
+    + _SUPERLATIVE.pattern.removeprefix(r"(?<![a-z0-9_])")
+    + r"\s+to\s+(?:the\s+)?"
+    + _SUPERLATIVE.pattern.removeprefix(r"(?<![a-z0-9_])")
+)
 # "youngest first", "cheapest first": the direction of a sort by the concept's field.
 _SUPERLATIVE_FIRST = re.compile(_SUPERLATIVE.pattern + r"\s+first(?![a-z0-9_])")
 # Comparatives of the same concepts: "older than 30" is age > 30, "cheaper than 600" cost < 600.
@@ -259,8 +286,9 @@ _COMPARATIVE = re.compile(
 )
 # "sort it so the biggest price comes first": the magnitude, said around the field.
 _FIELD_FIRST = re.compile(
-    r"(highest|biggest|largest|greatest|most|lowest|smallest|least|fewest)\s+([a-z_%][\w%]*)"
-    r"(\s+level)?\s+(?:comes?|goes?|is|are)\s+(?:first|on\s+top)"
+    r"(highest|biggest|largest|greatest|most|lowest|smallest|least|fewest)"
+    r"\s+(?!(?:is|are|comes?|goes?|first|on)(?![a-z0-9_]))([a-z_%][\w%]*)"
+    r"(\s+level)?\s+(?:(?:comes?|goes?|is|are)\s+)?(?:first|on\s+top)(?![a-z0-9_])"
 )
 # "drop everything except name, age", "strip each object down to name, age": a projection.
 _KEEP_PHRASES = re.compile(
@@ -430,6 +458,8 @@ def query_sentence(
         instruction = english_clauses(instruction, lowered, values)  # core/query_zh.py
     text, values = _mark_values(instruction, lowered, texts or {})
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
+    text = re.sub(r"\s[-–—]+\s", " , ", text)  # "sort by salary - highest to lowest"
+    text = re.sub(r"(?<![a-z])(?:based\s+on|according\s+to)(?![a-z])", " by ", text)
     for key in sorted(lowered, key=len, reverse=True):  # "flight time" for flight_time
         words = key_words(lowered[key])
         if len(words) > 1:  # the last word in a plural form too ("last names")
@@ -439,6 +469,8 @@ def query_sentence(
     text = _MONEY.sub(lambda m: f" {m[1] or m[2]} %money ", text)
     text = _KEEP_PHRASES.sub(" keep ", text)
     text = re.sub(r"(?<![a-z0-9_])(?:filter|take|leave|throw)\s+out(?![a-z0-9_])", " %out ", text)
+    text = _SUPERLATIVE_RANGE.sub(_superlative_range, text)
+    text = _FIELD_BETWEEN.sub(_field_between, text)
     text = _SUPERLATIVE_FIRST.sub(_superlative_first, text)
     text = _SUPERLATIVE.sub(_superlative, text)
     text = _COMPARATIVE.sub(_comparative, text)
@@ -468,12 +500,18 @@ def query_sentence(
                 raise _refuse("field names that no operation uses")
             ops[-1] = _Op("keep", tuple(dict.fromkeys((*ops[-1].fields, *op.fields))))
             continue
+        if op.kind == "some":  # "largest population first, only 2": the first 2 of the sort
+            if not ops or ops[-1].kind != "sort":
+                raise _refuse("a number of records and no sort before it")
+            op = replace(op, kind="first")
         if op.kind == "ranks":  # "sort by total desc, top 2": the first 2 of the sort
             if not ops or ops[-1].kind != "sort" or ops[-1].direction != "desc":
                 raise _refuse("a top N of no field after no descending sort is no query")
             op = replace(op, kind="first")
+        if op.kind == "dir" and op.fields and not (ops and ops[-1].kind in ("sort", "top", "by")):
+            op = _Op("sort", op.fields, op.direction, magnitude=op.magnitude)  # "age ascending"
         if op.kind == "dir":
-            if not ops or ops[-1].kind not in ("sort", "top"):
+            if not ops or ops[-1].kind not in ("sort", "top", "by"):
                 raise _refuse("a direction names no sort")
             last = ops[-1]
             if op.fields and op.fields != last.fields:
@@ -481,12 +519,15 @@ def query_sentence(
             if last.direction and last.direction != op.direction:
                 raise _refuse("the directions contradict")
             magnitude = last.magnitude or op.magnitude
-            ops[-1] = _Op(last.kind, last.fields, op.direction, last.number, magnitude=magnitude)
+            kind = "sort" if last.kind == "by" else last.kind  # "by age, ascending"
+            ops[-1] = _Op(kind, last.fields, op.direction, last.number, magnitude=magnitude)
             op = ops[-1]
         else:
             ops.append(op)
         if op.kind == "sort" and op.magnitude and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number: 'highest' and 'lowest' say no order")
+    if any(op.kind == "by" for op in ops):
+        raise _refuse("a field after 'by' with no word of sorting or order")
     return _sentence(ops, lambda key: json.dumps(key) if key.lower() in reserved else key)
 
 
@@ -614,6 +655,27 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
 def _superlative(m: re.Match[str]) -> str:
     extreme, concept = _SUPERLATIVES[re.sub(r"\s+", " ", m[1])]
     return f" {extreme} {concept} {_RECORD_MARK} "
+
+
+def _superlative_range(m: re.Match[str]) -> str:
+    """ "from youngest to oldest": the concept's field and the order, when the two ends are
+    the two extremes of one concept; else the words as they are."""
+    start, concept = _SUPERLATIVES[re.sub(r"\s+", " ", m[1])]
+    end, other = _SUPERLATIVES[re.sub(r"\s+", " ", m[2])]
+    if concept != other:
+        return m[0]
+    if start == end:
+        return " %same-ends "  # "from youngest to youngest": no order, and no word of a class
+    return f" {concept} @{'down' if start == 'highest' else 'up'} "
+
+
+def _field_between(m: re.Match[str]) -> str:
+    """ "from highest salary to lowest": the field and the order, when the two ends are
+    opposite; else the words as they are."""
+    start, end = (re.fullmatch(_UPWARD, w) is not None for w in (m[1], m[3]))
+    if start == end:
+        return " %same-ends "
+    return f" {m[2]} @{'down' if start else 'up'} "
 
 
 def _superlative_first(m: re.Match[str]) -> str:
@@ -773,6 +835,7 @@ def _clause(
             and not _noun_after_extreme(words, i, keys)  # "the biggest order"
         ):
             rest.append(w)
+    fields = list(dict.fromkeys(fields))  # "arrange by age from youngest to oldest"
     if money and not fields:
         cost = _field("cost", keys)
         if cost is None:
@@ -977,17 +1040,23 @@ def _operation(
     """The one operation of a clause whose slots are fields, marks and numbers."""
     if len(cmps) > 1 or len(numbers) > 1:
         raise _refuse("a clause says more than one query")
-    if len(fields) <= 1 and not head and not numbers and not cmps and direction:
+    if len(fields) <= 1 and head <= {"by"} and not numbers and not cmps and direction:
+        if "by" in head and not fields:
+            raise _refuse("'by' and no field")
         return _Op("dir", tuple(fields), direction=direction, magnitude=magnitude)
+    if len(fields) == 1 and head == {"by"} and not numbers and not cmps:
+        return _Op("by", (fields[0],))  # "by age, ascending": a sort when an order follows
     if (fields and not rest) or (fields and not head - _FIELDWORDS and not dirs + cmps + numbers):
         return _Op("fields", tuple(fields))  # the rest of a list of fields: "dept and salary"
     if head & _SORT and len(fields) == 1 and not numbers and not cmps:
-        if head - _SORT - {"by", "of", "in", "order", "so"}:
+        if head - _SORT - {"by", "of", "in", "order", "so", "on", "using", "according", "to"}:
             raise _refuse(f"unknown words in a sort: {sorted(head - _SORT)}")
         return _Op("sort", (fields[0],), direction, magnitude=magnitude)
     if len(fields) == 1 and len(numbers) == 1 and not cmps:
         extremes = head & (_UP | _DOWN | {"top", "bottom"})
-        if len(extremes) != 1 or head - extremes - _TOP_WORDS:
+        if len(extremes) == 2 and "top" in extremes:  # "the top 3 cheapest"
+            extremes -= {"top"}
+        if len(extremes) != 1 or head - {"top"} - extremes - _TOP_WORDS - _KEEP - _FIELDWORDS:
             raise _refuse("a top-N clause with words it does not know")
         (extreme,) = extremes
         implied = "desc" if extreme in _UP or extreme == "top" else "asc"
@@ -1011,6 +1080,8 @@ def _operation(
         return _Op("first", number=numbers[0])
     if not fields and len(numbers) == 1 and not cmps and not direction and head == {"top"}:
         return _Op("ranks", number=numbers[0])
+    if not fields and len(numbers) == 1 and not cmps and not direction and head <= _KEEP:
+        return _Op("some", number=numbers[0])  # "…, highest first, only 2": of the sort
     raise _refuse("the clause is no query the frame reads")
 
 
