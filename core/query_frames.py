@@ -62,6 +62,7 @@ _FIELDWORDS = frozenset(
 _BENIGN = frozenset(
     [
         "a",
+        "an",
         "the",
         "this",
         "these",
@@ -199,13 +200,27 @@ _FIELD_BETWEEN = re.compile(
     rf"(?<![a-z0-9_@#])(?:from\s+)?(?:the\s+)?({_UPWARD}|{_DOWNWARD})\s+([a-z_%][\w%]*)"
     rf"\s+to\s+(?:the\s+)?({_UPWARD}|{_DOWNWARD})(?![a-z0-9_])"
 )
+_MORE = r"(?:greater|more|higher|larger|bigger)"
+_LESS = r"(?:less|fewer|lower|smaller)"
 _COMPARISONS: tuple[tuple[str, str], ...] = (
+    (rf"(?:is\s+)?{_MORE}\s+than\s+or\s+equal\s+to", ">="),
+    (rf"(?:is\s+)?{_LESS}\s+than\s+or\s+equal\s+to", "<="),
     (r"at\s+least|no\s+(?:less|fewer)\s+than|not\s+(?:less|fewer)\s+than", ">="),
     (r"at\s+most|no\s+more\s+than|not\s+more\s+than", "<="),
-    (r"(?:is\s+)?(?:greater|more|higher|larger|bigger)\s+than|above|over|exceeding", ">"),
+    (r"not\s+(?:below|under|(?:less|lower|smaller)\s+than)", ">="),
+    (r"not\s+(?:above|over|(?:higher|greater|larger|bigger)\s+than)", "<="),
+    (r"(?:is\s+not|isn't|not\s+equal\s+to|does\s+not\s+equal)(?=\s+\d)", "!="),
+    (r"(?:is\s+)?(?:equal\s+to|equals|exactly)|is(?=\s+\d)", "=="),
+    (rf"(?:is\s+)?{_MORE}\s+than|above|over|exceeding|exceeds?", ">"),
     (r"(?:is\s+)?(?:less|fewer|lower|smaller)\s+than|below|under", "<"),
     (r"after(?=\s+\d)|later\s+than", ">"),  # a point in time: "after 2018"
     (r"before(?=\s+\d)|earlier\s+than", "<"),
+)
+# "30 or more", "50 or less", "40+", "30 or older": a bound that is included; the comparative
+# names its concept's field ("older": age).
+_OR_BEYOND = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:or\s+(?:(more|higher|greater|above|over|bigger|larger|up)"
+    r"|(less|lower|fewer|below|under|smaller)|([a-z]+(?:\s+expensive)?))(?![a-z0-9_])|\+)"
 )
 # A sum of money ("under $60", "over 50 dollars"): a number of the one field of cost.
 _MONEY = re.compile(
@@ -298,7 +313,8 @@ _KEEP_PHRASES = re.compile(
 )
 # A negation before a value ("dept isn't Sales", "everyone except Sales").
 _NOT_VALUE = re.compile(
-    r"(?:is\s+not|isn't|not\s+in|not|except(?:\s+for)?|other\s+than|excluding|apart\s+from)"
+    r"(?:is\s+not|isn't|not\s+in|not|except(?:\s+for)?|other\s+than|excluding|apart\s+from"
+    r"|but(?:\s+for)?|without)"
     r"\s+(?:the\s+)?(?=%v\d)"
 )
 _TOKEN = re.compile(
@@ -476,6 +492,7 @@ def query_sentence(
     text = _COMPARATIVE.sub(_comparative, text)
     text = _FIELD_FIRST.sub(lambda m: f" {m[2]} {_first_mark(m[1])} ", text)
     text = _RANGE.sub(_range_marks, text)
+    text = _OR_BEYOND.sub(_or_beyond, text)
     text = _NOT_VALUE.sub(" #ne ", text)
     for pattern, word in _DIRECTIONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_])", f" @{word} ", text)
@@ -686,6 +703,18 @@ def _superlative_first(m: re.Match[str]) -> str:
 def _comparative(m: re.Match[str]) -> str:
     comparison, concept = _COMPARATIVES[re.sub(r"\s+", " ", m[1])]
     return f" {concept} #{comparison} "
+
+
+def _or_beyond(m: re.Match[str]) -> str:
+    """ "30 or more" → ``#>= 30``, "50 or less" → ``#<= 50``, "30 or older" → ``age #>= 30``;
+    a word after "or" of no such class stays as it is written."""
+    if m[4]:
+        said = re.sub(r"\s+", " ", m[4])
+        if said not in _COMPARATIVES:
+            return m[0]
+        comparison, concept = _COMPARATIVES[said]
+        return f" {concept} #{comparison}= {m[1]} "
+    return f" #{'<=' if m[3] else '>='} {m[1]} "
 
 
 def _first_mark(word: str) -> str:
