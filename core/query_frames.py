@@ -307,7 +307,7 @@ _FIELD_FIRST = re.compile(
 )
 # "drop everything except name, age", "strip each object down to name, age": a projection.
 _KEEP_PHRASES = re.compile(
-    r"(?:drop|remove|delete)\s+(?:everything|all\s+(?:the\s+)?(?:other\s+)?(?:fields|keys))"
+    r"(?:drop|remove|delete|strip)\s+(?:everything|all\s+(?:the\s+)?(?:other\s+)?(?:fields|keys))"
     r"\s+(?:except|but)(?:\s+for)?"
     r"|strip\s+(?:each|every|the)?\s*(?:object|record|item|entry|row)s?\s+down\s+to"
 )
@@ -493,6 +493,7 @@ def query_sentence(
     text = _FIELD_FIRST.sub(lambda m: f" {m[2]} {_first_mark(m[1])} ", text)
     text = _RANGE.sub(_range_marks, text)
     text = _OR_BEYOND.sub(_or_beyond, text)
+    text = re.sub(r"(?<=[a-z0-9_])\s*[&+/]\s*(?=[a-z_])", " and ", text)  # "name + price"
     text = _NOT_VALUE.sub(" #ne ", text)
     for pattern, word in _DIRECTIONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_])", f" @{word} ", text)
@@ -927,6 +928,8 @@ def _clause(
             if ops[0].kind not in ("agg", "top") or ops[0].comparison in _AGGREGATES.values():
                 raise _refuse("a superlative that asks for no record")
             ops = [replace(ops[0], record=True)]
+    if [op.kind for op in ops] == ["fields"] and set(words) & (_ASKS | {"list"}):
+        ops = [replace(ops[0], kind="keep")]  # "give me all the skus", "list name and price"
     if modifier and any(op.kind in ("keep", "fields") for op in ops):  # "the remote ones"
         raise _refuse("a field said of the records, not a projection")
     if (
@@ -1104,7 +1107,8 @@ def _operation(
         if head - _KEEP - _FIELDWORDS:
             raise _refuse("a projection with words it does not know")
         return _Op("keep", tuple(dict.fromkeys(fields)))
-    limits = ({"limit", "to"}, {"first"}, {"just", "first"}, {"only", "first"})
+    limits = ({"limit", "to"}, {"limit"}, {"first"}, {"just", "first"}, {"only", "first"})
+    limits += ({"take"}, {"take", "first"})
     if not fields and len(numbers) == 1 and not cmps and not direction and head in limits:
         return _Op("first", number=numbers[0])
     if not fields and len(numbers) == 1 and not cmps and not direction and head == {"top"}:
