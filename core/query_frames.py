@@ -222,6 +222,11 @@ _OR_BEYOND = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:or\s+(?:(more|higher|greater|above|over|bigger|larger|up)"
     r"|(less|lower|fewer|below|under|smaller)|([a-z]+(?:\s+expensive)?))(?![a-z0-9_])|\+)"
 )
+# "how old is Bob", "how long is LH4": a question of the concept's field; "how much is the
+# webcam": of the field of cost, unless the clause names another ("how much does Ann earn").
+_HOW_CONCEPTS = {"old": "age %ask", "long": "duration %ask", "heavy": "weight %ask"}
+_HOW_CONCEPTS |= {"much": "%much"}
+_HOW = re.compile(r"(?<![a-z0-9_])how\s+(old|long|heavy|much)(?![a-z0-9_])")
 # A sum of money ("under $60", "over 50 dollars"): a number of the one field of cost.
 _MONEY = re.compile(
     r"\$\s*(\d+(?:\.\d+)?)(?![\w.])"
@@ -393,6 +398,8 @@ class _Op:
             return f"the {self.comparison} {field}"
         if self.kind == "is":
             return f"filter where {field} is {'not ' * self.negated}{self.value}"
+        if self.kind == "lookup":  # the one record whose second field holds the value
+            return f"give the {field} of the record where {name(self.fields[1])} is {self.value}"
         return f"filter where {field} {_CMP_WORDS[self.comparison]} {self.number}"
 
 
@@ -476,6 +483,10 @@ def query_sentence(
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
     text = re.sub(r"\s[-–—]+\s", " , ", text)  # "sort by salary - highest to lowest"
     text = re.sub(r"(?<![a-z])(?:based\s+on|according\s+to)(?![a-z])", " by ", text)
+    text = re.sub(
+        r"(?<![a-z])(?:the\s+)?(?:total\s+)?(?:number|count)\s+of(?![a-z])", " count ", text
+    )
+    text = re.sub(r"(?<![a-z])(?:add|sum)\s+up(?![a-z])", " sum ", text)
     for key in sorted(lowered, key=len, reverse=True):  # "flight time" for flight_time
         words = key_words(lowered[key])
         if len(words) > 1:  # the last word in a plural form too ("last names")
@@ -493,6 +504,8 @@ def query_sentence(
     text = _FIELD_FIRST.sub(lambda m: f" {m[2]} {_first_mark(m[1])} ", text)
     text = _RANGE.sub(_range_marks, text)
     text = _OR_BEYOND.sub(_or_beyond, text)
+    text = re.sub(r"(%v\d+)\s*'s(?![a-z0-9_])", r"\1 %poss ", text)  # "Bob's age"
+    text = _HOW.sub(lambda m: f" {_HOW_CONCEPTS[m[1]]} ", text)
     text = re.sub(r"(?<=[a-z0-9_])\s*[&+/]\s*(?=[a-z_])", " and ", text)  # "name + price"
     text = _NOT_VALUE.sub(" #ne ", text)
     for pattern, word in _DIRECTIONS:
@@ -561,7 +574,9 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
         raise _refuse("the instruction asks for no query")
     if any(op.record and op.kind == "agg" and not op.whole for op in ops[-1:]):
         raise _refuse("a superlative asks for a record: name the field to answer with")
-    ends = [i for i, op in enumerate(ops) if op.kind in ("count", "agg")]
+    if any(op.kind == "lookup" for op in ops) and len(ops) > 1:
+        raise _refuse("a value of one record asked for with another operation")
+    ends = [i for i, op in enumerate(ops) if op.kind in ("count", "agg", "lookup")]
     if ends and ends[0] != len(ops) - 1:
         last = ops[ends[0]]
         after = ops[ends[0] + 1 :]
@@ -842,6 +857,7 @@ def _clause(
     said = [w for w in words if _FLAG_TOKEN.match(w)]
     if said:
         return [_flag_filter(said, words, flags)]
+    words = _value_superlatives(words, keys)
     one = "one" in words and "one" not in keys  # "give me the one with …", 那个
     words = [w for w in words if w != "one" or w in keys]
     whole = bool({"which", "who", "who's"} & set(words)) or (one and any(w in _ASKS for w in words))
@@ -902,7 +918,14 @@ def _clause(
         head -= {"count", "how", "many", "are", "there"}
     removing = bool(head & _REMOVE)  # "remove the ones in Sales": the filter inverted
     head -= _REMOVE
-    if marked:
+    if "%much" in head and not fields:  # "how much is the webcam": its price
+        fields.append(_field("cost", keys) or "")
+        if not fields[0]:
+            raise _refuse("'how much' and no one field of cost")
+    if marked and len(fields) == 1 and not cmps and not numbers and not dirs and not counted:
+        # "the average salary in Sales", "Bob's age", "how old is Bob"
+        ops = _of_value(marked[0], fields[0], head, texts, numeric)
+    elif marked:
         ops = [_value_filter(marked[0], fields, head, cmps, numbers + dirs, texts)]
     elif head & _NUMBER_WORDS - {"bare", "plain"}:
         if fields or numbers or cmps or dirs or counted:
@@ -953,6 +976,18 @@ def _clause(
             raise _refuse("a count of something other than records")
         ops.append(_Op("count"))
     return ops
+
+
+def _value_superlatives(words: list[str], keys: Mapping[str, str]) -> list[str]:
+    """``words`` without the record mark of a superlative followed by its own field ("the
+    oldest age", "the cheapest price": the extreme of the field, a number, not a record)."""
+    out = list(words)
+    for i in range(len(out) - 2, 0, -1):
+        if out[i] == _RECORD_MARK and i + 1 < len(out):
+            concept, said = _field(out[i - 1], keys), _field(out[i + 1], keys)
+            if concept is not None and concept == said:
+                del out[i : i + 2]
+    return out
 
 
 def _plural_head(word: str, keys: Mapping[str, str]) -> tuple[str, ...]:
@@ -1116,6 +1151,39 @@ def _operation(
     if not fields and len(numbers) == 1 and not cmps and not direction and head <= _KEEP:
         return _Op("some", number=numbers[0])  # "…, highest first, only 2": of the sort
     raise _refuse("the clause is no query the frame reads")
+
+
+# Words around a value and a field that ask for the field of the value's record ("what is
+# Bob's age", "how old is Bob", "which dept is Carmen in", "how much does Alice earn").
+_LOOKUP_WORDS = frozenset(
+    {"what", "what's", "is", "of", "how", "does", "do", "which", "in", "tell", "%poss"}
+    | {"%ask", "%much"}
+)
+
+
+def _of_value(
+    value: str,
+    field: str,
+    head: set[str],
+    texts: Mapping[str, frozenset[str]],
+    numeric: tuple[str, ...],
+) -> list[_Op]:
+    """A clause of one field and one text value: an aggregate of the field over the records
+    that hold the value ("the average salary in Sales"), the field of the one record that
+    holds it ("Bob's age"), or a value filter by that field ("dept is Sales")."""
+    holders = [k for k, vs in texts.items() if value in vs]
+    if field in holders:
+        return [_value_filter(value, [field], head, [], [], texts)]
+    aggregate = _aggregate(head - {"in", "for", "among", "within"})
+    if aggregate and field in numeric:
+        return [
+            _value_filter(value, [], {"in"}, [], [], texts),
+            _Op("agg", (field,), comparison=aggregate),
+        ]
+    if len(holders) != 1 or not head or head - _LOOKUP_WORDS:
+        raise _refuse("a value and a field the frame does not read together")
+    quoted = json.dumps(value, ensure_ascii=False)
+    return [_Op("lookup", (field, holders[0]), value=quoted)]
 
 
 def _of_extreme(fields: list[str], head: set[str]) -> list[_Op]:
