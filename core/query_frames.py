@@ -236,7 +236,7 @@ _MONEY = re.compile(
 _SYMBOLS = re.compile(r"(?<![<>=!#])(>=|≥|<=|≤|!=|≠|==?|>|<)(?![<>=])")
 _SYMBOL_MARKS = {"≥": ">=", "≤": "<=", "≠": "!=", "=": "=="}
 # Removal verbs before a filter ("remove the records where dept is Sales", "filter out …").
-_REMOVE = frozenset({"remove", "drop", "exclude", "delete", "omit", "%out"})
+_REMOVE = frozenset({"remove", "drop", "exclude", "delete", "omit", "%out", "discard", "eliminate"})
 _INVERSE = {"<": ">=", ">": "<=", ">=": "<", "<=": ">", "!=": "==", "==": "!="}
 _EQUALITY = {"ne": True, "!=": True, "==": False}  # before a text value: negated or not
 _CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most", "!=": "!=", "==": "="}
@@ -246,6 +246,8 @@ _TOP_WORDS = frozenset({"with", "by", "first", "which", "have", "has", "the"})
 _FILTER_WORDS = frozenset(
     {"only", "just", "with", "where", "filter", "to", "for", "those", "that", "whose", "is"}
     | {"are", "have", "has", "keep", "which", "who"}
+    # "filter down to …", "narrow it down to …", "leave only …", "price should be under 50"
+    | {"down", "narrow", "leave", "should", "must", "be", "limit"}
 )
 _NUM = r"\d+(?:\.\d+)?"
 # "between 30 and 40 inclusive": two comparisons; a range that says neither inclusive nor
@@ -315,6 +317,8 @@ _KEEP_PHRASES = re.compile(
     r"(?:drop|remove|delete|strip)\s+(?:everything|all\s+(?:the\s+)?(?:other\s+)?(?:fields|keys))"
     r"\s+(?:except|but)(?:\s+for)?"
     r"|strip\s+(?:each|every|the)?\s*(?:object|record|item|entry|row)s?\s+down\s+to"
+    r"|(?:trim|reduce|cut|pare)\s+(?:(?:each|every|the|it|them|all)\s+)?"
+    r"(?:(?:object|record|item|entry|row)s?\s+)?(?:down\s+)?to(?=\s)"
 )
 # A negation before a value ("dept isn't Sales", "everyone except Sales").
 _NOT_VALUE = re.compile(
@@ -756,7 +760,12 @@ def _clauses(text: str) -> list[list[str]]:
             out.append([tok])
         else:
             out[-1].append(tok)
-    return [_join_marks(c) for c in out if c]
+    clauses = [_join_marks(c) for c in out if c]
+    for i, clause in enumerate(clauses):  # "name and price, nothing else": a projection
+        if clause in (["nothing", "else"], ["and", "nothing", "else"]) and i:
+            clauses[i - 1] = ["keep", *clauses[i - 1]]
+            clauses[i] = []
+    return [c for c in clauses if c]
 
 
 def _join_marks(clause: list[str]) -> list[str]:
@@ -847,7 +856,7 @@ def _clause(
             raise _refuse(f"'{w}' is a key of the records and a word of the request")
     if all(w in _BENIGN or w in _LINKS for w in words):
         return []
-    picked = _fields_of_records(words, keys)
+    picked = _fields_of_records(words, keys) or _fields_after_records(words, keys)
     if picked is not None:  # "ids of orders with status pending": the filter, then the ids
         fields_said, after = picked
         return [
@@ -1075,6 +1084,22 @@ def _fields_of_records(
     return tuple(dict.fromkeys(f for f in fields if f)), after[1:]
 
 
+def _fields_after_records(
+    words: Sequence[str], keys: Mapping[str, str]
+) -> tuple[tuple[str, ...], list[str]] | None:
+    """ "工资超过9万的员工的名字" (the salary-over-90000 employees' names): a clause that ends in
+    the records' noun and field words after it, with words before the noun; the fields, and
+    the words before (a clause of their own); None for any other clause."""
+    at = max((i for i, w in enumerate(words) if w in RECORD_NOUNS and w not in keys), default=-1)
+    said = [w for w in words[at + 1 :] if w != "and"]
+    if at < 1 or not said or _noun_before_field(words, at, keys):  # "the average order total"
+        return None
+    fields = [_field(w, keys) for w in said]
+    if any(f is None for f in fields):
+        return None
+    return tuple(dict.fromkeys(f for f in fields if f)), list(words[:at])
+
+
 def _field_of_records(words: Sequence[str], keys: Mapping[str, str]) -> bool:
     """Whether a field word is said of the records, right before their noun ("the lowest
     paid employee", "the remote ones")."""
@@ -1143,7 +1168,7 @@ def _operation(
             raise _refuse("a projection with words it does not know")
         return _Op("keep", tuple(dict.fromkeys(fields)))
     limits = ({"limit", "to"}, {"limit"}, {"first"}, {"just", "first"}, {"only", "first"})
-    limits += ({"take"}, {"take", "first"})
+    limits += ({"take"}, {"take", "first"}, {"cap", "at"})
     if not fields and len(numbers) == 1 and not cmps and not direction and head in limits:
         return _Op("first", number=numbers[0])
     if not fields and len(numbers) == 1 and not cmps and not direction and head == {"top"}:

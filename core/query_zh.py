@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
+from decimal import Decimal
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import GLOSSARY, RECORD_NOUNS
@@ -68,6 +69,23 @@ _LEXICON: dict[str, str] = {
     # particles and measure words
     "的": " ", "一下": " ", "一个": " a ", "条": " ", "个": " ", "名": " ", "位": " ", "项": " ",
     "行": " ", "本": " ", "就行": " ", "即可": " ", "吧": " ", "谢谢": " ",
+    "由高到低": " from high to low ", "由大到小": " from high to low ",
+    "由多到少": " from high to low ", "由低到高": " from low to high ",
+    "由小到大": " from low to high ", "由少到多": " from low to high ",
+    "过滤出": " give ", "筛出": " give ", "过滤掉": " remove ", "筛掉": " remove ",
+    "取": " give ", "只取": " just ", "只看": " only ", "只需要": " only ", "只显示": " only ",
+    "排名": " ", "限制为": " limit to ", "后": " then ", "所有": " all ", "全部": " all ",
+    "列": " field ",
+    "其他字段都不要": " nothing else ", "其余字段都不要": " nothing else ",
+    "别的字段都不要": " nothing else ", "其他字段不要": " nothing else ",
+    "他们": " them ", "它们": " them ", "她们": " them ",
+    "这": " these ", "这些": " these ", "这几个": " these ",
+    "把": " ", "岁": " ", "在": " in ", "人": " people ", "人数": " count ",
+    "大的在前": " highest first ", "高的在前": " highest first ", "多的在前": " highest first ",
+    "小的在前": " lowest first ", "低的在前": " lowest first ", "少的在前": " lowest first ",
+    "及以上": " or more ", "或以上": " or more ", "及以下": " or less ", "或以下": " or less ",
+    "去掉": " remove ", "去除": " remove ", "排除": " exclude ", "删掉": " remove ",
+    "除了": " except ", "以外": " ", "之外": " ",
     "和": " and ", "以及": " and ", "是谁": " who ", "谁": " who ", "是": " is ",
     "有哪些": " which ",
     "哪个": " which ", "哪一个": " which ", "哪些": " which ", "哪位": " which ",
@@ -86,6 +104,12 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _RECORD_NOUN = re.compile(" (?:" + "|".join(sorted(RECORD_NOUNS)) + ") ")
 # "取前2名", "前三名": the first N ranks, the N highest (名 counts ranks; 前2条 is the first 2).
 _TOP_RANKS = re.compile(r"取?前\s*(\d+|[零〇一二两三四五六七八九十百千万]+)\s*名")
+# "薪资前三": the first N ranks of the field just before, said with no measure word (前2条 and
+# 前3个 are limits).
+_FIELD_TOP = re.compile(
+    r"(?<=[\u3400-\u9fffA-Za-z_])前\s*(\d+|[零〇一二两三四五六七八九十百千万]+)"
+    r"(?=\s*(?:$|[，。,.;；？?！!]|的))"
+)
 
 
 def english_clauses(
@@ -97,6 +121,9 @@ def english_clauses(
     Chinese numeral as digits; ``Unsupported`` for Chinese no entry covers."""
     text = _RANGE.sub(_range, text)
     text = _TOP_RANKS.sub(lambda m: f" top {m[1]} ", text)
+    text = _SCALED.sub(_scaled, text)
+    text = _COLUMNS.sub(" fields ", text)
+    text = _FIELD_TOP.sub(lambda m: f" top {m[1]} ", text)
     out: list[str] = []
     i = 0
     while i < len(text):
@@ -129,6 +156,18 @@ def english_clauses(
             continue
         raise Unsupported("parse.no_match", f"the query frame does not know {text[i : i + 4]!r}")
     return "".join(out)
+
+
+# "两列", "2个字段": how many fields, said with them ("只看name和price两列").
+_COLUMNS = re.compile(r"(?:\d+|[两二三四五六七八九十])\s*(?:列|个字段)")
+# "10万", "9.5万", "3千": digits times a Chinese unit of magnitude.
+_SCALED = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(万|千|亿)")
+_SCALES = {"千": 1000, "万": 10000, "亿": 100000000}
+
+
+def _scaled(m: re.Match[str]) -> str:
+    value = Decimal(m[1]) * _SCALES[m[2]]
+    return f" {value.normalize():f} "
 
 
 def _after_de(out: list[str]) -> bool:
