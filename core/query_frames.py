@@ -160,6 +160,8 @@ _LINKS = frozenset(
         "what",
         "what's",
         "who's",
+        "takes",
+        "lasts",
         "that",
         "those",
         "only",
@@ -747,12 +749,14 @@ def _range_marks(m: re.Match[str]) -> str:
 
 
 def _clauses(text: str) -> list[list[str]]:
-    """Clauses end at punctuation, at a line break, at "then", and at "and" before a
-    projection or request word ("sort by age and just the name", "… and give me YAML")."""
+    """Clauses end at punctuation, at a line break, at "then", at "and" before a projection
+    or request word ("sort by age and just the name", "… and give me YAML"), and at "and"
+    between two comparisons ("price under 600 and hours over 8": both filters)."""
     tokens = _TOKEN.findall(text)
     out: list[list[str]] = [[]]
     for i, tok in enumerate(tokens):
         splits = tok == "and" and i + 1 < len(tokens) and tokens[i + 1] in _AND_SPLITS
+        splits = splits or (tok == "and" and "#" in out[-1] and "#" in tokens[i + 1 : i + 4])
         if splits or tok in {",", ".", ";", "!", ":", "?", "\n", "then", "(", ")"}:
             out.append([])
         elif tok in _STARTS and out[-1] and out[-1][-1] not in _BENIGN | _KEEP | _LINKS:
@@ -1077,7 +1081,7 @@ def _fields_of_records(
         after = after[1:]
     if not after or after[0] not in RECORD_NOUNS or after[0] in keys or len(after) < 2:
         return None
-    said = [w for w in words[:at] if w not in ("the", "and", "just", "only")]
+    said = [w for w in words[:at] if w not in {"the", "and", "just", "only"} | _BENIGN]
     fields = [_field(w, keys) for w in said]
     if not said or any(f is None for f in fields):
         return None
