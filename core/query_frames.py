@@ -136,6 +136,7 @@ _BENIGN = frozenset(
         "anyone",
         "anybody",
         "anything",
+        "help",
         "its",
         "their",
     ]
@@ -343,7 +344,7 @@ _PLACE = re.compile(
 )
 # A last clause that asks for the result in another format than the payload's: "then output
 # YAML" (of JSON records), "and give me JSON" (of YAML records).
-_CONVERT = frozenset({"convert", "turn", "to", "into", "in", "as", "format"})
+_CONVERT = frozenset({"convert", "turn", "to", "into", "in", "as", "format", "back"})
 _FORMATS = {"json": "json", "yaml": "yaml", "yml": "yaml"}
 # A request verb starts a clause of its own (a clause may open with it: "just return …").
 _REQUESTS = frozenset({"give", "return", "output", "convert", "turn", "show"})
@@ -488,7 +489,10 @@ def query_sentence(
     text, values = _mark_values(instruction, lowered, texts or {})
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
     text = re.sub(r"\s[-–—]+\s", " , ", text)  # "sort by salary - highest to lowest"
-    text = re.sub(r"(?<![a-z])(?:based\s+on|according\s+to)(?![a-z])", " by ", text)
+    text = re.sub(
+        r"(?<![a-z])(?:based\s+on|according\s+to|on\s+the\s+basis\s+of)(?![a-z])", " by ", text
+    )
+    text = re.sub(r"\s*(?:→|->)\s*", " to ", text)  # "low→high"
     text = re.sub(
         r"(?<![a-z])(?:the\s+)?(?:total\s+)?(?:number|count)\s+of(?![a-z])", " count ", text
     )
@@ -532,6 +536,9 @@ def query_sentence(
             raise _refuse("a query after the conversion")
         if op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number in every record")
+        if op.kind == "fields" and (not ops or ops[-1].kind != "keep"):
+            ops.append(op)  # a field alone: an order may follow ("price: low to high")
+            continue
         if op.kind == "fields":
             if not ops or ops[-1].kind != "keep":
                 raise _refuse("field names that no operation uses")
@@ -545,6 +552,9 @@ def query_sentence(
             if not ops or ops[-1].kind != "sort" or ops[-1].direction != "desc":
                 raise _refuse("a top N of no field after no descending sort is no query")
             op = replace(op, kind="first")
+        lone = ops[-1].fields if ops and ops[-1].kind == "fields" else ()
+        if op.kind == "dir" and not op.fields and len(lone) == 1:
+            ops[-1] = _Op("by", lone)  # "price: low to high", "price, high to low"
         if op.kind == "dir" and op.fields and not (ops and ops[-1].kind in ("sort", "top", "by")):
             op = _Op("sort", op.fields, op.direction, magnitude=op.magnitude)  # "age ascending"
         if op.kind == "dir":
@@ -565,6 +575,8 @@ def query_sentence(
             raise _refuse(f"'{op.fields[0]}' is not a number: 'highest' and 'lowest' say no order")
     if any(op.kind == "by" for op in ops):
         raise _refuse("a field after 'by' with no word of sorting or order")
+    if any(op.kind == "fields" for op in ops):
+        raise _refuse("field names that no operation uses")
     return _sentence(ops, lambda key: json.dumps(key) if key.lower() in reserved else key)
 
 
@@ -1145,7 +1157,7 @@ def _operation(
     if (fields and not rest) or (fields and not head - _FIELDWORDS and not dirs + cmps + numbers):
         return _Op("fields", tuple(fields))  # the rest of a list of fields: "dept and salary"
     if head & _SORT and len(fields) == 1 and not numbers and not cmps:
-        if head - _SORT - {"by", "of", "in", "order", "so", "on", "using", "according", "to"}:
+        if head - _SORT - _FIELDWORDS - {"by", "of", "in", "order", "so", "on", "using", "to"}:
             raise _refuse(f"unknown words in a sort: {sorted(head - _SORT)}")
         return _Op("sort", (fields[0],), direction, magnitude=magnitude)
     if len(fields) == 1 and len(numbers) == 1 and not cmps:
