@@ -44,6 +44,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from typing import Any
 
 from zerolayer.core.errors import Unsupported
@@ -230,6 +231,16 @@ _OR_BEYOND = re.compile(
 _HOW_CONCEPTS = {"old": "age %ask", "long": "duration %ask", "heavy": "weight %ask"}
 _HOW_CONCEPTS |= {"much": "%much"}
 _HOW = re.compile(r"(?<![a-z0-9_])how\s+(old|long|heavy|much)(?![a-z0-9_])")
+# "the cheapest item's name": a possessive of a word, not a contraction ("what's", "it's").
+_POSSESSIVE = re.compile(
+    r"(?<![a-z0-9_'])(?!(?:what|who|here|that|it|there|let)'s)([a-z_]+)'s(?![a-z])"
+)
+# "15 million", "100k", "2.5 thousand": a number times its magnitude word.
+_MAGNITUDE = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(k|thousand|million|mn|billion|bn)(?![a-z0-9_])"
+)
+_MAGNITUDES = {"k": 1000, "thousand": 1000, "million": 10**6, "mn": 10**6}
+_MAGNITUDES |= {"billion": 10**9, "bn": 10**9}
 # A sum of money ("under $60", "over 50 dollars"): a number of the one field of cost.
 _MONEY = re.compile(
     r"\$\s*(\d+(?:\.\d+)?)(?![\w.])"
@@ -515,6 +526,8 @@ def query_sentence(
     text = _RANGE.sub(_range_marks, text)
     text = _OR_BEYOND.sub(_or_beyond, text)
     text = re.sub(r"(%v\d+)\s*'s(?![a-z0-9_])", r"\1 %poss ", text)  # "Bob's age"
+    text = _POSSESSIVE.sub(r"\1 %poss ", text)  # "the cheapest item's name"
+    text = _MAGNITUDE.sub(_magnitude, text)  # "over 15 million", "100k"
     text = _HOW.sub(lambda m: f" {_HOW_CONCEPTS[m[1]]} ", text)
     text = re.sub(r"(?<=[a-z0-9_])\s*[&+/]\s*(?=[a-z_])", " and ", text)  # "name + price"
     text = _NOT_VALUE.sub(" #ne ", text)
@@ -739,6 +752,11 @@ def _comparative(m: re.Match[str]) -> str:
     return f" {concept} #{comparison} "
 
 
+def _magnitude(m: re.Match[str]) -> str:
+    value = Decimal(m[1]) * _MAGNITUDES[m[2]]
+    return f" {value.normalize():f} "
+
+
 def _or_beyond(m: re.Match[str]) -> str:
     """ "30 or more" → ``#>= 30``, "50 or less" → ``#<= 50``, "30 or older" → ``age #>= 30``;
     a word after "or" of no such class stays as it is written."""
@@ -906,6 +924,7 @@ def _clause(
             and not _noun_after_extreme(words, i, keys)  # "the biggest order"
         ):
             rest.append(w)
+    twice = len(set(fields)) < len(fields)
     fields = list(dict.fromkeys(fields))  # "arrange by age from youngest to oldest"
     if money and not fields:
         cost = _field("cost", keys)
@@ -936,6 +955,10 @@ def _clause(
     magnitude = bool(dirs) and dirs[0] in _ORDER
     record = _RECORD_MARK in head
     head.discard(_RECORD_MARK)
+    itself = record and twice and "of" in head and len(fields) == 1
+    if itself:
+        record = False  # "the price of the cheapest product": the lowest price itself
+        head.discard("of")
     counted = "count" in head or {"how", "many"} <= head
     if record and (marked or counted or cmps or head & _NUMBER_WORDS):
         raise _refuse("a superlative with a clause it does not go with")
@@ -980,7 +1003,7 @@ def _clause(
         ops = [replace(ops[0], kind="keep")]  # "give me all the skus", "list name and price"
     if modifier and any(op.kind in ("keep", "fields") for op in ops):  # "the remote ones"
         raise _refuse("a field said of the records, not a projection")
-    if (
+    if not itself and (
         modifier
         or one
         or any(
@@ -1228,12 +1251,15 @@ def _of_value(
 
 
 def _of_extreme(fields: list[str], head: set[str]) -> list[_Op]:
-    """ "the sku of the cheapest product": a field of the record a superlative picks (the
-    second field is the superlative's); none for any other clause."""
-    extreme = _aggregate(head - {"of"}) if "of" in head else ""
+    """ "the sku of the cheapest product", "the cheapest item's name": a field of the record a
+    superlative picks (the superlative's field is the second, or the first before "'s");
+    none for any other clause."""
+    link = "of" if "of" in head else "%poss" if "%poss" in head else ""
+    extreme = _aggregate(head - {link}) if link else ""
     if extreme not in ("highest", "lowest") or fields[0] == fields[1]:
         return []
-    return [_Op("agg", (fields[1],), comparison=extreme, record=True), _Op("keep", (fields[0],))]
+    said, by = (fields[0], fields[1]) if link == "of" else (fields[1], fields[0])
+    return [_Op("agg", (by,), comparison=extreme, record=True), _Op("keep", (said,))]
 
 
 def _aggregate(head: set[str]) -> str:

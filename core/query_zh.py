@@ -78,6 +78,7 @@ _LEXICON: dict[str, str] = {
     "列": " field ",
     "其他字段都不要": " nothing else ", "其余字段都不要": " nothing else ",
     "别的字段都不要": " nothing else ", "其他字段不要": " nothing else ",
+    "叫什么名字": " name ", "叫什么": " name ",
     "他们": " them ", "它们": " them ", "她们": " them ",
     "这": " these ", "这些": " these ", "这几个": " these ",
     "把": " ", "岁": " ", "在": " in ", "人": " people ", "人数": " count ",
