@@ -209,8 +209,8 @@ _LESS = r"(?:less|fewer|lower|smaller)"
 _COMPARISONS: tuple[tuple[str, str], ...] = (
     (rf"(?:is\s+)?{_MORE}\s+than\s+or\s+equal\s+to", ">="),
     (rf"(?:is\s+)?{_LESS}\s+than\s+or\s+equal\s+to", "<="),
-    (r"at\s+least|no\s+(?:less|fewer)\s+than|not\s+(?:less|fewer)\s+than", ">="),
-    (r"at\s+most|no\s+more\s+than|not\s+more\s+than", "<="),
+    (rf"at\s+least|(?:no|not)\s+{_LESS}\s+than", ">="),
+    (rf"at\s+most|(?:no|not)\s+{_MORE}\s+than", "<="),
     (r"not\s+(?:below|under|(?:less|lower|smaller)\s+than)", ">="),
     (r"not\s+(?:above|over|(?:higher|greater|larger|bigger)\s+than)", "<="),
     (r"(?:is\s+not|isn't|not\s+equal\s+to|does\s+not\s+equal)(?=\s+\d)", "!="),
@@ -331,6 +331,7 @@ _KEEP_PHRASES = re.compile(
     r"(?:drop|remove|delete|strip)\s+(?:everything|all\s+(?:the\s+)?(?:other\s+)?(?:fields|keys))"
     r"\s+(?:except|but)(?:\s+for)?"
     r"|strip\s+(?:each|every|the)?\s*(?:object|record|item|entry|row)s?\s+down\s+to"
+    r"|project\s+(?:(?:it|them)\s+)?(?:on)?to(?=\s)|(?:only\s+)?care\s+about"
     r"|(?:trim|reduce|cut|pare)\s+(?:(?:each|every|the|it|them|all)\s+)?"
     r"(?:(?:object|record|item|entry|row)s?\s+)?(?:down\s+)?to(?=\s)"
 )
@@ -514,6 +515,7 @@ def query_sentence(
             phrase = r"[\s_-]*".join(map(re.escape, words)) + "(?:e?s)?"
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
     text = _mark_flags(text, flags)
+    text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)  # "highest-priced"
     text = _MONEY.sub(lambda m: f" {m[1] or m[2]} %money ", text)
     text = _KEEP_PHRASES.sub(" keep ", text)
     text = re.sub(r"(?<![a-z0-9_])(?:filter|take|leave|throw)\s+out(?![a-z0-9_])", " %out ", text)
@@ -789,7 +791,7 @@ def _clauses(text: str) -> list[list[str]]:
         splits = splits or (tok == "and" and "#" in out[-1] and "#" in tokens[i + 1 : i + 4])
         if splits or tok in {",", ".", ";", "!", ":", "?", "\n", "then", "(", ")"}:
             out.append([])
-        elif tok in _STARTS and out[-1] and out[-1][-1] not in _BENIGN | _KEEP | _LINKS:
+        elif tok in _STARTS and out[-1] and out[-1][-1] not in _BENIGN | _KEEP | _LINKS | {"one"}:
             # "… country and population return it in YAML" (not "only return …")
             out.append([tok])
         else:
