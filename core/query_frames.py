@@ -123,6 +123,7 @@ _BENIGN = frozenset(
         "all",
         "from",
         "reply",
+        "answer",
         "respond",
         "nothing",
         "else",
@@ -241,6 +242,14 @@ _MAGNITUDE = re.compile(
 )
 _MAGNITUDES = {"k": 1000, "thousand": 1000, "million": 10**6, "mn": 10**6}
 _MAGNITUDES |= {"billion": 10**9, "bn": 10**9}
+# "is there any …", "does anyone …", "are any of them …": a question whether any record is so,
+# answered true or false; "yes or no" says the answer's shape.
+_ANY = re.compile(
+    r"(?<![a-z0-9_])(?:(?:is|are)\s+there\s+(?:any(?:one|body|thing)?|some(?:one|body|thing)?)"
+    r"|(?:is|are|does|do|did|has|have)\s+(?:any(?:one|body|thing)?|some(?:one|body))"
+    r"(?:\s+of\s+(?:them|these|those|the))?)(?![a-z0-9_])"
+)
+_YES_NO = re.compile(r"(?<![a-z0-9_])(?:yes\s+or\s+no|yes/no|true\s+or\s+false)(?![a-z0-9_])")
 # A sum of money ("under $60", "over 50 dollars"): a number of the one field of cost.
 _MONEY = re.compile(
     r"\$\s*(\d+(?:\.\d+)?)(?![\w.])"
@@ -411,6 +420,8 @@ class _Op:
             return f"first {self.number}"
         if self.kind == "count":
             return "count"
+        if self.kind == "exists":
+            return "whether any remain"
         if self.kind == "agg" and self.whole:
             return f"which record has the {self.comparison} {field}"
         if self.kind == "agg":
@@ -531,6 +542,11 @@ def query_sentence(
     text = _POSSESSIVE.sub(r"\1 %poss ", text)  # "the cheapest item's name"
     text = _MAGNITUDE.sub(_magnitude, text)  # "over 15 million", "100k"
     text = _HOW.sub(lambda m: f" {_HOW_CONCEPTS[m[1]]} ", text)
+    text = _ANY.sub(" %any ", _YES_NO.sub(" %yn ", text))
+    if "%yn" in text and "%any" not in text:
+        raise _refuse("yes or no, asked of no question whether any record is so")
+    if "%any" in text and set(_TOKEN.findall(text)) & (_ASKS | {"list"}):
+        raise _refuse("a question whether any record is so, and a request for records")
     text = re.sub(r"(?<=[a-z0-9_])\s*[&+/]\s*(?=[a-z_])", " and ", text)  # "name + price"
     text = _NOT_VALUE.sub(" #ne ", text)
     for pattern, word in _DIRECTIONS:
@@ -609,7 +625,7 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
         raise _refuse("a superlative asks for a record: name the field to answer with")
     if any(op.kind == "lookup" for op in ops) and len(ops) > 1:
         raise _refuse("a value of one record asked for with another operation")
-    ends = [i for i, op in enumerate(ops) if op.kind in ("count", "agg", "lookup")]
+    ends = [i for i, op in enumerate(ops) if op.kind in ("count", "agg", "lookup", "exists")]
     if ends and ends[0] != len(ops) - 1:
         last = ops[ends[0]]
         after = ops[ends[0] + 1 :]
@@ -878,6 +894,14 @@ def _clause(
     class or the slots make no one operation. ``numeric``: the keys that are a number in
     every record (a comparison or an extreme of the records that names no field is of the
     one such key)."""
+    asked = "%any" in words  # "does anyone earn over 100k": whether any record is so
+    asked_q = asked or "%yn" in words  # 吗 ends a question that "有没有" or "yes or no" asks
+    words = [w for w in words if w not in ("%any", "%yn") and (w != "%q" or not asked_q)]
+    if asked:
+        ops = _clause(words, keys, values, texts, source, flags, numeric)
+        if not ops or any(op.kind not in ("filter", "is") for op in ops):
+            raise _refuse("a yes/no question of something other than records that match")
+        return [*ops, _Op("exists")]
     targets = {f for w in words if (f := _FORMATS.get(w)) is not None and f != source}
     if targets:
         if len(targets) > 1 or any(

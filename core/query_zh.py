@@ -78,6 +78,8 @@ _LEXICON: dict[str, str] = {
     "列": " field ",
     "其他字段都不要": " nothing else ", "其余字段都不要": " nothing else ",
     "别的字段都不要": " nothing else ", "其他字段不要": " nothing else ",
+    "有没有": " is there any ", "是否有": " is there any ", "是否存在": " is there any ",
+    "吗": " %q ", "是或否": " yes or no ", "是还是否": " yes or no ", "回答": " answer ",
     "以": " by ", "只留下": " keep ", "留下": " keep ",
     "等于": " equals ", "不等于": " not equal to ",
     "一共": " ", "总共": " ", "共": " ", "几条": " how many ", "多少条": " how many ",
