@@ -276,8 +276,8 @@ _NUM = r"\d+(?:\.\d+)?"
 # "between 30 and 40 inclusive": two comparisons; a range that says neither inclusive nor
 # exclusive is left as it is written, and its words fall back.
 _RANGE = re.compile(
-    rf"between\s+({_NUM})\s+and\s+({_NUM})\s*(?:\(\s*)?"
-    r"(?:(?:both\s+)?(?:ends\s+)?(inclusive|included|exclusive|excluded))(?:\s*\))?"
+    rf"(?:between\s+({_NUM})\s+and|from\s+({_NUM})\s+to)\s+({_NUM})(?![\d.])\s*(?:\(\s*)?"
+    r"(?:(?:both\s+)?(?:ends\s+)?(inclusive|included|exclusive|excluded))?(?:\s*\))?"
 )
 # Superlatives that name a field concept and an extreme ("the cheapest" is the lowest cost):
 # the concept reaches a key only through the glossary of core/fields.py, and only when it
@@ -792,8 +792,10 @@ def _first_mark(word: str) -> str:
 
 
 def _range_marks(m: re.Match[str]) -> str:
-    low, high = (">=", "<=") if m[3] in ("inclusive", "included") else (">", "<")
-    return f" #{low} {m[1]} #{high} {m[2]} "
+    """ "between 30 and 40", "from 30 to 40": both ends included (as SQL's BETWEEN), unless
+    the range says "exclusive"."""
+    low, high = (">", "<") if m[4] in ("exclusive", "excluded") else (">=", "<=")
+    return f" #{low} {m[1] or m[2]} #{high} {m[3]} "
 
 
 def _clauses(text: str) -> list[list[str]]:

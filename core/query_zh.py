@@ -208,8 +208,6 @@ def _value_word(text: str, i: int, values: Collection[str]) -> str:
 
 
 def _range(m: re.Match[str]) -> str:
-    ends = m[3] or ""
-    if not ends:
-        return f" between {m[1]} and {m[2]} "
+    ends = m[3] or ""  # 在30到40之间: both ends included, unless 不含
     word = "exclusive" if ends.startswith("不") else "inclusive"
     return f" between {m[1]} and {m[2]} {word} "
