@@ -418,6 +418,8 @@ class _Op:
             return f"convert to {self.fields[0]}"
         if self.kind == "first":
             return f"first {self.number}"
+        if self.kind == "last":
+            return f"last {self.number}"
         if self.kind == "count":
             return "count"
         if self.kind == "exists":
@@ -931,7 +933,9 @@ def _clause(
     words = _value_superlatives(words, keys)
     one = "one" in words and "one" not in keys  # "give me the one with …", 那个
     words = [w for w in words if w != "one" or w in keys]
-    whole = bool({"which", "who", "who's"} & set(words)) or (one and any(w in _ASKS for w in words))
+    # "which item has the highest rating", "give me the one with …", "return the youngest
+    # user": the record itself is the answer
+    whole = bool({"which", "who", "who's"} & set(words)) or any(w in _ASKS for w in words)
     money = "%money" in words  # "under $60": a number of the field of cost
     words = [w for w in words if w != "%money"]
     modifier = _field_of_records(words, keys)
@@ -1097,7 +1101,10 @@ def _noun_after_extreme(words: Sequence[str], i: int, keys: Mapping[str, str]) -
         words[i] in RECORD_NOUNS
         and words[i] not in keys
         and i > 0
-        and words[i - 1] in _UP | _DOWN | {"which"}
+        and (
+            words[i - 1] in _UP | _DOWN | {"which"}
+            or (i > 1 and words[i - 1] == "the" and words[i - 2] in _ASKS)  # "return the order"
+        )
         and "by" not in words
     )
 
@@ -1238,6 +1245,9 @@ def _operation(
     limits += ({"take"}, {"take", "first"}, {"cap", "at"})
     if not fields and len(numbers) == 1 and not cmps and not direction and head in limits:
         return _Op("first", number=numbers[0])
+    counted = not fields and len(numbers) == 1 and not cmps and not direction
+    if counted and "last" in head and head <= {"last", "just", "only", "in", "of"}:
+        return _Op("last", number=numbers[0])  # "the last 2", "just the last two in the list"
     if not fields and len(numbers) == 1 and not cmps and not direction and head == {"top"}:
         return _Op("ranks", number=numbers[0])
     if not fields and len(numbers) == 1 and not cmps and not direction and head <= _KEEP:

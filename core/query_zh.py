@@ -130,6 +130,7 @@ def english_clauses(
     text = _SCALED.sub(_scaled, text)
     text = _COLUMNS.sub(" fields ", text)
     text = _FIELD_TOP.sub(lambda m: f" top {m[1]} ", text)
+    text = _LAST_N.sub(lambda m: f" last {m[1]} ", text)
     out: list[str] = []
     i = 0
     while i < len(text):
@@ -166,6 +167,8 @@ def english_clauses(
 
 # "两列", "2个字段": how many fields, said with them ("只看name和price两列").
 _COLUMNS = re.compile(r"(?:\d+|[两二三四五六七八九十])\s*(?:列|个字段)")
+# "最后两名", "最后3条": the last N records (最后 alone orders the steps: then).
+_LAST_N = re.compile(r"最后\s*(\d+|[两二三四五六七八九十]+)\s*(?:名|个|条|位|项|行)")
 # "10万", "9.5万", "3千": digits times a Chinese unit of magnitude.
 _SCALED = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(万|千|亿)")
 _SCALES = {"千": 1000, "万": 10000, "亿": 100000000}
