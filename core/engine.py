@@ -163,7 +163,12 @@ class _Reading:
 
 # Failures that show the grammar misread the instruction (a field the data lacks, a field the
 # instruction names left unused, a reading across a question that does not fit the data).
-_MISREAD = frozenset({"field.unknown", "field.skipped", "plan.across_question"})
+# So are an order in time words on a field of no dates ("oldest first" of ages) and "the" one
+# record of a plural ("the names of the engineers" read as one name).
+_MISREAD = frozenset(
+    {"field.unknown", "field.skipped", "plan.across_question", "query.order_in_time"}
+    | {"query.not_single"}
+)
 
 
 # Refusals of a grammar reading that leaves unsaid what to answer with ("which students

@@ -532,6 +532,11 @@ def query_sentence(
     text = _MONEY.sub(lambda m: f" {m[1] or m[2]} %money ", text)
     text = _KEEP_PHRASES.sub(" keep ", text)
     text = re.sub(r"(?<![a-z0-9_])(?:filter|take|leave|throw)\s+out(?![a-z0-9_])", " %out ", text)
+    # "from newest to oldest": an order in time, before "oldest" is read as an age
+    text = re.sub(r"(?<![a-z])from\s+(?:newest|latest)\s+to\s+oldest(?![a-z])", " @new ", text)
+    text = re.sub(
+        r"(?<![a-z])from\s+(?:oldest|earliest)\s+to\s+(?:newest|latest)(?![a-z])", " @old ", text
+    )
     text = _SUPERLATIVE_RANGE.sub(_superlative_range, text)
     text = _FIELD_BETWEEN.sub(_field_between, text)
     text = _SUPERLATIVE_FIRST.sub(_superlative_first, text)
@@ -729,11 +734,28 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
             continue
         adjective = r"[\s_-]*".join(map(re.escape, words))
         text = re.sub(
-            rf"(?<![a-z0-9_%-])(non-?|not\s+)?{adjective}(?=\s+(?:{nouns})(?![a-z0-9_]))",
+            rf"(?<![a-z0-9_%-])(non-?|not\s+|in|un)?{adjective}(?=\s+(?:{nouns})(?![a-z0-9_]))",
             lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
             text,
         )
+        # "cities that are not coastal", "express is true", "在职 set to false"
+        text = re.sub(
+            rf"(?<![a-z0-9_%-])(?:(?:that|which|who)\s+(?:is|are)\s+(not\s+)?)?{adjective}"
+            r"(?:\s+(?:is|are|set\s+to|=+)\s+(true|false))?(?![a-z0-9_])",
+            lambda m, n=n: _flag_said(m, n),
+            text,
+        )
     return text
+
+
+def _flag_said(m: re.Match[str], n: int) -> str:
+    """ "that are not coastal" → the flag false; "express is true" → true; the flag's words
+    alone stay as they are written (a field of the clause)."""
+    said = m[0].split()
+    if m[2] is None and said[0] not in ("that", "which", "who"):
+        return m[0]
+    false = bool(m[1]) != (m[2] == "false")
+    return f" %{'f' if false else 't'}{n} "
 
 
 def _superlative(m: re.Match[str]) -> str:
@@ -1002,9 +1024,20 @@ def _clause(
         fields.append(_field("cost", keys) or "")
         if not fields[0]:
             raise _refuse("'how much' and no one field of cost")
-    if marked and len(fields) == 1 and not cmps and not numbers and not dirs and not counted:
-        # "the average salary in Sales", "Bob's age", "how old is Bob"
+    plural = _said_plural(words, fields, keys)
+    slots = not cmps and not numbers and not dirs and not counted
+    if marked and len(fields) > 1 and plural and slots and not head - _LOOKUP_WORDS:
+        # "the names of the engineers" (firstName, lastName): the records, then the fields
+        held = {k for k, vs in texts.items() if marked[0] in vs}
+        if held & set(fields):
+            raise _refuse("a value filter that says more than one thing")
+        ops = [_value_filter(marked[0], [], {"in"}, [], [], texts), _Op("keep", tuple(fields))]
+    elif marked and len(fields) == 1 and slots:
+        # "the average salary in Sales", "Bob's age", "how old is Bob"; "the names of the
+        # engineers": the records that hold the value, then the field
         ops = _of_value(marked[0], fields[0], head, texts, numeric)
+        if plural and [op.kind for op in ops] == ["lookup"]:
+            ops = [_value_filter(marked[0], [], {"in"}, [], [], texts), _Op("keep", fields[:1])]
     elif marked:
         ops = [_value_filter(marked[0], fields, head, cmps, numbers + dirs, texts)]
     elif head & _NUMBER_WORDS - {"bare", "plain"}:
@@ -1068,6 +1101,18 @@ def _value_superlatives(words: list[str], keys: Mapping[str, str]) -> list[str]:
             if concept is not None and concept == said:
                 del out[i : i + 2]
     return out
+
+
+def _said_plural(words: Sequence[str], fields: Sequence[str], keys: Mapping[str, str]) -> bool:
+    """Whether a word naming one of ``fields`` is said in the plural ("names", "prices"): the
+    values of several records."""
+    return any(
+        w.endswith("s")
+        and not w.endswith("ss")
+        and ((_field(w, keys) in fields and not str(_field(w, keys)).lower().endswith("s"))
+             or bool(_plural_head(w, keys)))
+        for w in words
+    )  # fmt: skip
 
 
 def _plural_head(word: str, keys: Mapping[str, str]) -> tuple[str, ...]:
@@ -1147,7 +1192,7 @@ def _fields_of_records(
     if at is None or at == 0:
         return None
     after = list(words[at + 1 :])
-    while after and after[0] in ("the", "all", "those", "these"):
+    while after and after[0] in ("the", "all", "those", "these", "every", "each"):
         after = after[1:]
     if not after or after[0] not in RECORD_NOUNS or after[0] in keys or len(after) < 2:
         return None
