@@ -40,6 +40,7 @@ Fields and values are found in the data, not in a word list:
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -218,8 +219,10 @@ _COMPARISONS: tuple[tuple[str, str], ...] = (
     (r"(?:is\s+)?(?:equal\s+to|equals|exactly)|is(?=\s+\d)", "=="),
     (rf"(?:is\s+)?{_MORE}\s+than|above|over|exceeding|exceeds?", ">"),
     (r"(?:is\s+)?(?:less|fewer|lower|smaller)\s+than|below|under", "<"),
-    (r"after(?=\s+\d)|later\s+than", ">"),  # a point in time: "after 2018"
-    (r"before(?=\s+\d)|earlier\s+than", "<"),
+    (r"on\s+or\s+after|since(?=\s+(?:\d|%d))|from(?=\s+%d)", ">="),
+    (r"on\s+or\s+before|until(?=\s+(?:\d|%d))", "<="),
+    (r"after(?=\s+(?:\d|%d))|later\s+than", ">"),  # a point in time: "after 2018"
+    (r"before(?=\s+(?:\d|%d))|earlier\s+than", "<"),
 )
 # "30 or more", "50 or less", "40+", "30 or older": a bound that is included; the comparative
 # names its concept's field ("older": age).
@@ -356,6 +359,26 @@ _TOKEN = re.compile(
 # Contractions written without their apostrophe ("whats the cheapest").
 _BARE_CONTRACTION = re.compile(r"(?<![a-z0-9_'])(what|here)s(?![a-z0-9_'])")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
+_DATE_TOKEN = re.compile(r"%d\d{8}$")
+# Dates written as ISO (2024-02-15), with a month's name (March 1, 2024; 1 March 2024) or in
+# Chinese (2024年3月1日): compared with a field of ISO dates, as text of one shape.
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        ("january jan", "february feb", "march mar", "april apr", "may", "june jun",
+         "july jul", "august aug", "september sep sept", "october oct", "november nov",
+         "december dec")
+    )
+    for m in names.split()
+}  # fmt: skip
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DATES = re.compile(
+    r"(?<![\w-])(?:(\d{4})-(\d{1,2})-(\d{1,2})"
+    rf"|{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})"
+    rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH},?\s+(\d{{4}}))(?![\w-])",
+    re.IGNORECASE,
+)
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}$")
 _VALUE_TOKEN = re.compile(r"%v\d+$")
 _FLAG_TOKEN = re.compile(r"%[tf]\d+$")
 # "from the list below": where the records are, not a field named "from".
@@ -511,6 +534,7 @@ def query_sentence(
     if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
         values = {v for vs in (texts or {}).values() for v in vs}
         instruction = english_clauses(instruction, lowered, values)  # core/query_zh.py
+    instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
     text, values = _mark_values(instruction, lowered, texts or {})
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
     text = re.sub(r"\s[-–—]+\s", " , ", text)  # "sort by salary - highest to lowest"
@@ -572,7 +596,10 @@ def query_sentence(
     ):
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
-        if op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
+        if op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
+            if not _all_dates((texts or {}).get(op.fields[0], frozenset())):
+                raise _refuse(f"'{op.fields[0]}' does not hold a date in every record")
+        elif op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number in every record")
         if op.kind == "fields" and (not ops or ops[-1].kind != "keep"):
             ops.append(op)  # a field alone: an order may follow ("price: low to high")
@@ -653,6 +680,39 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
         raise _refuse("a number asked for of records")
     sentence = ", then ".join(op.sentence(name) for op in ops)
     return f"{sentence}. Number only." if number else sentence
+
+
+def _mark_dates(instruction: str) -> str:
+    """``instruction`` with each date written in it replaced by a mark ``%dYYYYMMDD``; a date
+    that is no day of the calendar is left as written."""
+
+    def mark(m: re.Match[str]) -> str:
+        if m[1]:
+            year, month, day = int(m[1]), int(m[2]), int(m[3])
+        elif m[4]:
+            year, month, day = int(m[6]), _MONTHS[m[4].lower()], int(m[5])
+        else:
+            year, month, day = int(m[9]), _MONTHS[m[8].lower()], int(m[7])
+        try:
+            day = datetime.date(year, month, day)
+        except ValueError:
+            return m[0]
+        return f" %d{day:%Y%m%d} "
+
+    return _DATES.sub(mark, instruction)
+
+
+def _lone_date(texts: Mapping[str, frozenset[str]]) -> str:
+    """The one key that holds an ISO date in every record; ``Unsupported`` for none or several."""
+    found = [key for key, values in texts.items() if _all_dates(values)]
+    if len(found) != 1:
+        raise _refuse(f"a date, and {len(found)} fields hold dates: name one")
+    return found[0]
+
+
+def _all_dates(values: frozenset[str]) -> bool:
+    """Whether every text value of a field is an ISO date (so text order is time order)."""
+    return bool(values) and all(_ISO_DATE.match(v) for v in values)
 
 
 def _mark_values(
@@ -880,6 +940,15 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
         return _head_field(word, keys, glossary=glossary) or _agent_field(word, keys)
 
 
+# Last words of a key that say it holds a point in time ("created_at", "releaseDate"): its
+# head is the word before ("created", "release").
+_TIME_ENDS = frozenset({"at", "on", "date", "time", "day"})
+
+
+def _head_words(words: list[str]) -> set[str]:
+    return {words[-1], words[-2]} if len(words) > 1 and words[-1] in _TIME_ENDS else {words[-1]}
+
+
 def _agent_field(word: str, keys: Mapping[str, str]) -> str | None:
     """The one key an agent noun names by its verb ("earners", "top earner": those who earn,
     the salary): the word less "er"/"ers", read as a field word; None for any other word."""
@@ -894,15 +963,16 @@ def _agent_field(word: str, keys: Mapping[str, str]) -> str | None:
 
 def _head_field(word: str, keys: Mapping[str, str], *, glossary: bool = True) -> str | None:
     """The one key whose last word ``word`` names, as it is, in a word form or through the
-    glossary (a key of one word is its own last word); None for none or several."""
-    heads = {key: words[-1] for key in keys.values() if (words := key_words(key))}
+    glossary (a key of one word is its own last word; a key of a point in time also the word
+    before: "created" for created_at); None for none or several."""
+    heads = {key: _head_words(words) for key in keys.values() if (words := key_words(key))}
     named = set()
-    for head in set(heads.values()):
+    for head in {h for hs in heads.values() for h in hs}:
         try:
             named.add(resolve(word, [head], glossary=glossary))
         except Unsupported:
             continue
-    found = [key for key, head in heads.items() if head in named]
+    found = [key for key, hs in heads.items() if hs & named]
     return found[0] if len(found) == 1 else None
 
 
@@ -988,6 +1058,8 @@ def _clause(
     dirs = [w[1:] for w in rest if w.startswith("@")]
     cmps = [w[1:] for w in rest if w.startswith("#")]
     numbers = [w for w in rest if _NUMBER.match(w)]
+    numbers += [json.dumps(f"{w[2:6]}-{w[6:8]}-{w[8:]}") for w in rest if _DATE_TOKEN.match(w)]
+    rest = [w for w in rest if not _DATE_TOKEN.match(w)]
     marked = [values[int(w[2:])] for w in rest if _VALUE_TOKEN.match(w)]
     head = {
         w
@@ -997,6 +1069,8 @@ def _clause(
     if len(dirs) > 1 or len(marked) > 1:
         raise _refuse("a clause says more than one query")
     extremes = head & (_UP | _DOWN)
+    if not fields and any(n.startswith('"') for n in numbers):  # "orders since 2024-03-08"
+        fields.append(_lone_date(texts))
     compared = len(cmps) == 1 and len(numbers) == 1 and not dirs
     extreme = bool(extremes) and not numbers and not cmps and not dirs
     named = one or _names_records(words, keys)

@@ -85,7 +85,8 @@ _LEXICON: dict[str, str] = {
     "从新到旧": " from newest to oldest ", "从旧到新": " from oldest to newest ",
     "以": " by ", "只留下": " keep ", "留下": " keep ",
     "等于": " equals ", "不等于": " not equal to ",
-    "一共": " ", "总共": " ", "共": " ", "几条": " how many ", "多少条": " how many ",
+    "一共": " ", "总共": " ", "共": " ", "几条": " how many ",
+    "有几条": " how many ", "有多少条": " how many ", "多少条": " how many ",
     "叫什么名字": " name ", "叫什么": " name ",
     "他们": " them ", "它们": " them ", "她们": " them ",
     "这": " these ", "这些": " these ", "这几个": " these ",
@@ -130,6 +131,7 @@ def english_clauses(
     Chinese numeral as digits; ``Unsupported`` for Chinese no entry covers."""
     text = _RANGE.sub(_range, text)
     text = _TOP_RANKS.sub(lambda m: f" top {m[1]} ", text)
+    text = _ZH_DATE.sub(_zh_date, text)
     text = _SCALED.sub(_scaled, text)
     text = _COLUMNS.sub(" fields ", text)
     text = _FIELD_TOP.sub(lambda m: f" top {m[1]} ", text)
@@ -170,6 +172,19 @@ def english_clauses(
 
 # "两列", "2个字段": how many fields, said with them ("只看name和price两列").
 _COLUMNS = re.compile(r"(?:\d+|[两二三四五六七八九十])\s*(?:列|个字段)")
+# "2024年3月1日之前": a date (written as ISO for the query frame) and a comparison after it.
+_ZH_DATE = re.compile(
+    r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]\s*(之前|以前|之后|以后|前|后)?"
+)
+
+
+def _zh_date(m: re.Match[str]) -> str:
+    date = f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}"
+    after = {"之前": "before ", "以前": "before ", "前": "before "}.get(m[4] or "", "")
+    after = after or ("after " if m[4] else "")
+    return f" {after}{date} "
+
+
 # "最后两名", "最后3条": the last N records (最后 alone orders the steps: then).
 _LAST_N = re.compile(r"最后\s*(\d+|[两二三四五六七八九十]+)\s*(?:名|个|条|位|项|行)")
 # "10万", "9.5万", "3千": digits times a Chinese unit of magnitude.
