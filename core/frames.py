@@ -599,7 +599,7 @@ def _clauses(words: Sequence[Word]) -> list[list[Word]]:
 # ("is this valid", "does this have a YAML equivalent", "can this be YAML"), not for an answer.
 _AUXILIARIES = _words("is are was were does did do has have can could would will may might")
 _ADDRESSEES = _words("you u ya ye")
-_ANY_WORDS = _words("there any anyone anybody anything some someone somebody")
+_ANY_WORDS = _words("there any anyone anybody anything some someone somebody we at the")
 _PRONOUNS = _words("this it that these them")
 _MODALS = _words("can could may")
 _SPEAKERS = _words("i we")

@@ -248,9 +248,14 @@ _MAGNITUDES |= {"billion": 10**9, "bn": 10**9}
 # "is there any …", "does anyone …", "are any of them …": a question whether any record is so,
 # answered true or false; "yes or no" says the answer's shape.
 _ANY = re.compile(
-    r"(?<![a-z0-9_])(?:(?:is|are)\s+there\s+(?:any(?:one|body|thing)?|some(?:one|body|thing)?)"
+    r"(?:^|(?<=[,.;:!?\n]))\s*(?:(?:hey|so|ok|and|but|also)\s+)?(?:(?:is|are)\s+there(?:\s+(?:any(?:one|body|thing)?|some(?:one|body|thing)?"
+    r"|a|an|at\s+least\s+(?:one|1)))?"
     r"|(?:is|are|does|do|did|has|have)\s+(?:any(?:one|body|thing)?|some(?:one|body))"
-    r"(?:\s+of\s+(?:them|these|those|the))?)(?![a-z0-9_])"
+    r"(?:\s+of\s+(?:them|these|those|the))?"
+    r"|(?:is|are)\s+at\s+least\s+(?:one|1)"
+    r"|do\s+we\s+have(?:\s+any(?:one|body|thing)?)?"
+    r"|(?:does|do)\s+(?:the|this|these)\s+(?:list|data|array|records?)\s+(?:contain|have|include)"
+    r"(?:\s+any(?:one|body|thing)?)?)(?![a-z0-9_])"
 )
 _YES_NO = re.compile(r"(?<![a-z0-9_])(?:yes\s+or\s+no|yes/no|true\s+or\s+false)(?![a-z0-9_])")
 # A sum of money ("under $60", "over 50 dollars"): a number of the one field of cost.
@@ -1125,6 +1130,8 @@ def _clause(
             raise _refuse("a count with words it does not know")
         ops = []
     elif len(cmps) == 2 and len(numbers) == 2 and len(fields) == 1 and not direction:
+        if {c[0] for c in cmps} != {">", "<"}:  # a lower and an upper bound, not two lower
+            raise _refuse("two comparisons that make no range")
         if head - _FILTER_WORDS:  # a range: "between 30 and 40 inclusive"
             raise _refuse("a range with words it does not know")
         ops = [

@@ -132,6 +132,7 @@ def english_clauses(
     text = _RANGE.sub(_range, text)
     text = _TOP_RANKS.sub(lambda m: f" top {m[1]} ", text)
     text = _ZH_DATE.sub(_zh_date, text)
+    text = _HAS_QUESTION.sub(r" is there any \1 ", text)
     text = _SCALED.sub(_scaled, text)
     text = _COLUMNS.sub(" fields ", text)
     text = _FIELD_TOP.sub(lambda m: f" top {m[1]} ", text)
@@ -185,6 +186,8 @@ def _zh_date(m: re.Match[str]) -> str:
     return f" {after}{date} "
 
 
+# "有年龄大于40的员工吗": a question whether any record is so (有 … 吗), as 有没有 asks it.
+_HAS_QUESTION = re.compile(r"(?:^|(?<=[，。,.;；？?]))\s*有(?!没有|多少|几)([^，。,.;；？?]+?)吗")
 # "最后两名", "最后3条": the last N records (最后 alone orders the steps: then).
 _LAST_N = re.compile(r"最后\s*(\d+|[两二三四五六七八九十]+)\s*(?:名|个|条|位|项|行)")
 # "10万", "9.5万", "3千": digits times a Chinese unit of magnitude.
