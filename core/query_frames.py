@@ -1139,7 +1139,8 @@ def _clause(
             for c, n in zip(cmps, numbers, strict=True)
         ]
     else:
-        ops = _of_extreme(fields, head) if record and len(fields) == 2 else []
+        nouns = any(w in RECORD_NOUNS and w not in keys for w in words)
+        ops = _of_extreme(fields, head, nouns) if record and len(fields) == 2 else []
         ops = ops or [_operation(fields, head, rest, dirs, cmps, numbers, direction, magnitude)]
         if record and len(ops) == 1:
             if ops[0].kind not in ("agg", "top") or ops[0].comparison in _AGGREGATES.values():
@@ -1414,14 +1415,16 @@ def _of_value(
     return [_Op("lookup", (field, holders[0]), value=quoted)]
 
 
-def _of_extreme(fields: list[str], head: set[str]) -> list[_Op]:
+def _of_extreme(fields: list[str], head: set[str], noun: bool) -> list[_Op]:
     """ "the sku of the cheapest product", "the cheapest item's name": a field of the record a
     superlative picks (the superlative's field is the second, or the first before "'s");
     none for any other clause."""
     link = "of" if "of" in head else "%poss" if "%poss" in head else ""
-    extreme = _aggregate(head - {link}) if link else ""
+    extreme = _aggregate(head - {link}) if link or noun else ""
     if extreme not in ("highest", "lowest") or fields[0] == fields[1]:
         return []
+    # "the sku of the cheapest": the field first; "the cheapest item's name", "the most
+    # expensive product name" (最贵的商品叫什么名字): the superlative's field first
     said, by = (fields[0], fields[1]) if link == "of" else (fields[1], fields[0])
     return [_Op("agg", (by,), comparison=extreme, record=True), _Op("keep", (said,))]
 

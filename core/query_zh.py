@@ -80,6 +80,7 @@ _LEXICON: dict[str, str] = {
     "别的字段都不要": " nothing else ", "其他字段不要": " nothing else ",
     "有没有": " is there any ", "是否有": " is there any ", "是否存在": " is there any ",
     "吗": " %q ", "是或否": " yes or no ", "是还是否": " yes or no ", "回答": " answer ",
+    "给": " ", "不": " not ", "里": " in ", "每单": " each ",
     "为": " is ", "总": " total ", "总额": " total ", "不在": " not in ",
     "工作": " work ", "加起来": " sum ",
     "从新到旧": " from newest to oldest ", "从旧到新": " from oldest to newest ",
@@ -222,7 +223,31 @@ def _field_word(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] |
         named = [k for k in GLOSSARY.get(word, ()) if k.lower() in keys]
         if len(named) == 1:
             return word, named[0]
+        shaped = _by_words(GLOSSARY.get(word, ()), keys) if _CJK.match(word) else []
+        if len(shaped) == 1:  # 单价 for unitPrice (unit_price), 金额 for total_amount
+            return word, shaped[0]
     return None
+
+
+def _words_of(key: str) -> tuple[str, ...]:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
+    return tuple(w for w in re.split(r"[_\s-]+", spaced.lower()) if w)
+
+
+def _by_words(names: Collection[str], keys: Mapping[str, str]) -> list[str]:
+    """The keys the glossary's English ``names`` name by their words: the same words in
+    another style (unit_price, unitPrice), or the last word of a key (amount, total_amount);
+    the keys for the first name that names any."""
+    for name in names:
+        said = _words_of(name)
+        found = [
+            key
+            for key in keys.values()
+            if _words_of(key) == said or (len(said) == 1 and _words_of(key)[-1:] == said)
+        ]
+        if found:
+            return found
+    return []
 
 
 def _value_word(text: str, i: int, values: Collection[str]) -> str:
