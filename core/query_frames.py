@@ -257,7 +257,7 @@ _ANY = re.compile(
     r"|(?:does|do)\s+(?:the|this|these)\s+(?:list|data|array|records?)\s+(?:contain|have|include)"
     r"(?:\s+any(?:one|body|thing)?)?)(?![a-z0-9_])"
 )
-_YES_NO = re.compile(r"(?<![a-z0-9_])(?:yes\s+or\s+no|yes/no|true\s+or\s+false)(?![a-z0-9_])")
+_YES_NO = re.compile(r"(?<![a-z0-9_])(?:yes\s*(?:or|/)\s*no|true\s*(?:or|/)\s*false)(?![a-z0-9_])")
 # A sum of money ("under $60", "over 50 dollars"): a number of the one field of cost.
 _MONEY = re.compile(
     r"\$\s*(\d+(?:\.\d+)?)(?![\w.])"
@@ -542,6 +542,7 @@ def query_sentence(
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
     text, values = _mark_values(instruction, lowered, texts or {})
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
+    text = _YES_NO.sub(" %yn ", text)  # before "/" joins fields: "yes/no", "true/false"
     text = re.sub(r"\s[-–—]+\s", " , ", text)  # "sort by salary - highest to lowest"
     text = re.sub(
         r"(?<![a-z])(?:based\s+on|according\s+to|on\s+the\s+basis\s+of)(?![a-z])", " by ", text
@@ -578,7 +579,7 @@ def query_sentence(
     text = _POSSESSIVE.sub(r"\1 %poss ", text)  # "the cheapest item's name"
     text = _MAGNITUDE.sub(_magnitude, text)  # "over 15 million", "100k"
     text = _HOW.sub(lambda m: f" {_HOW_CONCEPTS[m[1]]} ", text)
-    text = _ANY.sub(" %any ", _YES_NO.sub(" %yn ", text))
+    text = _ANY.sub(" %any ", text)
     if "%yn" in text and "%any" not in text:
         raise _refuse("yes or no, asked of no question whether any record is so")
     if "%any" in text and set(_TOKEN.findall(text)) & (_ASKS | {"list"}):
