@@ -166,6 +166,9 @@ _LINKS = frozenset(
         "who's",
         "takes",
         "lasts",
+        "among",
+        "across",
+        "still",
         "that",
         "those",
         "only",
@@ -260,7 +263,7 @@ _ANY = re.compile(
 _YES_NO = re.compile(r"(?<![a-z0-9_])(?:yes\s*(?:or|/)\s*no|true\s*(?:or|/)\s*false)(?![a-z0-9_])")
 # A sum of money ("under $60", "over 50 dollars"): a number of the one field of cost.
 _MONEY = re.compile(
-    r"\$\s*(\d+(?:\.\d+)?)(?![\w.])"
+    r"\$\s*(\d+(?:\.\d+)?)(?!\w|\.\d)"
     r"|(?<![\w.])(\d+(?:\.\d+)?)\s*(?:dollars|bucks|usd|euros?|eur)(?![a-z])"
 )
 # Comparisons written as symbols, with or without spaces around them ("price<65", "qty != 0").
@@ -345,7 +348,8 @@ _FIELD_FIRST = re.compile(
 )
 # "drop everything except name, age", "strip each object down to name, age": a projection.
 _KEEP_PHRASES = re.compile(
-    r"(?:drop|remove|delete|strip)\s+(?:everything|all\s+(?:the\s+)?(?:other\s+)?(?:fields|keys))"
+    r"(?:drop|remove|delete|strip)\s+(?:everything|(?:all|every)\s+(?:the\s+)?(?:other\s+)?"
+    r"(?:fields?|keys?))"
     r"\s+(?:except|but)(?:\s+for)?"
     r"|strip\s+(?:each|every|the)?\s*(?:object|record|item|entry|row)s?\s+down\s+to"
     r"|project\s+(?:(?:it|them)\s+)?(?:on)?to(?=\s)|(?:only\s+)?care\s+about"
@@ -1155,7 +1159,10 @@ def _clause(
         modifier
         or one
         or any(
-            w in RECORD_NOUNS and w not in keys and not _noun_before_field(words, i, keys)
+            w in RECORD_NOUNS
+            and w not in keys
+            and not _noun_before_field(words, i, keys)
+            and not _domain_noun(words, i)
             for i, w in enumerate(words)
         )
     ):
@@ -1261,6 +1268,13 @@ def _noun_before_field(words: Sequence[str], i: int, keys: Mapping[str, str]) ->
     )
 
 
+def _domain_noun(words: Sequence[str], i: int) -> bool:
+    """Whether the records' noun ``words[i]`` says where an aggregate is taken ("the minimum
+    population among these cities", "the highest salary of all employees"), not what is asked."""
+    before = [w for w in words[:i] if w not in ("the", "these", "those", "all", "every")]
+    return bool(before) and before[-1] in ("among", "across", "of", "in", "within")
+
+
 def _extreme(op: _Op) -> bool:
     return op.kind == "agg" and op.comparison in ("highest", "lowest")
 
@@ -1271,15 +1285,15 @@ def _fields_of_records(
     """ "ids of orders with status pending", "the names of the products over $50": the fields
     before "of" and the records' noun, and the words after that noun (a clause of its own);
     None for any other clause."""
-    at = next((i for i, w in enumerate(words) if w == "of"), None)
+    at = next((i for i, w in enumerate(words) if w in ("of", "for")), None)
     if at is None or at == 0:
         return None
     after = list(words[at + 1 :])
     while after and after[0] in ("the", "all", "those", "these", "every", "each"):
         after = after[1:]
-    if not after or after[0] not in RECORD_NOUNS or after[0] in keys or len(after) < 2:
+    if not after or after[0] not in RECORD_NOUNS or after[0] in keys:
         return None
-    said = [w for w in words[:at] if w not in {"the", "and", "just", "only"} | _BENIGN]
+    said = [w for w in words[:at] if w not in {"the", "and"} | _KEEP | _BENIGN | _FIELDWORDS]
     fields = [_field(w, keys) for w in said]
     if not said or any(f is None for f in fields):
         return None
