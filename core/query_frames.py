@@ -800,6 +800,17 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
         words = key_words(key)
         if len(words) > 1 and words[0] in ("is", "has", "can"):
             words = words[1:]
+        if len(words) > 1 and words[0] == "in":  # in_stock, inStock: "in stock", "out of stock"
+            rest = r"[\s_-]*".join(map(re.escape, words[1:]))
+            text = re.sub(
+                rf"(?<![a-z0-9_%])(?:not\s+in|out\s+of)\s+{rest}(?![a-z0-9_])", f" %f{n} ", text
+            )
+            text = re.sub(
+                rf"(?<![a-z0-9_%]){re.escape(key.lower())}(?![a-z0-9_])", f" %t{n} ", text
+            )
+            text = re.sub(rf"(?<![a-z0-9_%])in[\s_-]+{rest}(?![a-z0-9_])", f" %t{n} ", text)
+            text = re.sub(rf"(?<![a-z0-9_%])not\s+%t{n}(?![0-9])", f" %f{n} ", text)
+            continue
         if any(w in _CLOSED for w in words):
             continue
         adjective = r"[\s_-]*".join(map(re.escape, words))
@@ -1030,6 +1041,9 @@ def _clause(
             _Op("keep", fields_said),
         ]
     said = [w for w in words if _FLAG_TOKEN.match(w)]
+    if said and ("count" in words or {"how", "many"} <= set(words)):  # "how many are in stock"
+        rest = [w for w in words if w not in ("count", "how", "many", "there")]
+        return [_flag_filter(said, rest, flags), _Op("count")]
     if said:
         return [_flag_filter(said, words, flags)]
     words = _value_superlatives(words, keys)
