@@ -1299,7 +1299,9 @@ def _fields_of_records(
     """ "ids of orders with status pending", "the names of the products over $50": the fields
     before "of" and the records' noun, and the words after that noun (a clause of its own);
     None for any other clause."""
-    at = next((i for i, w in enumerate(words) if w in ("of", "for")), None)
+    # "for" only after a word of projection ("show only name and price for items under $50")
+    links = ("of", "for") if _KEEP & set(words) else ("of",)
+    at = next((i for i, w in enumerate(words) if w in links), None)
     if at is None or at == 0:
         return None
     after = list(words[at + 1 :])
