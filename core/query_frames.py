@@ -1326,6 +1326,8 @@ def _fields_after_records(
     said = [w for w in words[at + 1 :] if w != "and"]
     if at < 1 or not said or _noun_before_field(words, at, keys):  # "the average order total"
         return None
+    if not words[at].endswith(("s", "people", "staff")) or "by" in words[:at]:
+        return None  # "order by flight time": a noun of one record, or a sort, not a projection
     fields = [_field(w, keys) for w in said]
     if any(f is None for f in fields):
         return None
