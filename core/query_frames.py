@@ -352,7 +352,7 @@ _KEEP_PHRASES = re.compile(
     r"(?:fields?|keys?))"
     r"\s+(?:except|but)(?:\s+for)?"
     r"|strip\s+(?:each|every|the)?\s*(?:object|record|item|entry|row)s?\s+down\s+to"
-    r"|project\s+(?:(?:it|them)\s+)?(?:on)?to(?=\s)|(?:only\s+)?care\s+about"
+    r"|project\s+(?:(?:it|them)\s+)?(?:on)?to(?=\s)|(?:only\s+)?care\s+about|pull\s+out"
     r"|(?:trim|reduce|cut|pare)\s+(?:(?:each|every|the|it|them|all)\s+)?"
     r"(?:(?:object|record|item|entry|row)s?\s+)?(?:down\s+)?to(?=\s)"
 )
@@ -454,6 +454,8 @@ class _Op:
             return f"last {self.number}"
         if self.kind == "count":
             return "count"
+        if self.kind == "group":
+            return f"count by {field}"
         if self.kind == "exists":
             return "whether any remain"
         if self.kind == "agg" and self.whole:
@@ -587,7 +589,9 @@ def query_sentence(
     if "%yn" in text and "%any" not in text:
         raise _refuse("yes or no, asked of no question whether any record is so")
     if "%any" in text and set(_TOKEN.findall(text)) & (_ASKS | {"list"}):
-        raise _refuse("a question whether any record is so, and a request for records")
+        # "is there any city with more than 20 million people? give me those cities": the
+        # question asks for the records that are so
+        text = text.replace("%any", " ")
     text = re.sub(r"(?<=[a-z0-9_])\s*[&+/]\s*(?=[a-z_])", " and ", text)  # "name + price"
     text = _NOT_VALUE.sub(" #ne ", text)
     for pattern, word in _DIRECTIONS:
@@ -669,7 +673,9 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
         raise _refuse("a superlative asks for a record: name the field to answer with")
     if any(op.kind == "lookup" for op in ops) and len(ops) > 1:
         raise _refuse("a value of one record asked for with another operation")
-    ends = [i for i, op in enumerate(ops) if op.kind in ("count", "agg", "lookup", "exists")]
+    ends = [
+        i for i, op in enumerate(ops) if op.kind in ("count", "agg", "lookup", "exists", "group")
+    ]
     if ends and ends[0] != len(ops) - 1:
         last = ops[ends[0]]
         after = ops[ends[0] + 1 :]
@@ -1031,8 +1037,8 @@ def _clause(
     for w in words:
         if (w in _BENIGN or w in _LINKS) and w in keys:
             raise _refuse(f"'{w}' is a key of the records and a word of the request")
-    if all(w in _BENIGN or w in _LINKS for w in words):
-        return []
+    if all(w in _BENIGN or w in _LINKS or (w in RECORD_NOUNS and w not in keys) for w in words):
+        return []  # "give me those people": the records, said again
     picked = _fields_of_records(words, keys) or _fields_after_records(words, keys)
     if picked is not None:  # "ids of orders with status pending": the filter, then the ids
         fields_said, after = picked
@@ -1148,6 +1154,13 @@ def _clause(
         if head - _LINKS - {"of"}:
             raise _refuse("a count with words it does not know")
         ops = []
+    elif counted and len(fields) == 1 and set(words) & _PER and not (numbers or cmps or dirs):
+        # "count products per category", "how many in each team": a count per value
+        if head - _PER - _LINKS - {"of", "give", "me", "a"} or fields[0] not in texts:
+            raise _refuse("a count per value with words it does not know")
+        if not texts[fields[0]]:
+            raise _refuse("a count per value of a field with no text values")
+        return [_Op("group", (fields[0],))]
     elif len(cmps) == 2 and len(numbers) == 2 and len(fields) == 1 and not direction:
         if {c[0] for c in cmps} != {">", "<"}:  # a lower and an upper bound, not two lower
             raise _refuse("two comparisons that make no range")
@@ -1262,7 +1275,9 @@ def _flag_filter(said: list[str], words: Sequence[str], flags: tuple[str, ...]) 
     """ "only the remote ones": the records whose flag is true (false for "non-remote"); the
     clause holds nothing else."""
     rest = [w for w in words if w not in said and w not in RECORD_NOUNS]
-    if len(said) > 1 or any(w not in _BENIGN and w not in _FILTER_WORDS for w in rest):
+    if len(said) > 1 or any(
+        w not in _BENIGN and w not in _FILTER_WORDS and w != "among" for w in rest
+    ):
         raise _refuse("a flag with words it does not know")
     value = "true" if said[0][1] == "t" else "false"
     return _Op("is", (flags[int(said[0][2:])],), value=value)
@@ -1307,8 +1322,12 @@ def _fields_of_records(
     after = list(words[at + 1 :])
     while after and after[0] in ("the", "all", "those", "these", "every", "each"):
         after = after[1:]
-    if not after or after[0] not in RECORD_NOUNS or after[0] in keys:
+    flagged = after[:1] if after and _FLAG_TOKEN.match(after[0]) else []  # "all active users"
+    after = after[len(flagged) :]
+    nouns = RECORD_NOUNS | {"everyone", "everybody"}
+    if not after or after[0] not in nouns or after[0] in keys:
         return None
+    after = [after[0], *flagged, *after[1:]]
     said = [w for w in words[:at] if w not in {"the", "and"} | _KEEP | _BENIGN | _FIELDWORDS]
     fields = [_field(w, keys) for w in said]
     if not said or any(f is None for f in fields):
@@ -1415,6 +1434,8 @@ def _operation(
     raise _refuse("the clause is no query the frame reads")
 
 
+# Words that say a count is per value of a field ("per category", "for each team", "by team").
+_PER = frozenset({"per", "each", "by", "every"})
 # Words around a value and a field that ask for the field of the value's record ("what is
 # Bob's age", "how old is Bob", "which dept is Carmen in", "how much does Alice earn").
 _LOOKUP_WORDS = frozenset(
