@@ -290,6 +290,8 @@ _RANGE = re.compile(
     rf"(?:between\s+({_NUM})\s+and|from\s+({_NUM})\s+to)\s+({_NUM})(?![\d.])\s*(?:\(\s*)?"
     r"(?:(?:both\s+)?(?:ends\s+)?(inclusive|included|exclusive|excluded))?(?:\s*\))?"
 )
+# "550-650", "30–40": two numbers joined by a dash, a range when the first is the lower.
+_DASHED = re.compile(rf"(?<![\w.%-])({_NUM})\s*[-–~]\s*({_NUM})(?![\w.-])")
 # Superlatives that name a field concept and an extreme ("the cheapest" is the lowest cost):
 # the concept reaches a key only through the glossary of core/fields.py, and only when it
 # names exactly one key of the records; "the best", "the nicest" name no field and fall back.
@@ -579,6 +581,7 @@ def query_sentence(
     text = _SUPERLATIVE.sub(_superlative, text)
     text = _COMPARATIVE.sub(_comparative, text)
     text = _FIELD_FIRST.sub(lambda m: f" {m[2]} {_first_mark(m[1])} ", text)
+    text = _DASHED.sub(_dashed, text)  # "priced 550-650": a range, low to high
     text = _RANGE.sub(_range_marks, text)
     text = _OR_BEYOND.sub(_or_beyond, text)
     text = re.sub(r"(%v\d+)\s*'s(?![a-z0-9_])", r"\1 %poss ", text)  # "Bob's age"
@@ -900,6 +903,12 @@ def _or_beyond(m: re.Match[str]) -> str:
 
 def _first_mark(word: str) -> str:
     return " @down" if word in _UP else " @up"
+
+
+def _dashed(m: re.Match[str]) -> str:
+    if Decimal(m[1]) >= Decimal(m[2]):
+        return m[0]  # "650-550": no range from low to high
+    return f" between {m[1]} and {m[2]} "
 
 
 def _range_marks(m: re.Match[str]) -> str:

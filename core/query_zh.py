@@ -81,6 +81,7 @@ _LEXICON: dict[str, str] = {
     "有没有": " is there any ", "是否有": " is there any ", "是否存在": " is there any ",
     "吗": " %q ", "是或否": " yes or no ", "是还是否": " yes or no ", "回答": " answer ",
     "给": " ", "不": " not ", "里": " in ", "每单": " each ",
+    "数量": " count ",
     "为": " is ", "总": " total ", "总额": " total ", "不在": " not in ",
     "工作": " work ", "加起来": " sum ",
     "从新到旧": " from newest to oldest ", "从旧到新": " from oldest to newest ",
@@ -108,7 +109,8 @@ _NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
 # "在30到40之间（含两端）": a range; one that does not say whether its ends count is left
 # as it is written ("between … and …" with no qualifier falls back).
 _RANGE = re.compile(
-    r"在?\s*(\d+(?:\.\d+)?)\s*(?:到|至|-|~)\s*(\d+(?:\.\d+)?)\s*之间\s*"
+    r"在?\s*(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*(?:到|至|-|~)\s*"
+    r"(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*之间\s*"
     r"(?:[(（]\s*(含两端|包含两端|包括两端|含|包含|不含两端|不含|不包含)\s*[)）])?"
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -259,4 +261,5 @@ def _value_word(text: str, i: int, values: Collection[str]) -> str:
 def _range(m: re.Match[str]) -> str:
     ends = m[3] or ""  # 在30到40之间: both ends included, unless 不含
     word = "exclusive" if ends.startswith("不") else "inclusive"
-    return f" between {m[1]} and {m[2]} {word} "
+    low, high = (n if n[0].isdigit() else str(chinese_to_int(n)) for n in (m[1], m[2]))
+    return f" between {low} and {high} {word} "
