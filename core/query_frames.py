@@ -198,7 +198,7 @@ _DIRECTIONS: tuple[tuple[str, str], ...] = (
     (rf"{_SO_THE}(?:highest|biggest|largest|greatest|most){_ON_TOP}", "down"),
     (rf"{_SO_THE}(?:lowest|smallest|least|fewest){_ON_TOP}", "up"),
     (r"ascending|asc|increasing", "asc"),
-    (r"descending|desc|decreasing", "desc"),
+    (r"descending|desc|decreasing|(?:in\s+)?reverse(?:d)?(?:\s+order)?", "desc"),
     # points in time: the grammar sorts by them only a field of dates or years
     (r"(?:newest|latest|most\s+recent)\s+first|from\s+(?:newest|latest)\s+to\s+oldest", "new"),
     (r"earliest\s+first|from\s+(?:oldest|earliest)\s+to\s+(?:newest|latest)", "old"),
@@ -279,7 +279,7 @@ _CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most", "!=": "!=",
 _TOP_WORDS = frozenset({"with", "by", "first", "which", "have", "has", "the"})
 _FILTER_WORDS = frozenset(
     {"only", "just", "with", "where", "filter", "to", "for", "those", "that", "whose", "is"}
-    | {"are", "have", "has", "keep", "which", "who"}
+    | {"are", "have", "has", "keep", "which", "who", "of"}
     # "filter down to …", "narrow it down to …", "leave only …", "price should be under 50"
     | {"down", "narrow", "leave", "should", "must", "be", "limit"}
 )
@@ -566,7 +566,7 @@ def query_sentence(
             phrase = r"[\s_-]*".join(map(re.escape, words)) + "(?:e?s)?"
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
     text = _mark_flags(text, flags)
-    text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)  # "highest-priced"
+    text = re.sub(r"(?<=[a-z])-(?=[a-z0-9])", " ", text)  # "highest-priced", "top-2"
     text = _MONEY.sub(lambda m: f" {m[1] or m[2]} %money ", text)
     text = _KEEP_PHRASES.sub(" keep ", text)
     text = re.sub(r"(?<![a-z0-9_])(?:filter|take|leave|throw)\s+out(?![a-z0-9_])", " %out ", text)
