@@ -276,7 +276,7 @@ _EQUALITY = {"ne": True, "!=": True, "==": False}  # before a text value: negate
 _CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most", "!=": "!=", "==": "="}
 # Words a top N ("which 3 have the highest stock") and a filter ("the ones whose age is over
 # 30") may hold besides their slots.
-_TOP_WORDS = frozenset({"with", "by", "first", "which", "have", "has", "the"})
+_TOP_WORDS = frozenset({"with", "by", "first", "which", "have", "has", "the", "that"})
 _FILTER_WORDS = frozenset(
     {"only", "just", "with", "where", "filter", "to", "for", "those", "that", "whose", "is"}
     | {"are", "have", "has", "keep", "which", "who", "of"}
@@ -1073,7 +1073,7 @@ def _clause(
     fields: list[str] = []
     rest: list[str] = []
     for i, w in enumerate(words):
-        if w == "level" and i and _field(words[i - 1], keys):
+        if w in ("level", "levels") and i and _field(words[i - 1], keys):
             continue  # "stock level": the field's own word
         key = _field(w, keys)
         if key is not None:
@@ -1187,7 +1187,9 @@ def _clause(
             if ops[0].kind not in ("agg", "top") or ops[0].comparison in _AGGREGATES.values():
                 raise _refuse("a superlative that asks for no record")
             ops = [replace(ops[0], record=True)]
-    if [op.kind for op in ops] == ["fields"] and set(words) & (_ASKS | {"list"}):
+    if [op.kind for op in ops] == ["fields"] and (
+        set(words) & (_ASKS | {"list"}) or _said_plural(words, ops[0].fields, keys)
+    ):
         ops = [replace(ops[0], kind="keep")]  # "give me all the skus", "list name and price"
     if modifier and any(op.kind in ("keep", "fields") for op in ops):  # "the remote ones"
         raise _refuse("a field said of the records, not a projection")
@@ -1324,11 +1326,14 @@ def _fields_of_records(
     before "of" and the records' noun, and the words after that noun (a clause of its own);
     None for any other clause."""
     # "for" only after a word of projection ("show only name and price for items under $50")
-    links = ("of", "for") if _KEEP & set(words) else ("of",)
+    kept = bool(_KEEP & set(words))
+    links = ("of", "for", "where", "whose") if kept else ("of",)
     at = next((i for i, w in enumerate(words) if w in links), None)
     if at is None or at == 0:
         return None
     after = list(words[at + 1 :])
+    if words[at] in ("where", "whose"):  # "only sku where stock > 10": the condition as said
+        after = ["records", *words[at:]]
     while after and after[0] in ("the", "all", "those", "these", "every", "each"):
         after = after[1:]
     flagged = after[:1] if after and _FLAG_TOKEN.match(after[0]) else []  # "all active users"
