@@ -1067,6 +1067,7 @@ def _clause(
     # "which item has the highest rating", "give me the one with …", "return the youngest
     # user": the record itself is the answer
     whole = bool({"which", "who", "who's"} & set(words)) or any(w in _ASKS for w in words)
+    whole = whole or _noun_with(words, keys)  # "the employee with the highest salary"
     money = "%money" in words  # "under $60": a number of the field of cost
     words = [w for w in words if w != "%money"]
     modifier = _field_of_records(words, keys)
@@ -1305,6 +1306,35 @@ def _noun_before_field(words: Sequence[str], i: int, keys: Mapping[str, str]) ->
         and any((w in _AGGREGATES or w in _UP or w in _DOWN) and w not in keys for w in words)
         and i + 1 < len(words)
         and _field(words[i + 1], keys) is not None
+        and not _verb_form(words[i + 1], keys)  # "the person earning the most": a record
+    )
+
+
+def _noun_with(words: Sequence[str], keys: Mapping[str, str]) -> bool:
+    """Whether a clause is the records' noun, "with" and an extreme ("the employee with the
+    highest salary", "the city with the most people"): it names one record."""
+    at = next((i for i, w in enumerate(words) if w in RECORD_NOUNS and w not in keys), None)
+    return (
+        at is not None
+        and at + 1 < len(words)
+        and words[at + 1] == "with"
+        and any(w in _UP | _DOWN for w in words[at + 2 :])
+    )
+
+
+def _verb_form(word: str, keys: Mapping[str, str]) -> bool:
+    """Whether ``word`` names its field as a verb ("earning", "paid", "costs"): a form that
+    is not the key itself nor a plural of it."""
+    key = _field(word, keys)
+    return (
+        key is not None
+        and word.endswith(("ing", "ed", "s"))
+        and word
+        not in (
+            key.lower(),
+            key.lower() + "s",
+        )
+        and not key.lower().endswith(word)
     )
 
 
