@@ -1323,19 +1323,15 @@ def _noun_with(words: Sequence[str], keys: Mapping[str, str]) -> bool:
 
 
 def _verb_form(word: str, keys: Mapping[str, str]) -> bool:
-    """Whether ``word`` names its field as a verb ("earning", "paid", "costs"): a form that
-    is not the key itself nor a plural of it."""
+    """Whether ``word`` names its field as a verb ("earning", "paid", "costs"), not as the
+    key or a plural of one of its words ("amounts" for total_amount)."""
     key = _field(word, keys)
-    return (
-        key is not None
-        and word.endswith(("ing", "ed", "s"))
-        and word
-        not in (
-            key.lower(),
-            key.lower() + "s",
-        )
-        and not key.lower().endswith(word)
-    )
+    if key is None:
+        return False
+    if word.endswith(("ing", "ed")):
+        return True
+    said = [*key_words(key), key.lower()]
+    return word.endswith("s") and word not in said and word[:-1] not in said
 
 
 def _domain_noun(words: Sequence[str], i: int) -> bool:
