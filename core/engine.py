@@ -169,7 +169,28 @@ class _Reading:
 
 # Failures that show the grammar misread the instruction (a field the data lacks, a field the
 # instruction names left unused, a reading across a question that does not fit the data).
-_MISREAD = frozenset({"field.unknown", "field.skipped", "plan.across_question"})
+# So are an order in time words on a field of no dates ("oldest first" of ages) and "the" one
+# record of a plural ("the names of the engineers" read as one name).
+_MISREAD = frozenset(
+    {"field.unknown", "field.skipped", "plan.across_question", "query.order_in_time"}
+    | {"query.not_single"}
+)
+
+
+# Refusals of a grammar reading that leaves unsaid what to answer with ("which students
+# scored above 80?"), by what to rank ("the top 2 earners", "earners" being no sort field) or
+# what to count ("how many engineers", "engineers" being no noun of the records it knows) or
+# which field to answer with ("Engineering only" read as a field):
+# the query frame reads the words again, and its reading stands when it says both.
+_UNSTATED = frozenset(
+    {"query.which_unstated", "query.top_unordered", "query.count_noun", "query.focus"}
+)
+
+
+def _states_answer(directives: tuple[Directive, ...]) -> bool:
+    """Whether a query reading says what to answer with: a step beyond filtering and
+    sorting the records (a record, a count, fields, the first N)."""
+    return any(isinstance(d, Step) and d.op not in ("filter", "sort") for d in directives)
 
 
 def _recorded(items: Iterator[Segmented], seen: list[Segmented]) -> Iterator[Segmented]:
@@ -556,6 +577,17 @@ class Engine:
                 # a later reading that takes that sentence as data is a guess at the boundary
                 unread = unread or candidate.closing
                 continue
+            except Unsupported as exc:
+                if exc.reason not in _UNSTATED:
+                    raise
+                # the grammar's reading leaves the answer or the order unsaid: the query
+                # frame's reading of the same words, when it says them
+                framed = self._query_framed(candidate, instruction)
+                if framed is None or (
+                    exc.reason == "query.which_unstated" and not _states_answer(framed.directives)
+                ):
+                    raise
+                return _accepted(framed, refused)
             if not any(isinstance(d, Step) for d in directives):
                 # options alone ("First block here." reads as "block style"): a later reading
                 # that asks for an operation is the instruction; else this one fails planning

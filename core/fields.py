@@ -87,15 +87,32 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "颜色": ("color", "colour"),
     "重量": ("weight",),
     "销量": ("sales", "sold"),
+    "省份": ("province", "state"),
+    "评分": ("rating", "score"),
     # English verbs and nouns that name a field by another word ("products that cost over 20")
-    "cost": ("price", "cost", "unit_price", "fare"),
+    "cost": ("price", "cost", "unit_price", "fare", "amount", "total_amount", "total"),
     "worth": ("price", "value"),
     "pay": ("salary", "pay"),
     "paid": ("salary", "pay"),
     "wage": ("salary", "wage"),
-    "earn": ("salary", "earnings", "income"),
+    "earn": ("salary", "earnings", "income", "pay", "wage"),
     "earnings": ("salary", "earnings"),
     "income": ("salary", "income"),
+    "department": ("dept", "department"),
+    "dept": ("department", "dept"),
+    # the point in time a record began ("who joined after 2018", "hired before 2015")
+    "joined": ("startYear", "start_year", "start_date", "hire_date", "joined", "join_date"),
+    "hired": ("startYear", "start_year", "start_date", "hire_date", "hired", "hire_year"),
+    "started": ("startYear", "start_year", "start_date", "started"),
+    "placed": ("created_at", "placed_at", "order_date", "ordered_at", "date"),
+    "创建": ("created_at", "created"),
+    "商品名": ("product_name", "name"),
+    "产品名": ("product_name", "name"),
+    "商品名称": ("product_name", "name"),
+    "团队": ("team",),
+    "活跃": ("active", "is_active"),
+    "角色": ("role", "roles"),
+    "上市": ("releaseDate", "release_date", "released_at", "launch_date"),
     "duration": ("duration", "hours", "minutes", "days"),
     "time": ("duration", "hours", "minutes"),
     "时长": ("duration", "hours", "minutes"),
@@ -131,8 +148,10 @@ def _forms(word: str) -> set[str]:
     return forms
 
 
-def resolve(name: str, keys: Iterable[str]) -> str:
-    """The one key ``name`` refers to; ``Unsupported`` when there is none or several."""
+def resolve(name: str, keys: Iterable[str], *, glossary: bool = True, reverse: bool = False) -> str:
+    """The one key ``name`` refers to; ``Unsupported`` when there is none or several. The
+    glossary translates a word to a key (cost → price; ``glossary=False``: not), and with
+    ``reverse`` a Chinese key to the word (the key 面积 for "area")."""
     keys = list(keys)
     if name in keys:
         return str(name)
@@ -145,7 +164,7 @@ def resolve(name: str, keys: Iterable[str]) -> str:
     by_form = [k for k in keys if k.lower() in forms or name.lower() in _forms(k)]
     if len(by_form) == 1:
         return by_form[0]
-    translated = list({k: None for f in (name, *forms) for k in GLOSSARY.get(f, ()) if k in keys})
+    translated = _translated(name, forms, keys, reverse) if glossary else []
     if len(translated) == 1:
         return translated[0]
     if "." in name:  # a dotted path into nested data: resolved by the op itself
@@ -156,6 +175,17 @@ def resolve(name: str, keys: Iterable[str]) -> str:
             "field.ambiguous", f"{name!r} could mean any of {', '.join(by_form)}; name one"
         )
     raise Unsupported("field.unknown", f"the data has no field {name!r} (fields: {known})")
+
+
+def _translated(name: str, forms: set[str], keys: list[str], reverse: bool) -> list[str]:
+    """The keys the glossary gives for ``name`` (or a form of it), or else the Chinese keys it
+    translates to ``name`` (a key 面积, written "area")."""
+    words = (name, *forms)
+    found = list({k: None for f in words for k in GLOSSARY.get(f, ()) if k in keys})
+    if found or not reverse:
+        return found
+    chinese = [k for k in keys if not k.isascii()]
+    return [k for k in chinese if any(w in GLOSSARY.get(k, ()) for w in (name.lower(), *forms))]
 
 
 def resolve_params(params: Mapping[str, Any], value: Any) -> dict[str, Any]:

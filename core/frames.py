@@ -397,17 +397,22 @@ class FrameReader:
                 replace(w, kind=Kind.BENIGN) if w.text.lower() in QUERY_WORDS else w for w in words
             ]
         try:
-            self._screen(words, quotes=True)
+            self._screen(words, quotes=True, query=query)
         except Unsupported as exc:
             return exc.message
         return None
 
-    def _screen(self, words: Sequence[Word], *, quotes: bool = False) -> None:
+    def _screen(self, words: Sequence[Word], *, quotes: bool = False, query: bool = False) -> None:
         if any(w.kind is Kind.OPEN for w in words):
             raise _refuse("the instruction asks for more than a conversion")
         if not quotes and any(w.kind is Kind.QUOTE for w in words):
             raise _refuse("the instruction quotes words; say what to do without quoting")
-        if any(_asks_whether(clause) for clause in _clauses(words)):
+        # "is there any …", "does anyone …": a yes/no question of the records, which the
+        # query frame reads word by word itself
+        if any(
+            _asks_whether(clause) and not (query and _asks_any(clause))
+            for clause in _clauses(words)
+        ):
             raise _refuse("the instruction asks a question about the payload")
 
     def _slots(
@@ -594,11 +599,19 @@ def _clauses(words: Sequence[Word]) -> list[list[Word]]:
 # ("is this valid", "does this have a YAML equivalent", "can this be YAML"), not for an answer.
 _AUXILIARIES = _words("is are was were does did do has have can could would will may might")
 _ADDRESSEES = _words("you u ya ye")
+_ANY_WORDS = _words("there any anyone anybody anything some someone somebody we at the")
 _PRONOUNS = _words("this it that these them")
 _MODALS = _words("can could may")
 _SPEAKERS = _words("i we")
 _RECEIVING = _words("get have see")
 _WISHES = _words("love like prefer appreciate")
+
+
+def _asks_any(clause: Sequence[Word]) -> bool:
+    """Whether a clause opens as a question whether any record is so ("is there any …",
+    "does anyone …", "are any of them …")."""
+    follows = clause[1].text.lower() if len(clause) > 1 else ""
+    return follows in _ANY_WORDS
 
 
 def _asks_whether(clause: Sequence[Word]) -> bool:

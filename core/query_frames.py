@@ -40,22 +40,31 @@ Fields and values are found in the data, not in a word list:
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from typing import Any
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
 from zerolayer.core.query_zh import english_clauses
 
-_SORT = frozenset({"sort", "sorted", "order", "ordered", "rank", "ranked", "arrange", "put"})
+_SORT = frozenset(
+    {"sort", "sorted", "order", "ordered", "rank", "ranked", "arrange", "put"}
+    | {"sorting", "ordering", "ranking", "arranged", "reorder", "reordered", "resort"}
+)
 _KEEP = frozenset({"keep", "just", "only", "select", "retain"})
-_FIELDWORDS = frozenset({"field", "fields", "column", "columns", "key", "keys"})
+_FIELDWORDS = frozenset(
+    {"field", "fields", "column", "columns", "key", "keys", "value", "values", "property"}
+    | {"properties", "attribute", "attributes"}
+)
 _BENIGN = frozenset(
     [
         "a",
+        "an",
         "the",
         "this",
         "these",
@@ -115,6 +124,7 @@ _BENIGN = frozenset(
         "all",
         "from",
         "reply",
+        "answer",
         "respond",
         "nothing",
         "else",
@@ -126,6 +136,12 @@ _BENIGN = frozenset(
         "entire",
         "everyone",
         "everybody",
+        "anyone",
+        "anybody",
+        "anything",
+        "help",
+        "its",
+        "their",
     ]
 )
 # Words a question or a value filter may hold around its slots ("what's the highest stock
@@ -147,6 +163,12 @@ _LINKS = frozenset(
         "which",
         "what",
         "what's",
+        "who's",
+        "takes",
+        "lasts",
+        "among",
+        "across",
+        "still",
         "that",
         "those",
         "only",
@@ -163,61 +185,123 @@ _AGGREGATES = {"total": "total", "sum": "total", "average": "average", "mean": "
 _NUMBER_WORDS = frozenset({"number", "integer", "bare", "plain", "digits", "digit"})
 # Direction phrases, longest first: each becomes one mark, "asc" or "desc" for an order,
 # "up" or "down" for a magnitude ("highest first"), which only a number field has.
+_UPWARD = r"high(?:est)?|big(?:gest)?|large(?:st)?|great(?:est)?|most|max(?:imum)?"
+_DOWNWARD = r"low(?:est)?|small(?:est)?|least|fewest|min(?:imum)?"
+# "so the highest is on top", "biggest ones first": which end comes first
+_SO_THE = r"(?:so\s+(?:that\s+)?)?(?:the\s+)?"
+_ON_TOP = r"\s+(?:ones?\s+)?(?:(?:is|are|comes?|goes?)\s+)?(?:first|on\s+top|at\s+the\s+top)"
 _DIRECTIONS: tuple[tuple[str, str], ...] = (
     (r"in\s+ascending\s+order", "asc"),
     (r"in\s+descending\s+order", "desc"),
-    (r"(?:from\s+)?(?:high|big|large)(?:est)?\s+to\s+(?:low|small)(?:est)?", "down"),
-    (r"(?:from\s+)?(?:low|small)(?:est)?\s+to\s+(?:high|big|large)(?:est)?", "up"),
-    (r"(?:highest|biggest|largest|greatest|most)\s+first", "down"),
-    (r"(?:lowest|smallest|least|fewest)\s+first", "up"),
+    (rf"(?:from\s+)?(?:the\s+)?(?:{_UPWARD})\s+to\s+(?:the\s+)?(?:{_DOWNWARD})", "down"),
+    (rf"(?:from\s+)?(?:the\s+)?(?:{_DOWNWARD})\s+to\s+(?:the\s+)?(?:{_UPWARD})", "up"),
+    (rf"{_SO_THE}(?:highest|biggest|largest|greatest|most){_ON_TOP}", "down"),
+    (rf"{_SO_THE}(?:lowest|smallest|least|fewest){_ON_TOP}", "up"),
     (r"ascending|asc|increasing", "asc"),
-    (r"descending|desc|decreasing", "desc"),
+    (r"descending|desc|decreasing|(?:in\s+)?reverse(?:d)?(?:\s+order)?", "desc"),
     # points in time: the grammar sorts by them only a field of dates or years
     (r"(?:newest|latest|most\s+recent)\s+first|from\s+(?:newest|latest)\s+to\s+oldest", "new"),
     (r"earliest\s+first|from\s+(?:oldest|earliest)\s+to\s+(?:newest|latest)", "old"),
 )
 _ORDER = {"up": "asc", "down": "desc"}  # a magnitude's order
-_COMPARISONS: tuple[tuple[str, str], ...] = (
-    (r"at\s+least|no\s+(?:less|fewer)\s+than|not\s+(?:less|fewer)\s+than", ">="),
-    (r"at\s+most|no\s+more\s+than|not\s+more\s+than", "<="),
-    (r"(?:is\s+)?(?:greater|more|higher|larger|bigger)\s+than|above|over|exceeding", ">"),
-    (r"(?:is\s+)?(?:less|fewer|lower|smaller)\s+than|below|under", "<"),
-    (r"after(?=\s+\d)|later\s+than", ">"),  # a point in time: "after 2018"
-    (r"before(?=\s+\d)|earlier\s+than", "<"),
+# "from highest salary to lowest": the field between the two ends of a magnitude.
+_FIELD_BETWEEN = re.compile(
+    rf"(?<![a-z0-9_@#])(?:from\s+)?(?:the\s+)?({_UPWARD}|{_DOWNWARD})\s+([a-z_%][\w%]*)"
+    rf"\s+to\s+(?:the\s+)?({_UPWARD}|{_DOWNWARD})(?![a-z0-9_])"
 )
+_MORE = r"(?:greater|more|higher|larger|bigger)"
+_LESS = r"(?:less|fewer|lower|smaller)"
+_COMPARISONS: tuple[tuple[str, str], ...] = (
+    (rf"(?:is\s+)?{_MORE}\s+than\s+or\s+equal\s+to", ">="),
+    (rf"(?:is\s+)?{_LESS}\s+than\s+or\s+equal\s+to", "<="),
+    (rf"at\s+least|(?:no|not)\s+{_LESS}\s+than", ">="),
+    (rf"at\s+most|(?:no|not)\s+{_MORE}\s+than", "<="),
+    (r"not\s+(?:below|under|(?:less|lower|smaller)\s+than)", ">="),
+    (r"not\s+(?:above|over|(?:higher|greater|larger|bigger)\s+than)", "<="),
+    (r"(?:is\s+not|isn't|not\s+equal\s+to|does\s+not\s+equal)(?=\s+\d)", "!="),
+    (r"(?:is\s+)?(?:equal\s+to|equals|exactly)|is(?=\s+\d)", "=="),
+    (rf"(?:is\s+)?{_MORE}\s+than|above|over|exceeding|exceeds?", ">"),
+    (r"(?:is\s+)?(?:less|fewer|lower|smaller)\s+than|below|under", "<"),
+    (r"on\s+or\s+after|since(?=\s+(?:\d|%d))|from(?=\s+%d)", ">="),
+    (r"on\s+or\s+before|until(?=\s+(?:\d|%d))", "<="),
+    (r"after(?=\s+(?:\d|%d))|later\s+than", ">"),  # a point in time: "after 2018"
+    (r"before(?=\s+(?:\d|%d))|earlier\s+than", "<"),
+)
+# "30 or more", "50 or less", "40+", "30 or older": a bound that is included; the comparative
+# names its concept's field ("older": age).
+_OR_BEYOND = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:or\s+(?:(more|higher|greater|above|over|bigger|larger|up)"
+    r"|(less|lower|fewer|below|under|smaller)|([a-z]+(?:\s+expensive)?))(?![a-z0-9_])|\+)"
+)
+# "how old is Bob", "how long is LH4": a question of the concept's field; "how much is the
+# webcam": of the field of cost, unless the clause names another ("how much does Ann earn").
+_HOW_CONCEPTS = {"old": "age %ask", "long": "duration %ask", "heavy": "weight %ask"}
+_HOW_CONCEPTS |= {"much": "%much"}
+_HOW = re.compile(r"(?<![a-z0-9_])how\s+(old|long|heavy|much)(?![a-z0-9_])")
+# "the cheapest item's name": a possessive of a word, not a contraction ("what's", "it's").
+_POSSESSIVE = re.compile(
+    r"(?<![a-z0-9_'])(?!(?:what|who|here|that|it|there|let)'s)([a-z_]+)'s(?![a-z])"
+)
+# "15 million", "100k", "2.5 thousand": a number times its magnitude word.
+_MAGNITUDE = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(k|thousand|million|mn|billion|bn)(?![a-z0-9_])"
+)
+_MAGNITUDES = {"k": 1000, "thousand": 1000, "million": 10**6, "mn": 10**6}
+_MAGNITUDES |= {"billion": 10**9, "bn": 10**9}
+# "is there any …", "does anyone …", "are any of them …": a question whether any record is so,
+# answered true or false; "yes or no" says the answer's shape.
+_ANY = re.compile(
+    r"(?:^|(?<=[,.;:!?\n]))\s*(?:(?:hey|so|ok|and|but|also)\s+)?(?:(?:is|are)\s+there(?:\s+(?:any(?:one|body|thing)?|some(?:one|body|thing)?"
+    r"|a|an|at\s+least\s+(?:one|1)))?"
+    r"|(?:is|are|does|do|did|has|have)\s+(?:any(?:one|body|thing)?|some(?:one|body))"
+    r"(?:\s+of\s+(?:them|these|those|the))?"
+    r"|(?:is|are)\s+at\s+least\s+(?:one|1)"
+    r"|do\s+we\s+have(?:\s+any(?:one|body|thing)?)?"
+    r"|(?:does|do)\s+(?:the|this|these)\s+(?:list|data|array|records?)\s+(?:contain|have|include)"
+    r"(?:\s+any(?:one|body|thing)?)?)(?![a-z0-9_])"
+)
+_YES_NO = re.compile(r"(?<![a-z0-9_])(?:yes\s*(?:or|/)\s*no|true\s*(?:or|/)\s*false)(?![a-z0-9_])")
 # A sum of money ("under $60", "over 50 dollars"): a number of the one field of cost.
 _MONEY = re.compile(
-    r"\$\s*(\d+(?:\.\d+)?)(?![\w.])"
+    r"\$\s*(\d+(?:\.\d+)?)(?!\w|\.\d)"
     r"|(?<![\w.])(\d+(?:\.\d+)?)\s*(?:dollars|bucks|usd|euros?|eur)(?![a-z])"
 )
 # Comparisons written as symbols, with or without spaces around them ("price<65", "qty != 0").
 _SYMBOLS = re.compile(r"(?<![<>=!#])(>=|≥|<=|≤|!=|≠|==?|>|<)(?![<>=])")
 _SYMBOL_MARKS = {"≥": ">=", "≤": "<=", "≠": "!=", "=": "=="}
 # Removal verbs before a filter ("remove the records where dept is Sales", "filter out …").
-_REMOVE = frozenset({"remove", "drop", "exclude", "delete", "omit", "%out"})
+_REMOVE = frozenset({"remove", "drop", "exclude", "delete", "omit", "%out", "discard", "eliminate"})
 _INVERSE = {"<": ">=", ">": "<=", ">=": "<", "<=": ">", "!=": "==", "==": "!="}
 _EQUALITY = {"ne": True, "!=": True, "==": False}  # before a text value: negated or not
 _CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most", "!=": "!=", "==": "="}
 # Words a top N ("which 3 have the highest stock") and a filter ("the ones whose age is over
 # 30") may hold besides their slots.
-_TOP_WORDS = frozenset({"with", "by", "first", "which", "have", "has", "the"})
+_TOP_WORDS = frozenset({"with", "by", "first", "which", "have", "has", "the", "that"})
 _FILTER_WORDS = frozenset(
     {"only", "just", "with", "where", "filter", "to", "for", "those", "that", "whose", "is"}
-    | {"are", "have", "has", "keep", "which", "who"}
+    | {"are", "have", "has", "keep", "which", "who", "of"}
+    # "filter down to …", "narrow it down to …", "leave only …", "price should be under 50"
+    | {"down", "narrow", "leave", "should", "must", "be", "limit"}
 )
 _NUM = r"\d+(?:\.\d+)?"
 # "between 30 and 40 inclusive": two comparisons; a range that says neither inclusive nor
 # exclusive is left as it is written, and its words fall back.
 _RANGE = re.compile(
-    rf"between\s+({_NUM})\s+and\s+({_NUM})\s*(?:\(\s*)?"
-    r"(?:(?:both\s+)?(?:ends\s+)?(inclusive|included|exclusive|excluded))(?:\s*\))?"
+    rf"(?:between\s+({_NUM})\s+and|from\s+({_NUM})\s+to)\s+({_NUM})(?![\d.])\s*(?:\(\s*)?"
+    r"(?:(?:both\s+)?(?:ends\s+)?(inclusive|included|exclusive|excluded))?(?:\s*\))?"
 )
+# "550-650", "30–40": two numbers joined by a dash, a range when the first is the lower.
+_DASHED = re.compile(rf"(?<![\w.%-])({_NUM})\s*[-–~]\s*({_NUM})(?![\w.-])")
 # Superlatives that name a field concept and an extreme ("the cheapest" is the lowest cost):
 # the concept reaches a key only through the glossary of core/fields.py, and only when it
 # names exactly one key of the records; "the best", "the nicest" name no field and fall back.
 _SUPERLATIVES: dict[str, tuple[str, str]] = {
     "cheapest": ("lowest", "cost"),
     "least expensive": ("lowest", "cost"),
+    "most populous": ("highest", "population"),
+    "least populous": ("lowest", "population"),
+    "most populated": ("highest", "population"),
+    "least populated": ("lowest", "population"),
     "most expensive": ("highest", "cost"),
     "priciest": ("highest", "cost"),
     "oldest": ("highest", "age"),
@@ -231,6 +315,13 @@ _SUPERLATIVE = re.compile(
     r"(?<![a-z0-9_])(" + "|".join(w.replace(" ", r"\s+") for w in _SUPERLATIVES) + r")(?![a-z0-9_])"
 )
 _RECORD_MARK = "%s"  # beside the field a superlative names: the extreme of a record
+# "from youngest to oldest", "most expensive to cheapest": the two ends of one concept.
+_SUPERLATIVE_RANGE = re.compile(
+    r"(?<![a-z0-9_])(?:from\s+)?(?:the\s+)?"
+    + _SUPERLATIVE.pattern.removeprefix(r"(?<![a-z0-9_])")
+    + r"\s+to\s+(?:the\s+)?"
+    + _SUPERLATIVE.pattern.removeprefix(r"(?<![a-z0-9_])")
+)
 # "youngest first", "cheapest first": the direction of a sort by the concept's field.
 _SUPERLATIVE_FIRST = re.compile(_SUPERLATIVE.pattern + r"\s+first(?![a-z0-9_])")
 # Comparatives of the same concepts: "older than 30" is age > 30, "cheaper than 600" cost < 600.
@@ -253,19 +344,25 @@ _COMPARATIVE = re.compile(
 )
 # "sort it so the biggest price comes first": the magnitude, said around the field.
 _FIELD_FIRST = re.compile(
-    r"(highest|biggest|largest|greatest|most|lowest|smallest|least|fewest)\s+([a-z_%][\w%]*)"
-    r"(\s+level)?\s+(?:comes?|goes?|is|are)\s+(?:first|on\s+top)"
+    r"(highest|biggest|largest|greatest|most|lowest|smallest|least|fewest)"
+    r"\s+(?!(?:is|are|comes?|goes?|first|on)(?![a-z0-9_]))([a-z_%][\w%]*)"
+    r"(\s+level)?\s+(?:(?:comes?|goes?|is|are)\s+)?(?:first|on\s+top)(?![a-z0-9_])"
 )
 # "drop everything except name, age", "strip each object down to name, age": a projection.
 _KEEP_PHRASES = re.compile(
-    r"(?:drop|remove|delete)\s+(?:everything|all\s+(?:the\s+)?(?:other\s+)?(?:fields|keys))"
+    r"(?:drop|remove|delete|strip)\s+(?:everything|(?:all|every)\s+(?:the\s+)?(?:other\s+)?"
+    r"(?:fields?|keys?))"
     r"\s+(?:except|but)(?:\s+for)?"
     r"|strip\s+(?:each|every|the)?\s*(?:object|record|item|entry|row)s?\s+down\s+to"
+    r"|project\s+(?:(?:it|them)\s+)?(?:on)?to(?=\s)|(?:only\s+)?care\s+about|pull\s+out"
+    r"|(?:trim|reduce|cut|pare)\s+(?:(?:each|every|the|it|them|all)\s+)?"
+    r"(?:(?:object|record|item|entry|row)s?\s+)?(?:down\s+)?to(?=\s)"
 )
 # A negation before a value ("dept isn't Sales", "everyone except Sales").
 _NOT_VALUE = re.compile(
-    r"(?:is\s+not|isn't|not\s+in|not|except(?:\s+for)?|other\s+than|excluding|apart\s+from)"
-    r"\s+(?=%v\d)"
+    r"(?:is\s+not|isn't|not\s+in|not|except(?:\s+for)?|other\s+than|excluding|apart\s+from"
+    r"|but(?:\s+for)?|without)"
+    r"\s+(?:the\s+)?(?=%v\d)"
 )
 _TOKEN = re.compile(
     r"[A-Za-z_%][A-Za-z0-9_'%]*|[\u3400-\u9fff]+|\d+(?:\.\d+)?|[<>!=]=?|\n|\S"
@@ -273,6 +370,26 @@ _TOKEN = re.compile(
 # Contractions written without their apostrophe ("whats the cheapest").
 _BARE_CONTRACTION = re.compile(r"(?<![a-z0-9_'])(what|here)s(?![a-z0-9_'])")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
+_DATE_TOKEN = re.compile(r"%d\d{8}$")
+# Dates written as ISO (2024-02-15), with a month's name (March 1, 2024; 1 March 2024) or in
+# Chinese (2024年3月1日): compared with a field of ISO dates, as text of one shape.
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        ("january jan", "february feb", "march mar", "april apr", "may", "june jun",
+         "july jul", "august aug", "september sep sept", "october oct", "november nov",
+         "december dec")
+    )
+    for m in names.split()
+}  # fmt: skip
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DATES = re.compile(
+    r"(?<![\w-])(?:(\d{4})-(\d{1,2})-(\d{1,2})"
+    rf"|{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})"
+    rf"|(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH},?\s+(\d{{4}}))(?![\w-])",
+    re.IGNORECASE,
+)
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}$")
 _VALUE_TOKEN = re.compile(r"%v\d+$")
 _FLAG_TOKEN = re.compile(r"%[tf]\d+$")
 # "from the list below": where the records are, not a field named "from".
@@ -282,10 +399,17 @@ _PLACE = re.compile(
 )
 # A last clause that asks for the result in another format than the payload's: "then output
 # YAML" (of JSON records), "and give me JSON" (of YAML records).
-_CONVERT = frozenset({"convert", "turn", "to", "into", "in", "as", "format"})
+_CONVERT = frozenset({"convert", "turn", "to", "into", "in", "as", "format", "back"})
 _FORMATS = {"json": "json", "yaml": "yaml", "yml": "yaml"}
 # A request verb starts a clause of its own (a clause may open with it: "just return …").
 _REQUESTS = frozenset({"give", "return", "output", "convert", "turn", "show"})
+# Verbs that place a record in a value ("how many people work in Sales", "the ones based in
+# Lima"): said before the value, they say the record holds it.
+_MEMBERSHIP = frozenset(
+    {"work", "works", "working", "belong", "belongs", "based", "live", "lives", "located"}
+)
+# Request verbs that ask for "the one" record ("give me the one with the fewest people").
+_ASKS = frozenset({"give", "return", "output", "show", "find", "get", "display", "print"})
 # A request verb or a sort participle after a slot starts a clause of its own ("the ones in
 # Sales sorted by salary").
 _STARTS = _REQUESTS | frozenset({"sorted", "ordered", "ranked", "arranged"})
@@ -313,6 +437,7 @@ class _Op:
     value: str = ""  # a text value (is, is not), as the grammar quotes it
     negated: bool = False
     record: bool = False  # an extreme said by a superlative asks for a record, not a value
+    whole: bool = False  # the record itself is the answer ("which item has the highest …")
 
     def sentence(self, name: Callable[[str], str]) -> str:
         """The grammar's words for the operation, each field written by ``name``."""
@@ -327,12 +452,22 @@ class _Op:
             return f"convert to {self.fields[0]}"
         if self.kind == "first":
             return f"first {self.number}"
+        if self.kind == "last":
+            return f"last {self.number}"
         if self.kind == "count":
             return "count"
+        if self.kind == "group":
+            return f"count by {field}"
+        if self.kind == "exists":
+            return "whether any remain"
+        if self.kind == "agg" and self.whole:
+            return f"which record has the {self.comparison} {field}"
         if self.kind == "agg":
             return f"the {self.comparison} {field}"
         if self.kind == "is":
             return f"filter where {field} is {'not ' * self.negated}{self.value}"
+        if self.kind == "lookup":  # the one record whose second field holds the value
+            return f"give the {field} of the record where {name(self.fields[1])} is {self.value}"
         return f"filter where {field} {_CMP_WORDS[self.comparison]} {self.number}"
 
 
@@ -368,9 +503,7 @@ def records_of(data: Any) -> Records | None:
     for any other value."""
     if not isinstance(data, list) or not data or not all(isinstance(r, dict) for r in data):
         return None
-    keys = set(data[0])
-    for record in data[1:]:
-        keys &= set(record)
+    keys = [k for k in data[0] if all(k in record for record in data[1:])]
     numeric = {
         k: all(isinstance(r[k], int | float) and not isinstance(r[k], bool) for r in data)
         for k in keys
@@ -414,49 +547,100 @@ def query_sentence(
     if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
         values = {v for vs in (texts or {}).values() for v in vs}
         instruction = english_clauses(instruction, lowered, values)  # core/query_zh.py
+    instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
     text, values = _mark_values(instruction, lowered, texts or {})
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
+    text = _YES_NO.sub(" %yn ", text)  # before "/" joins fields: "yes/no", "true/false"
+    text = re.sub(r"\s[-–—]+\s", " , ", text)  # "sort by salary - highest to lowest"
+    text = re.sub(
+        r"(?<![a-z])(?:based\s+on|according\s+to|on\s+the\s+basis\s+of)(?![a-z])", " by ", text
+    )
+    text = re.sub(r"\s*(?:→|->)\s*", " to ", text)  # "low→high"
+    text = re.sub(
+        r"(?<![a-z])(?:the\s+)?(?:total\s+)?(?:number|count)\s+of(?![a-z])", " count ", text
+    )
+    text = re.sub(r"(?<![a-z])(?:add|sum)\s+up(?![a-z])", " sum ", text)
     for key in sorted(lowered, key=len, reverse=True):  # "flight time" for flight_time
         words = key_words(lowered[key])
         if len(words) > 1:  # the last word in a plural form too ("last names")
             phrase = r"[\s_-]*".join(map(re.escape, words)) + "(?:e?s)?"
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
     text = _mark_flags(text, flags)
+    text = re.sub(r"(?<=[a-z])-(?=[a-z0-9])", " ", text)  # "highest-priced", "top-2"
     text = _MONEY.sub(lambda m: f" {m[1] or m[2]} %money ", text)
     text = _KEEP_PHRASES.sub(" keep ", text)
     text = re.sub(r"(?<![a-z0-9_])(?:filter|take|leave|throw)\s+out(?![a-z0-9_])", " %out ", text)
+    # "from newest to oldest": an order in time, before "oldest" is read as an age
+    text = re.sub(r"(?<![a-z])from\s+(?:newest|latest)\s+to\s+oldest(?![a-z])", " @new ", text)
+    text = re.sub(
+        r"(?<![a-z])from\s+(?:oldest|earliest)\s+to\s+(?:newest|latest)(?![a-z])", " @old ", text
+    )
+    text = _SUPERLATIVE_RANGE.sub(_superlative_range, text)
+    text = _FIELD_BETWEEN.sub(_field_between, text)
     text = _SUPERLATIVE_FIRST.sub(_superlative_first, text)
     text = _SUPERLATIVE.sub(_superlative, text)
     text = _COMPARATIVE.sub(_comparative, text)
     text = _FIELD_FIRST.sub(lambda m: f" {m[2]} {_first_mark(m[1])} ", text)
+    text = _DASHED.sub(_dashed, text)  # "priced 550-650": a range, low to high
     text = _RANGE.sub(_range_marks, text)
+    text = _OR_BEYOND.sub(_or_beyond, text)
+    text = re.sub(r"(%v\d+)\s*'s(?![a-z0-9_])", r"\1 %poss ", text)  # "Bob's age"
+    text = _POSSESSIVE.sub(r"\1 %poss ", text)  # "the cheapest item's name"
+    text = _MAGNITUDE.sub(_magnitude, text)  # "over 15 million", "100k"
+    text = _HOW.sub(lambda m: f" {_HOW_CONCEPTS[m[1]]} ", text)
+    text = _ANY.sub(" %any ", text)
+    if "%yn" in text and "%any" not in text:
+        raise _refuse("yes or no, asked of no question whether any record is so")
+    if "%any" in text and set(_TOKEN.findall(text)) & (_ASKS | {"list"}):
+        # "is there any city with more than 20 million people? give me those cities": the
+        # question asks for the records that are so
+        text = text.replace("%any", " ")
+    text = re.sub(r"(?<=[a-z0-9_])\s*[&+/]\s*(?=[a-z_])", " and ", text)  # "name + price"
     text = _NOT_VALUE.sub(" #ne ", text)
     for pattern, word in _DIRECTIONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_])", f" @{word} ", text)
     text = _SYMBOLS.sub(lambda m: f" #{_SYMBOL_MARKS.get(m[1], m[1])} ", text)
     for pattern, word in _COMPARISONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
+    numeric = tuple(k for k, number in keys.items() if number)
     ops: list[_Op] = []
     for op in (
         op
         for clause in _clauses(text)
-        for op in _clause(clause, lowered, values, texts or {}, source, tuple(sorted(flags)))
+        for op in _clause(
+            clause, lowered, values, texts or {}, source, tuple(sorted(flags)), numeric
+        )
     ):
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
-        if op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
+        if op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
+            if not _all_dates((texts or {}).get(op.fields[0], frozenset())):
+                raise _refuse(f"'{op.fields[0]}' does not hold a date in every record")
+        elif op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number in every record")
+        if op.kind == "fields" and (not ops or ops[-1].kind != "keep"):
+            ops.append(op)  # a field alone: an order may follow ("price: low to high")
+            continue
         if op.kind == "fields":
             if not ops or ops[-1].kind != "keep":
                 raise _refuse("field names that no operation uses")
             ops[-1] = _Op("keep", tuple(dict.fromkeys((*ops[-1].fields, *op.fields))))
             continue
+        if op.kind == "some":  # "largest population first, only 2": the first 2 of the sort
+            if not ops or ops[-1].kind != "sort":
+                raise _refuse("a number of records and no sort before it")
+            op = replace(op, kind="first")
         if op.kind == "ranks":  # "sort by total desc, top 2": the first 2 of the sort
             if not ops or ops[-1].kind != "sort" or ops[-1].direction != "desc":
                 raise _refuse("a top N of no field after no descending sort is no query")
             op = replace(op, kind="first")
+        lone = ops[-1].fields if ops and ops[-1].kind == "fields" else ()
+        if op.kind == "dir" and not op.fields and len(lone) == 1:
+            ops[-1] = _Op("by", lone)  # "price: low to high", "price, high to low"
+        if op.kind == "dir" and op.fields and not (ops and ops[-1].kind in ("sort", "top", "by")):
+            op = _Op("sort", op.fields, op.direction, magnitude=op.magnitude)  # "age ascending"
         if op.kind == "dir":
-            if not ops or ops[-1].kind not in ("sort", "top"):
+            if not ops or ops[-1].kind not in ("sort", "top", "by"):
                 raise _refuse("a direction names no sort")
             last = ops[-1]
             if op.fields and op.fields != last.fields:
@@ -464,12 +648,17 @@ def query_sentence(
             if last.direction and last.direction != op.direction:
                 raise _refuse("the directions contradict")
             magnitude = last.magnitude or op.magnitude
-            ops[-1] = _Op(last.kind, last.fields, op.direction, last.number, magnitude=magnitude)
+            kind = "sort" if last.kind == "by" else last.kind  # "by age, ascending"
+            ops[-1] = _Op(kind, last.fields, op.direction, last.number, magnitude=magnitude)
             op = ops[-1]
         else:
             ops.append(op)
         if op.kind == "sort" and op.magnitude and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number: 'highest' and 'lowest' say no order")
+    if any(op.kind == "by" for op in ops):
+        raise _refuse("a field after 'by' with no word of sorting or order")
+    if any(op.kind == "fields" for op in ops):
+        raise _refuse("field names that no operation uses")
     return _sentence(ops, lambda key: json.dumps(key) if key.lower() in reserved else key)
 
 
@@ -483,9 +672,13 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
     ops = [op for op in ops if op.kind != "number"]
     if not ops:
         raise _refuse("the instruction asks for no query")
-    if any(op.record and op.kind == "agg" for op in ops[-1:]):
+    if any(op.record and op.kind == "agg" and not op.whole for op in ops[-1:]):
         raise _refuse("a superlative asks for a record: name the field to answer with")
-    ends = [i for i, op in enumerate(ops) if op.kind in ("count", "agg")]
+    if any(op.kind == "lookup" for op in ops) and len(ops) > 1:
+        raise _refuse("a value of one record asked for with another operation")
+    ends = [
+        i for i, op in enumerate(ops) if op.kind in ("count", "agg", "lookup", "exists", "group")
+    ]
     if ends and ends[0] != len(ops) - 1:
         last = ops[ends[0]]
         after = ops[ends[0] + 1 :]
@@ -508,6 +701,39 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
     return f"{sentence}. Number only." if number else sentence
 
 
+def _mark_dates(instruction: str) -> str:
+    """``instruction`` with each date written in it replaced by a mark ``%dYYYYMMDD``; a date
+    that is no day of the calendar is left as written."""
+
+    def mark(m: re.Match[str]) -> str:
+        if m[1]:
+            year, month, day = int(m[1]), int(m[2]), int(m[3])
+        elif m[4]:
+            year, month, day = int(m[6]), _MONTHS[m[4].lower()], int(m[5])
+        else:
+            year, month, day = int(m[9]), _MONTHS[m[8].lower()], int(m[7])
+        try:
+            day = datetime.date(year, month, day)
+        except ValueError:
+            return m[0]
+        return f" %d{day:%Y%m%d} "
+
+    return _DATES.sub(mark, instruction)
+
+
+def _lone_date(texts: Mapping[str, frozenset[str]]) -> str:
+    """The one key that holds an ISO date in every record; ``Unsupported`` for none or several."""
+    found = [key for key, values in texts.items() if _all_dates(values)]
+    if len(found) != 1:
+        raise _refuse(f"a date, and {len(found)} fields hold dates: name one")
+    return found[0]
+
+
+def _all_dates(values: frozenset[str]) -> bool:
+    """Whether every text value of a field is an ISO date (so text order is time order)."""
+    return bool(values) and all(_ISO_DATE.match(v) for v in values)
+
+
 def _mark_values(
     instruction: str, keys: Mapping[str, str], texts: Mapping[str, frozenset[str]]
 ) -> tuple[str, list[str]]:
@@ -526,7 +752,52 @@ def _mark_values(
         if re.search(pattern, instruction):
             instruction = re.sub(pattern, f" %v{len(values)} ", instruction)
             values.append(value)
-    return instruction, values
+    return _mark_value_forms(instruction, keys, candidates, values)
+
+
+def _mark_value_forms(
+    instruction: str, keys: Mapping[str, str], candidates: set[str], values: list[str]
+) -> tuple[str, list[str]]:
+    """``instruction`` with each word of no class that is another form of exactly one
+    one-word text value of the records ("the engineers" for Engineering, "marketers" for
+    Marketing, "lights" for lighting: the same stem once plural, agent and activity endings
+    are taken off) replaced by that value's mark; ``values`` extended with them."""
+    stems: dict[str, set[str]] = {}
+    for value in candidates:
+        if value.isalpha() and value.isascii():
+            for stem in _stems(value):
+                stems.setdefault(stem, set()).add(value)
+
+    def mark(m: re.Match[str]) -> str:
+        word = m[0].lower()
+        if word in _CLOSED or word in RECORD_NOUNS or _field(word, keys) is not None:
+            return m[0]
+        found = {v for stem in _stems(word) for v in stems.get(stem, ())}
+        if len(found) != 1 or m[0] == next(iter(found)):
+            return m[0]
+        (value,) = found
+        if value not in values:
+            values.append(value)
+        return f" %v{values.index(value)} "
+
+    return re.sub(r"(?<![\w%])[A-Za-z]{4,}(?![\w])", mark, instruction), values
+
+
+def _stems(word: str) -> set[str]:
+    """``word`` (lower case) and what is left of it as its plural, agent and activity endings
+    are taken off one at a time (engineers → engine; Engineering → engineer → engine), each
+    stem at least four letters."""
+    w = word.lower()
+    out = {w}
+    for _ in range(3):
+        end = next(
+            (e for e in ("ers", "ists", "ings", "er", "ist", "ing", "s") if w.endswith(e)), ""
+        )
+        if not end or len(w) - len(end) < 4 or w.endswith("ss"):
+            break
+        w = w[: -len(end)]
+        out.add(w)
+    return out
 
 
 def _mark_flags(text: str, flags: frozenset[str]) -> str:
@@ -538,20 +809,69 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
         words = key_words(key)
         if len(words) > 1 and words[0] in ("is", "has", "can"):
             words = words[1:]
+        if len(words) > 1 and words[0] == "in":  # in_stock, inStock: "in stock", "out of stock"
+            rest = r"[\s_-]*".join(map(re.escape, words[1:]))
+            text = re.sub(
+                rf"(?<![a-z0-9_%])(?:not\s+in|out\s+of)\s+{rest}(?![a-z0-9_])", f" %f{n} ", text
+            )
+            text = re.sub(
+                rf"(?<![a-z0-9_%]){re.escape(key.lower())}(?![a-z0-9_])", f" %t{n} ", text
+            )
+            text = re.sub(rf"(?<![a-z0-9_%])in[\s_-]+{rest}(?![a-z0-9_])", f" %t{n} ", text)
+            text = re.sub(rf"(?<![a-z0-9_%])not\s+%t{n}(?![0-9])", f" %f{n} ", text)
+            continue
         if any(w in _CLOSED for w in words):
             continue
         adjective = r"[\s_-]*".join(map(re.escape, words))
         text = re.sub(
-            rf"(?<![a-z0-9_%-])(non-?|not\s+)?{adjective}(?=\s+(?:{nouns})(?![a-z0-9_]))",
+            rf"(?<![a-z0-9_%-])(non-?|not\s+|in|un)?{adjective}(?=\s+(?:{nouns})(?![a-z0-9_]))",
             lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
+            text,
+        )
+        # "cities that are not coastal", "express is true", "在职 set to false"
+        text = re.sub(
+            rf"(?<![a-z0-9_%-])(?:(?:that|which|who)\s+(?:is|are)\s+(not\s+)?)?{adjective}"
+            r"(?:\s+(?:is|are|set\s+to|=+)\s+(true|false))?(?![a-z0-9_])",
+            lambda m, n=n: _flag_said(m, n),
             text,
         )
     return text
 
 
+def _flag_said(m: re.Match[str], n: int) -> str:
+    """ "that are not coastal" → the flag false; "express is true" → true; the flag's words
+    alone stay as they are written (a field of the clause)."""
+    said = m[0].split()
+    if m[2] is None and said[0] not in ("that", "which", "who"):
+        return m[0]
+    false = bool(m[1]) != (m[2] == "false")
+    return f" %{'f' if false else 't'}{n} "
+
+
 def _superlative(m: re.Match[str]) -> str:
     extreme, concept = _SUPERLATIVES[re.sub(r"\s+", " ", m[1])]
     return f" {extreme} {concept} {_RECORD_MARK} "
+
+
+def _superlative_range(m: re.Match[str]) -> str:
+    """ "from youngest to oldest": the concept's field and the order, when the two ends are
+    the two extremes of one concept; else the words as they are."""
+    start, concept = _SUPERLATIVES[re.sub(r"\s+", " ", m[1])]
+    end, other = _SUPERLATIVES[re.sub(r"\s+", " ", m[2])]
+    if concept != other:
+        return m[0]
+    if start == end:
+        return " %same-ends "  # "from youngest to youngest": no order, and no word of a class
+    return f" {concept} @{'down' if start == 'highest' else 'up'} "
+
+
+def _field_between(m: re.Match[str]) -> str:
+    """ "from highest salary to lowest": the field and the order, when the two ends are
+    opposite; else the words as they are."""
+    start, end = (re.fullmatch(_UPWARD, w) is not None for w in (m[1], m[3]))
+    if start == end:
+        return " %same-ends "
+    return f" {m[2]} @{'down' if start else 'up'} "
 
 
 def _superlative_first(m: re.Match[str]) -> str:
@@ -564,30 +884,62 @@ def _comparative(m: re.Match[str]) -> str:
     return f" {concept} #{comparison} "
 
 
+def _magnitude(m: re.Match[str]) -> str:
+    value = Decimal(m[1]) * _MAGNITUDES[m[2]]
+    return f" {value.normalize():f} "
+
+
+def _or_beyond(m: re.Match[str]) -> str:
+    """ "30 or more" → ``#>= 30``, "50 or less" → ``#<= 50``, "30 or older" → ``age #>= 30``;
+    a word after "or" of no such class stays as it is written."""
+    if m[4]:
+        said = re.sub(r"\s+", " ", m[4])
+        if said not in _COMPARATIVES:
+            return m[0]
+        comparison, concept = _COMPARATIVES[said]
+        return f" {concept} #{comparison}= {m[1]} "
+    return f" #{'<=' if m[3] else '>='} {m[1]} "
+
+
 def _first_mark(word: str) -> str:
     return " @down" if word in _UP else " @up"
 
 
+def _dashed(m: re.Match[str]) -> str:
+    if Decimal(m[1]) >= Decimal(m[2]):
+        return m[0]  # "650-550": no range from low to high
+    return f" between {m[1]} and {m[2]} "
+
+
 def _range_marks(m: re.Match[str]) -> str:
-    low, high = (">=", "<=") if m[3] in ("inclusive", "included") else (">", "<")
-    return f" #{low} {m[1]} #{high} {m[2]} "
+    """ "between 30 and 40", "from 30 to 40": both ends included (as SQL's BETWEEN), unless
+    the range says "exclusive"."""
+    low, high = (">", "<") if m[4] in ("exclusive", "excluded") else (">=", "<=")
+    return f" #{low} {m[1] or m[2]} #{high} {m[3]} "
 
 
 def _clauses(text: str) -> list[list[str]]:
-    """Clauses end at punctuation, at a line break, at "then", and at "and" before a
-    projection or request word ("sort by age and just the name", "… and give me YAML")."""
+    """Clauses end at punctuation, at a line break, at "then", at "and" before a projection
+    or request word ("sort by age and just the name", "… and give me YAML"), and at "and"
+    between two comparisons ("price under 600 and hours over 8": both filters)."""
     tokens = _TOKEN.findall(text)
     out: list[list[str]] = [[]]
     for i, tok in enumerate(tokens):
         splits = tok == "and" and i + 1 < len(tokens) and tokens[i + 1] in _AND_SPLITS
+        splits = splits or (tok == "and" and "#" in out[-1] and "#" in tokens[i + 1 : i + 4])
         if splits or tok in {",", ".", ";", "!", ":", "?", "\n", "then", "(", ")"}:
             out.append([])
-        elif tok in _STARTS and out[-1] and out[-1][-1] not in _BENIGN | _KEEP | _LINKS:
+        elif tok in _STARTS and out[-1] and out[-1][-1] not in _BENIGN | _KEEP | _LINKS | {"one"}:
             # "… country and population return it in YAML" (not "only return …")
             out.append([tok])
         else:
             out[-1].append(tok)
-    return [_join_marks(c) for c in out if c]
+    clauses = [_join_marks(c) for c in out if c]
+    for i, clause in enumerate(clauses):  # "name and price, nothing else": a projection
+        if clause in (["nothing", "else"], ["and", "nothing", "else"]) and i:
+            clauses[i - 1] = ["keep", *clauses[i - 1]]
+            clauses[i] = []
+    return [c for c in clauses if c]
 
 
 def _join_marks(clause: list[str]) -> list[str]:
@@ -616,23 +968,47 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
         return keys[word]
     if word in _CLOSED or not word.isalpha():
         return None
+    # "which city": the records' noun, not the key 城市 the glossary translates it to
+    glossary = word not in RECORD_NOUNS
     try:
-        return resolve(word, list(keys.values()))
+        return resolve(word, list(keys.values()), glossary=glossary, reverse=glossary)
     except Unsupported:
-        return _head_field(word, keys)
+        return _head_field(word, keys, glossary=glossary) or _agent_field(word, keys)
 
 
-def _head_field(word: str, keys: Mapping[str, str]) -> str | None:
+# Last words of a key that say it holds a point in time ("created_at", "releaseDate"): its
+# head is the word before ("created", "release").
+_TIME_ENDS = frozenset({"at", "on", "date", "time", "day"})
+
+
+def _head_words(words: list[str]) -> set[str]:
+    return {words[-1], words[-2]} if len(words) > 1 and words[-1] in _TIME_ENDS else {words[-1]}
+
+
+def _agent_field(word: str, keys: Mapping[str, str]) -> str | None:
+    """The one key an agent noun names by its verb ("earners", "top earner": those who earn,
+    the salary): the word less "er"/"ers", read as a field word; None for any other word."""
+    stem = re.sub(r"ers?$", "", word)
+    if stem == word or len(stem) < 3 or stem in _CLOSED:
+        return None
+    try:
+        return resolve(stem, list(keys.values()))
+    except Unsupported:
+        return _head_field(stem, keys)
+
+
+def _head_field(word: str, keys: Mapping[str, str], *, glossary: bool = True) -> str | None:
     """The one key whose last word ``word`` names, as it is, in a word form or through the
-    glossary (a key of one word is its own last word); None for none or several."""
-    heads = {key: words[-1] for key in keys.values() if (words := key_words(key))}
+    glossary (a key of one word is its own last word; a key of a point in time also the word
+    before: "created" for created_at); None for none or several."""
+    heads = {key: _head_words(words) for key in keys.values() if (words := key_words(key))}
     named = set()
-    for head in set(heads.values()):
+    for head in {h for hs in heads.values() for h in hs}:
         try:
-            named.add(resolve(word, [head]))
+            named.add(resolve(word, [head], glossary=glossary))
         except Unsupported:
             continue
-    found = [key for key, head in heads.items() if head in named]
+    found = [key for key, hs in heads.items() if hs & named]
     return found[0] if len(found) == 1 else None
 
 
@@ -643,10 +1019,21 @@ def _clause(
     texts: Mapping[str, frozenset[str]],
     source: str,
     flags: tuple[str, ...] = (),
+    numeric: tuple[str, ...] = (),
 ) -> list[_Op]:
     """The operations of one clause (none for a clause of benign words alone; a filter and a
     count for "count the products with stock above 20"); ``Unsupported`` when a word has no
-    class or the slots make no one operation."""
+    class or the slots make no one operation. ``numeric``: the keys that are a number in
+    every record (a comparison or an extreme of the records that names no field is of the
+    one such key)."""
+    asked = "%any" in words  # "does anyone earn over 100k": whether any record is so
+    asked_q = asked or "%yn" in words  # 吗 ends a question that "有没有" or "yes or no" asks
+    words = [w for w in words if w not in ("%any", "%yn") and (w != "%q" or not asked_q)]
+    if asked:
+        ops = _clause(words, keys, values, texts, source, flags, numeric)
+        if not ops or any(op.kind not in ("filter", "is") for op in ops):
+            raise _refuse("a yes/no question of something other than records that match")
+        return [*ops, _Op("exists")]
     targets = {f for w in words if (f := _FORMATS.get(w)) is not None and f != source}
     if targets:
         if len(targets) > 1 or any(
@@ -659,32 +1046,50 @@ def _clause(
     for w in words:
         if (w in _BENIGN or w in _LINKS) and w in keys:
             raise _refuse(f"'{w}' is a key of the records and a word of the request")
-    if all(w in _BENIGN or w in _LINKS for w in words):
-        return []
-    picked = _fields_of_records(words, keys)
+    if all(w in _BENIGN or w in _LINKS or (w in RECORD_NOUNS and w not in keys) for w in words):
+        return []  # "give me those people": the records, said again
+    picked = _fields_of_records(words, keys) or _fields_after_records(words, keys)
     if picked is not None:  # "ids of orders with status pending": the filter, then the ids
         fields_said, after = picked
-        return [*_clause(after, keys, values, texts, source, flags), _Op("keep", fields_said)]
+        return [
+            *_clause(after, keys, values, texts, source, flags, numeric),
+            _Op("keep", fields_said),
+        ]
     said = [w for w in words if _FLAG_TOKEN.match(w)]
+    if said and ("count" in words or {"how", "many"} <= set(words)):  # "how many are in stock"
+        rest = [w for w in words if w not in ("count", "how", "many", "there")]
+        return [_flag_filter(said, rest, flags), _Op("count")]
     if said:
         return [_flag_filter(said, words, flags)]
+    words = _value_superlatives(words, keys)
+    one = "one" in words and "one" not in keys  # "give me the one with …", 那个
+    words = [w for w in words if w != "one" or w in keys]
+    # "which item has the highest rating", "give me the one with …", "return the youngest
+    # user": the record itself is the answer
+    whole = bool({"which", "who", "who's"} & set(words)) or any(w in _ASKS for w in words)
+    whole = whole or _noun_with(words, keys)  # "the employee with the highest salary"
     money = "%money" in words  # "under $60": a number of the field of cost
     words = [w for w in words if w != "%money"]
     modifier = _field_of_records(words, keys)
     fields: list[str] = []
     rest: list[str] = []
     for i, w in enumerate(words):
-        if w == "level" and i and _field(words[i - 1], keys):
+        if w in ("level", "levels") and i and _field(words[i - 1], keys):
             continue  # "stock level": the field's own word
         key = _field(w, keys)
         if key is not None:
             fields.append(key)
+        elif group := _plural_head(w, keys):  # "names" for firstName and lastName
+            fields.extend(group)
         elif (
             w not in _BENIGN
             and (w not in RECORD_NOUNS or w in _CLOSED)  # "order" sorts
             and not _noun_before_field(words, i, keys)  # "the average order total"
+            and not _noun_after_extreme(words, i, keys)  # "the biggest order"
         ):
             rest.append(w)
+    twice = len(set(fields)) < len(fields)
+    fields = list(dict.fromkeys(fields))  # "arrange by age from youngest to oldest"
     if money and not fields:
         cost = _field("cost", keys)
         if cost is None:
@@ -693,6 +1098,8 @@ def _clause(
     dirs = [w[1:] for w in rest if w.startswith("@")]
     cmps = [w[1:] for w in rest if w.startswith("#")]
     numbers = [w for w in rest if _NUMBER.match(w)]
+    numbers += [json.dumps(f"{w[2:6]}-{w[6:8]}-{w[8:]}") for w in rest if _DATE_TOKEN.match(w)]
+    rest = [w for w in rest if not _DATE_TOKEN.match(w)]
     marked = [values[int(w[2:])] for w in rest if _VALUE_TOKEN.match(w)]
     head = {
         w
@@ -701,10 +1108,25 @@ def _clause(
     }
     if len(dirs) > 1 or len(marked) > 1:
         raise _refuse("a clause says more than one query")
+    extremes = head & (_UP | _DOWN)
+    if not fields and any(n.startswith('"') for n in numbers):  # "orders since 2024-03-08"
+        fields.append(_lone_date(texts))
+    compared = len(cmps) == 1 and len(numbers) == 1 and not dirs
+    extreme = bool(extremes) and not numbers and not cmps and not dirs
+    named = one or _names_records(words, keys)
+    if not fields and not marked and not money and named and (compared or extreme):
+        fields.append(_lone_number(numeric))  # "orders over 100", "the biggest order"
+    if "by" in head and extremes and len(fields) == 1 and not numbers and not cmps and not dirs:
+        head.discard("by")  # "the biggest by area": the record with the highest area
+        head.add(_RECORD_MARK)
     direction = _ORDER.get(dirs[0], dirs[0]) if dirs else ""
     magnitude = bool(dirs) and dirs[0] in _ORDER
     record = _RECORD_MARK in head
     head.discard(_RECORD_MARK)
+    itself = record and twice and "of" in head and len(fields) == 1
+    if itself:
+        record = False  # "the price of the cheapest product": the lowest price itself
+        head.discard("of")
     counted = "count" in head or {"how", "many"} <= head
     if record and (marked or counted or cmps or head & _NUMBER_WORDS):
         raise _refuse("a superlative with a clause it does not go with")
@@ -712,7 +1134,25 @@ def _clause(
         head -= {"count", "how", "many", "are", "there"}
     removing = bool(head & _REMOVE)  # "remove the ones in Sales": the filter inverted
     head -= _REMOVE
-    if marked:
+    if "%much" in head and not fields:  # "how much is the webcam": its price
+        fields.append(_field("cost", keys) or "")
+        if not fields[0]:
+            raise _refuse("'how much' and no one field of cost")
+    plural = _said_plural(words, fields, keys)
+    slots = not cmps and not numbers and not dirs and not counted
+    if marked and len(fields) > 1 and plural and slots and not head - _LOOKUP_WORDS:
+        # "the names of the engineers" (firstName, lastName): the records, then the fields
+        held = {k for k, vs in texts.items() if marked[0] in vs}
+        if held & set(fields):
+            raise _refuse("a value filter that says more than one thing")
+        ops = [_value_filter(marked[0], [], {"in"}, [], [], texts), _Op("keep", tuple(fields))]
+    elif marked and len(fields) == 1 and slots:
+        # "the average salary in Sales", "Bob's age", "how old is Bob"; "the names of the
+        # engineers": the records that hold the value, then the field
+        ops = _of_value(marked[0], fields[0], head, texts, numeric)
+        if plural and [op.kind for op in ops] == ["lookup"]:
+            ops = [_value_filter(marked[0], [], {"in"}, [], [], texts), _Op("keep", fields[:1])]
+    elif marked:
         ops = [_value_filter(marked[0], fields, head, cmps, numbers + dirs, texts)]
     elif head & _NUMBER_WORDS - {"bare", "plain"}:
         if fields or numbers or cmps or dirs or counted:
@@ -724,7 +1164,16 @@ def _clause(
         if head - _LINKS - {"of"}:
             raise _refuse("a count with words it does not know")
         ops = []
+    elif counted and len(fields) == 1 and set(words) & _PER and not (numbers or cmps or dirs):
+        # "count products per category", "how many in each team": a count per value
+        if head - _PER - _LINKS - {"of", "give", "me", "a"} or fields[0] not in texts:
+            raise _refuse("a count per value with words it does not know")
+        if not texts[fields[0]]:
+            raise _refuse("a count per value of a field with no text values")
+        return [_Op("group", (fields[0],))]
     elif len(cmps) == 2 and len(numbers) == 2 and len(fields) == 1 and not direction:
+        if {c[0] for c in cmps} != {">", "<"}:  # a lower and an upper bound, not two lower
+            raise _refuse("two comparisons that make no range")
         if head - _FILTER_WORDS:  # a range: "between 30 and 40 inclusive"
             raise _refuse("a range with words it does not know")
         ops = [
@@ -732,20 +1181,34 @@ def _clause(
             for c, n in zip(cmps, numbers, strict=True)
         ]
     else:
-        ops = _of_extreme(fields, head) if record and len(fields) == 2 else []
+        nouns = any(w in RECORD_NOUNS and w not in keys for w in words)
+        ops = _of_extreme(fields, head, nouns) if record and len(fields) == 2 else []
         ops = ops or [_operation(fields, head, rest, dirs, cmps, numbers, direction, magnitude)]
         if record and len(ops) == 1:
             if ops[0].kind not in ("agg", "top") or ops[0].comparison in _AGGREGATES.values():
                 raise _refuse("a superlative that asks for no record")
             ops = [replace(ops[0], record=True)]
+    if [op.kind for op in ops] == ["fields"] and (
+        set(words) & (_ASKS | {"list"}) or _said_plural(words, ops[0].fields, keys)
+    ):
+        ops = [replace(ops[0], kind="keep")]  # "give me all the skus", "list name and price"
     if modifier and any(op.kind in ("keep", "fields") for op in ops):  # "the remote ones"
         raise _refuse("a field said of the records, not a projection")
-    if modifier or any(
-        w in RECORD_NOUNS and w not in keys and not _noun_before_field(words, i, keys)
-        for i, w in enumerate(words)
+    if not itself and (
+        modifier
+        or one
+        or any(
+            w in RECORD_NOUNS
+            and w not in keys
+            and not _noun_before_field(words, i, keys)
+            and not _domain_noun(words, i)
+            for i, w in enumerate(words)
+        )
     ):
         # "the lowest paid employee", "面积最小的城市": an extreme of the records is a record
         ops = [replace(op, record=True) if _extreme(op) else op for op in ops]
+    if whole:  # "which item has the highest rating", "give me the one with …": the record
+        ops = [replace(op, whole=True) if op.record and _extreme(op) else op for op in ops]
     if removing:
         if counted or len(ops) != 1 or ops[0].kind not in ("filter", "is"):
             raise _refuse("a removal of something other than the records of one filter")
@@ -757,11 +1220,76 @@ def _clause(
     return ops
 
 
+def _value_superlatives(words: list[str], keys: Mapping[str, str]) -> list[str]:
+    """``words`` without the record mark of a superlative followed by its own field ("the
+    oldest age", "the cheapest price": the extreme of the field, a number, not a record)."""
+    out = list(words)
+    for i in range(len(out) - 2, 0, -1):
+        if out[i] == _RECORD_MARK and i + 1 < len(out):
+            concept, said = _field(out[i - 1], keys), _field(out[i + 1], keys)
+            if concept is not None and concept == said:
+                del out[i : i + 2]
+    return out
+
+
+def _said_plural(words: Sequence[str], fields: Sequence[str], keys: Mapping[str, str]) -> bool:
+    """Whether a word naming one of ``fields`` is said in the plural ("names", "prices"): the
+    values of several records."""
+    return any(
+        w.endswith("s")
+        and not w.endswith("ss")
+        and ((_field(w, keys) in fields and not str(_field(w, keys)).lower().endswith("s"))
+             or bool(_plural_head(w, keys)))
+        for w in words
+    )  # fmt: skip
+
+
+def _plural_head(word: str, keys: Mapping[str, str]) -> tuple[str, ...]:
+    """The keys whose last word is the singular of ``word``, a plural, when there are two or
+    more and none is that word itself ("names" for firstName and lastName): a projection may
+    keep them all; () for any other word."""
+    if not word.endswith("s") or word in _CLOSED or word[:-1] in keys:
+        return ()
+    group = tuple(key for key in keys.values() if key_words(key)[-1:] == [word[:-1]])
+    return group if len(group) > 1 else ()
+
+
+def _names_records(words: Sequence[str], keys: Mapping[str, str]) -> bool:
+    """Whether a clause names the records themselves ("orders", "the ones", "items")."""
+    nouns = RECORD_NOUNS | {"ones", "those"}
+    return any(w in nouns and w not in keys for w in words)
+
+
+def _lone_number(numeric: tuple[str, ...]) -> str:
+    """The one key that is a number in every record; ``Unsupported`` for none or several."""
+    if len(numeric) != 1:
+        raise _refuse(f"no field named, and {len(numeric)} fields hold numbers: name one")
+    return numeric[0]
+
+
+def _noun_after_extreme(words: Sequence[str], i: int, keys: Mapping[str, str]) -> bool:
+    """Whether ``words[i]`` is the records' noun right after an extreme or "which" ("the
+    biggest order", "which order is the smallest"): "order" then names the records, not a
+    sort."""
+    return (
+        words[i] in RECORD_NOUNS
+        and words[i] not in keys
+        and i > 0
+        and (
+            words[i - 1] in _UP | _DOWN | {"which"}
+            or (i > 1 and words[i - 1] == "the" and words[i - 2] in _ASKS)  # "return the order"
+        )
+        and "by" not in words
+    )
+
+
 def _flag_filter(said: list[str], words: Sequence[str], flags: tuple[str, ...]) -> _Op:
     """ "only the remote ones": the records whose flag is true (false for "non-remote"); the
     clause holds nothing else."""
     rest = [w for w in words if w not in said and w not in RECORD_NOUNS]
-    if len(said) > 1 or any(w not in _BENIGN and w not in _FILTER_WORDS for w in rest):
+    if len(said) > 1 or any(
+        w not in _BENIGN and w not in _FILTER_WORDS and w != "among" for w in rest
+    ):
         raise _refuse("a flag with words it does not know")
     value = "true" if said[0][1] == "t" else "false"
     return _Op("is", (flags[int(said[0][2:])],), value=value)
@@ -773,11 +1301,44 @@ def _noun_before_field(words: Sequence[str], i: int, keys: Mapping[str, str]) ->
     total"), not of a sort ("order total descending")."""
     return (
         words[i] in RECORD_NOUNS
+        and (i == 0 or words[i - 1] != "which")  # "which product costs the most": a record
         and "by" not in words
         and any((w in _AGGREGATES or w in _UP or w in _DOWN) and w not in keys for w in words)
         and i + 1 < len(words)
         and _field(words[i + 1], keys) is not None
+        and not _verb_form(words[i + 1], keys)  # "the person earning the most": a record
     )
+
+
+def _noun_with(words: Sequence[str], keys: Mapping[str, str]) -> bool:
+    """Whether a clause is the records' noun, "with" and an extreme ("the employee with the
+    highest salary", "the city with the most people"): it names one record."""
+    at = next((i for i, w in enumerate(words) if w in RECORD_NOUNS and w not in keys), None)
+    return (
+        at is not None
+        and at + 1 < len(words)
+        and words[at + 1] == "with"
+        and any(w in _UP | _DOWN for w in words[at + 2 :])
+    )
+
+
+def _verb_form(word: str, keys: Mapping[str, str]) -> bool:
+    """Whether ``word`` names its field as a verb ("earning", "paid", "costs"), not as the
+    key or a plural of one of its words ("amounts" for total_amount)."""
+    key = _field(word, keys)
+    if key is None:
+        return False
+    if word.endswith(("ing", "ed")):
+        return True
+    said = [*key_words(key), key.lower()]
+    return word.endswith("s") and word not in said and word[:-1] not in said
+
+
+def _domain_noun(words: Sequence[str], i: int) -> bool:
+    """Whether the records' noun ``words[i]`` says where an aggregate is taken ("the minimum
+    population among these cities", "the highest salary of all employees"), not what is asked."""
+    before = [w for w in words[:i] if w not in ("the", "these", "those", "all", "every")]
+    return bool(before) and before[-1] in ("among", "across", "of", "in", "within")
 
 
 def _extreme(op: _Op) -> bool:
@@ -790,19 +1351,46 @@ def _fields_of_records(
     """ "ids of orders with status pending", "the names of the products over $50": the fields
     before "of" and the records' noun, and the words after that noun (a clause of its own);
     None for any other clause."""
-    at = next((i for i, w in enumerate(words) if w == "of"), None)
+    # "for" only after a word of projection ("show only name and price for items under $50")
+    kept = bool(_KEEP & set(words))
+    links = ("of", "for", "where", "whose") if kept else ("of",)
+    at = next((i for i, w in enumerate(words) if w in links), None)
     if at is None or at == 0:
         return None
     after = list(words[at + 1 :])
-    while after and after[0] in ("the", "all", "those", "these"):
+    if words[at] in ("where", "whose"):  # "only sku where stock > 10": the condition as said
+        after = ["records", *words[at:]]
+    while after and after[0] in ("the", "all", "those", "these", "every", "each"):
         after = after[1:]
-    if not after or after[0] not in RECORD_NOUNS or after[0] in keys or len(after) < 2:
+    flagged = after[:1] if after and _FLAG_TOKEN.match(after[0]) else []  # "all active users"
+    after = after[len(flagged) :]
+    nouns = RECORD_NOUNS | {"everyone", "everybody"}
+    if not after or after[0] not in nouns or after[0] in keys:
         return None
-    said = [w for w in words[:at] if w not in ("the", "and", "just", "only")]
+    after = [after[0], *flagged, *after[1:]]
+    said = [w for w in words[:at] if w not in {"the", "and"} | _KEEP | _BENIGN | _FIELDWORDS]
     fields = [_field(w, keys) for w in said]
     if not said or any(f is None for f in fields):
         return None
     return tuple(dict.fromkeys(f for f in fields if f)), after[1:]
+
+
+def _fields_after_records(
+    words: Sequence[str], keys: Mapping[str, str]
+) -> tuple[tuple[str, ...], list[str]] | None:
+    """ "工资超过9万的员工的名字" (the salary-over-90000 employees' names): a clause that ends in
+    the records' noun and field words after it, with words before the noun; the fields, and
+    the words before (a clause of their own); None for any other clause."""
+    at = max((i for i, w in enumerate(words) if w in RECORD_NOUNS and w not in keys), default=-1)
+    said = [w for w in words[at + 1 :] if w != "and"]
+    if at < 1 or not said or _noun_before_field(words, at, keys):  # "the average order total"
+        return None
+    if not words[at].endswith(("s", "people", "staff")) or "by" in words[:at]:
+        return None  # "order by flight time": a noun of one record, or a sort, not a projection
+    fields = [_field(w, keys) for w in said]
+    if any(f is None for f in fields):
+        return None
+    return tuple(dict.fromkeys(f for f in fields if f)), list(words[:at])
 
 
 def _field_of_records(words: Sequence[str], keys: Mapping[str, str]) -> bool:
@@ -837,17 +1425,23 @@ def _operation(
     """The one operation of a clause whose slots are fields, marks and numbers."""
     if len(cmps) > 1 or len(numbers) > 1:
         raise _refuse("a clause says more than one query")
-    if len(fields) <= 1 and not head and not numbers and not cmps and direction:
+    if len(fields) <= 1 and head <= {"by"} and not numbers and not cmps and direction:
+        if "by" in head and not fields:
+            raise _refuse("'by' and no field")
         return _Op("dir", tuple(fields), direction=direction, magnitude=magnitude)
+    if len(fields) == 1 and head == {"by"} and not numbers and not cmps:
+        return _Op("by", (fields[0],))  # "by age, ascending": a sort when an order follows
     if (fields and not rest) or (fields and not head - _FIELDWORDS and not dirs + cmps + numbers):
         return _Op("fields", tuple(fields))  # the rest of a list of fields: "dept and salary"
     if head & _SORT and len(fields) == 1 and not numbers and not cmps:
-        if head - _SORT - {"by", "of", "in", "order", "so"}:
+        if head - _SORT - _FIELDWORDS - {"by", "of", "in", "order", "so", "on", "using", "to"}:
             raise _refuse(f"unknown words in a sort: {sorted(head - _SORT)}")
         return _Op("sort", (fields[0],), direction, magnitude=magnitude)
     if len(fields) == 1 and len(numbers) == 1 and not cmps:
         extremes = head & (_UP | _DOWN | {"top", "bottom"})
-        if len(extremes) != 1 or head - extremes - _TOP_WORDS:
+        if len(extremes) == 2 and "top" in extremes:  # "the top 3 cheapest"
+            extremes -= {"top"}
+        if len(extremes) != 1 or head - {"top"} - extremes - _TOP_WORDS - _KEEP - _FIELDWORDS:
             raise _refuse("a top-N clause with words it does not know")
         (extreme,) = extremes
         implied = "desc" if extreme in _UP or extreme == "top" else "asc"
@@ -866,21 +1460,67 @@ def _operation(
         if head - _KEEP - _FIELDWORDS:
             raise _refuse("a projection with words it does not know")
         return _Op("keep", tuple(dict.fromkeys(fields)))
-    limits = ({"limit", "to"}, {"first"}, {"just", "first"}, {"only", "first"})
+    limits = ({"limit", "to"}, {"limit"}, {"first"}, {"just", "first"}, {"only", "first"})
+    limits += ({"take"}, {"take", "first"}, {"cap", "at"})
     if not fields and len(numbers) == 1 and not cmps and not direction and head in limits:
         return _Op("first", number=numbers[0])
+    counted = not fields and len(numbers) == 1 and not cmps and not direction
+    if counted and "last" in head and head <= {"last", "just", "only", "in", "of"}:
+        return _Op("last", number=numbers[0])  # "the last 2", "just the last two in the list"
     if not fields and len(numbers) == 1 and not cmps and not direction and head == {"top"}:
         return _Op("ranks", number=numbers[0])
+    if not fields and len(numbers) == 1 and not cmps and not direction and head <= _KEEP:
+        return _Op("some", number=numbers[0])  # "…, highest first, only 2": of the sort
     raise _refuse("the clause is no query the frame reads")
 
 
-def _of_extreme(fields: list[str], head: set[str]) -> list[_Op]:
-    """ "the sku of the cheapest product": a field of the record a superlative picks (the
-    second field is the superlative's); none for any other clause."""
-    extreme = _aggregate(head - {"of"}) if "of" in head else ""
+# Words that say a count is per value of a field ("per category", "for each team", "by team").
+_PER = frozenset({"per", "each", "by", "every"})
+# Words around a value and a field that ask for the field of the value's record ("what is
+# Bob's age", "how old is Bob", "which dept is Carmen in", "how much does Alice earn").
+_LOOKUP_WORDS = frozenset(
+    {"what", "what's", "is", "of", "how", "does", "do", "which", "in", "tell", "%poss"}
+    | {"%ask", "%much"}
+)
+
+
+def _of_value(
+    value: str,
+    field: str,
+    head: set[str],
+    texts: Mapping[str, frozenset[str]],
+    numeric: tuple[str, ...],
+) -> list[_Op]:
+    """A clause of one field and one text value: an aggregate of the field over the records
+    that hold the value ("the average salary in Sales"), the field of the one record that
+    holds it ("Bob's age"), or a value filter by that field ("dept is Sales")."""
+    holders = [k for k, vs in texts.items() if value in vs]
+    if field in holders:
+        return [_value_filter(value, [field], head, [], [], texts)]
+    aggregate = _aggregate(head - {"in", "for", "among", "within"})
+    if aggregate and field in numeric:
+        return [
+            _value_filter(value, [], {"in"}, [], [], texts),
+            _Op("agg", (field,), comparison=aggregate),
+        ]
+    if len(holders) != 1 or not head or head - _LOOKUP_WORDS:
+        raise _refuse("a value and a field the frame does not read together")
+    quoted = json.dumps(value, ensure_ascii=False)
+    return [_Op("lookup", (field, holders[0]), value=quoted)]
+
+
+def _of_extreme(fields: list[str], head: set[str], noun: bool) -> list[_Op]:
+    """ "the sku of the cheapest product", "the cheapest item's name": a field of the record a
+    superlative picks (the superlative's field is the second, or the first before "'s");
+    none for any other clause."""
+    link = "of" if "of" in head else "%poss" if "%poss" in head else ""
+    extreme = _aggregate(head - {link}) if link or noun else ""
     if extreme not in ("highest", "lowest") or fields[0] == fields[1]:
         return []
-    return [_Op("agg", (fields[1],), comparison=extreme, record=True), _Op("keep", (fields[0],))]
+    # "the sku of the cheapest": the field first; "the cheapest item's name", "the most
+    # expensive product name" (最贵的商品叫什么名字): the superlative's field first
+    said, by = (fields[0], fields[1]) if link == "of" else (fields[1], fields[0])
+    return [_Op("agg", (by,), comparison=extreme, record=True), _Op("keep", (said,))]
 
 
 def _aggregate(head: set[str]) -> str:
@@ -907,7 +1547,7 @@ def _value_filter(
     the value."""
     if len(fields) > 1 or others or [c for c in cmps if c not in _EQUALITY] or len(cmps) > 1:
         raise _refuse("a value filter that says more than one thing")
-    if head - _FILTER_WORDS - _LINKS - {"equals", "equal", "of", "in", "at"}:
+    if head - _FILTER_WORDS - _LINKS - _MEMBERSHIP - {"equals", "equal", "of", "in", "at"}:
         raise _refuse("a value filter with words it does not know")
     holders = [k for k, vs in texts.items() if value in vs]
     if fields:

@@ -37,7 +37,9 @@ _ZH = (
 )  # fmt: skip
 _ZH_SHAPE = ("数组",)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z']*|\d+|[\u3400-\u9fff]+|\S")
-_PUNCTUATION = frozenset(",.:;!?，。：；！？、")
+_PUNCTUATION = frozenset(",.:;!?，。：；！？、()（）")
+# The answer asked for as a number ("number only"): read only where the value is one.
+_NUMBER_WORDS = frozenset({"number", "integer", "bare", "digits"})
 
 
 def path_sentence(instruction: str, value: Any) -> str:
@@ -61,6 +63,10 @@ def path_sentence(instruction: str, value: Any) -> str:
             continue
         if low in _SHAPE:
             shaped |= low == "array"
+            continue
+        if low in _NUMBER_WORDS:
+            if not (isinstance(found, int | float) and not isinstance(found, bool)):
+                raise _refuse("a number asked for of a path that gives no number")
             continue
         if last and low in _noun_forms(last):
             continue

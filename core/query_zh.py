@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
+from decimal import Decimal
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import GLOSSARY, RECORD_NOUNS
@@ -68,22 +69,60 @@ _LEXICON: dict[str, str] = {
     # particles and measure words
     "的": " ", "一下": " ", "一个": " a ", "条": " ", "个": " ", "名": " ", "位": " ", "项": " ",
     "行": " ", "本": " ", "就行": " ", "即可": " ", "吧": " ", "谢谢": " ",
+    "由高到低": " from high to low ", "由大到小": " from high to low ",
+    "由多到少": " from high to low ", "由低到高": " from low to high ",
+    "由小到大": " from low to high ", "由少到多": " from low to high ",
+    "过滤出": " give ", "筛出": " give ", "过滤掉": " remove ", "筛掉": " remove ",
+    "取": " give ", "只取": " just ", "只看": " only ", "只需要": " only ", "只显示": " only ",
+    "排名": " ", "限制为": " limit to ", "后": " then ", "所有": " all ", "全部": " all ",
+    "列": " field ",
+    "其他字段都不要": " nothing else ", "其余字段都不要": " nothing else ",
+    "别的字段都不要": " nothing else ", "其他字段不要": " nothing else ",
+    "有没有": " is there any ", "是否有": " is there any ", "是否存在": " is there any ",
+    "吗": " %q ", "是或否": " yes or no ", "是还是否": " yes or no ", "回答": " answer ",
+    "给": " ", "不": " not ", "里": " in ", "每单": " each ",
+    "数量": " count ",
+    "为": " is ", "总": " total ", "总额": " total ", "不在": " not in ",
+    "工作": " work ", "加起来": " sum ",
+    "从新到旧": " from newest to oldest ", "从旧到新": " from oldest to newest ",
+    "以": " by ", "只留下": " keep ", "留下": " keep ",
+    "等于": " equals ", "不等于": " not equal to ",
+    "一共": " ", "总共": " ", "共": " ", "几条": " how many ",
+    "有几条": " how many ", "有多少条": " how many ", "多少条": " how many ",
+    "叫什么名字": " name ", "叫什么": " name ",
+    "他们": " them ", "它们": " them ", "她们": " them ",
+    "这": " these ", "这些": " these ", "这几个": " these ",
+    "把": " ", "岁": " ", "在": " in ", "人": " people ", "人数": " count ",
+    "大的在前": " highest first ", "高的在前": " highest first ", "多的在前": " highest first ",
+    "小的在前": " lowest first ", "低的在前": " lowest first ", "少的在前": " lowest first ",
+    "及以上": " or more ", "或以上": " or more ", "及以下": " or less ", "或以下": " or less ",
+    "去掉": " remove ", "去除": " remove ", "排除": " exclude ", "删掉": " remove ",
+    "除了": " except ", "以外": " ", "之外": " ",
     "和": " and ", "以及": " and ", "是谁": " who ", "谁": " who ", "是": " is ",
     "有哪些": " which ",
     "哪个": " which ", "哪一个": " which ", "哪些": " which ", "哪位": " which ",
+    # "the one" a question or a request points at (给我人口最少的那个)
+    "那个": " one ", "那一个": " one ", "那条": " one ", "那位": " one ",
 }  # fmt: skip
 _LONGEST = max(map(len, _LEXICON))
 _NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
 # "在30到40之间（含两端）": a range; one that does not say whether its ends count is left
 # as it is written ("between … and …" with no qualifier falls back).
 _RANGE = re.compile(
-    r"在?\s*(\d+(?:\.\d+)?)\s*(?:到|至|-|~)\s*(\d+(?:\.\d+)?)\s*之间\s*"
+    r"在?\s*(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*(?:到|至|-|~)\s*"
+    r"(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*之间\s*"
     r"(?:[(（]\s*(含两端|包含两端|包括两端|含|包含|不含两端|不含|不包含)\s*[)）])?"
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _RECORD_NOUN = re.compile(" (?:" + "|".join(sorted(RECORD_NOUNS)) + ") ")
 # "取前2名", "前三名": the first N ranks, the N highest (名 counts ranks; 前2条 is the first 2).
 _TOP_RANKS = re.compile(r"取?前\s*(\d+|[零〇一二两三四五六七八九十百千万]+)\s*名")
+# "薪资前三": the first N ranks of the field just before, said with no measure word (前2条 and
+# 前3个 are limits).
+_FIELD_TOP = re.compile(
+    r"(?<=[\u3400-\u9fffA-Za-z_])前\s*(\d+|[零〇一二两三四五六七八九十百千万]+)"
+    r"(?=\s*(?:$|[，。,.;；？?！!]|的))"
+)
 
 
 def english_clauses(
@@ -95,6 +134,12 @@ def english_clauses(
     Chinese numeral as digits; ``Unsupported`` for Chinese no entry covers."""
     text = _RANGE.sub(_range, text)
     text = _TOP_RANKS.sub(lambda m: f" top {m[1]} ", text)
+    text = _ZH_DATE.sub(_zh_date, text)
+    text = _HAS_QUESTION.sub(r" is there any \1 ", text)
+    text = _SCALED.sub(_scaled, text)
+    text = _COLUMNS.sub(" fields ", text)
+    text = _FIELD_TOP.sub(lambda m: f" top {m[1]} ", text)
+    text = _LAST_N.sub(lambda m: f" last {m[1]} ", text)
     out: list[str] = []
     i = 0
     while i < len(text):
@@ -129,6 +174,35 @@ def english_clauses(
     return "".join(out)
 
 
+# "两列", "2个字段": how many fields, said with them ("只看name和price两列").
+_COLUMNS = re.compile(r"(?:\d+|[两二三四五六七八九十])\s*(?:列|个字段)")
+# "2024年3月1日之前": a date (written as ISO for the query frame) and a comparison after it.
+_ZH_DATE = re.compile(
+    r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]\s*(之前|以前|之后|以后|前|后)?"
+)
+
+
+def _zh_date(m: re.Match[str]) -> str:
+    date = f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}"
+    after = {"之前": "before ", "以前": "before ", "前": "before "}.get(m[4] or "", "")
+    after = after or ("after " if m[4] else "")
+    return f" {after}{date} "
+
+
+# "有年龄大于40的员工吗": a question whether any record is so (有 … 吗), as 有没有 asks it.
+_HAS_QUESTION = re.compile(r"(?:^|(?<=[，。,.;；？?]))\s*有(?!没有|多少|几)([^，。,.;；？?]+?)吗")
+# "最后两名", "最后3条": the last N records (最后 alone orders the steps: then).
+_LAST_N = re.compile(r"最后\s*(\d+|[两二三四五六七八九十]+)\s*(?:名|个|条|位|项|行)")
+# "10万", "9.5万", "3千": digits times a Chinese unit of magnitude.
+_SCALED = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(万|千|亿)")
+_SCALES = {"千": 1000, "万": 10000, "亿": 100000000}
+
+
+def _scaled(m: re.Match[str]) -> str:
+    value = Decimal(m[1]) * _SCALES[m[2]]
+    return f" {value.normalize():f} "
+
+
 def _after_de(out: list[str]) -> bool:
     """Whether the words read so far end with 的 (read as a space) after a word."""
     return len(out) > 1 and out[-1] == " " and out[-2].strip() != ""
@@ -151,7 +225,31 @@ def _field_word(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] |
         named = [k for k in GLOSSARY.get(word, ()) if k.lower() in keys]
         if len(named) == 1:
             return word, named[0]
+        shaped = _by_words(GLOSSARY.get(word, ()), keys) if _CJK.match(word) else []
+        if len(shaped) == 1:  # 单价 for unitPrice (unit_price), 金额 for total_amount
+            return word, shaped[0]
     return None
+
+
+def _words_of(key: str) -> tuple[str, ...]:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
+    return tuple(w for w in re.split(r"[_\s-]+", spaced.lower()) if w)
+
+
+def _by_words(names: Collection[str], keys: Mapping[str, str]) -> list[str]:
+    """The keys the glossary's English ``names`` name by their words: the same words in
+    another style (unit_price, unitPrice), or the last word of a key (amount, total_amount);
+    the keys for the first name that names any."""
+    for name in names:
+        said = _words_of(name)
+        found = [
+            key
+            for key in keys.values()
+            if _words_of(key) == said or (len(said) == 1 and _words_of(key)[-1:] == said)
+        ]
+        if found:
+            return found
+    return []
 
 
 def _value_word(text: str, i: int, values: Collection[str]) -> str:
@@ -161,8 +259,7 @@ def _value_word(text: str, i: int, values: Collection[str]) -> str:
 
 
 def _range(m: re.Match[str]) -> str:
-    ends = m[3] or ""
-    if not ends:
-        return f" between {m[1]} and {m[2]} "
+    ends = m[3] or ""  # 在30到40之间: both ends included, unless 不含
     word = "exclusive" if ends.startswith("不") else "inclusive"
-    return f" between {m[1]} and {m[2]} {word} "
+    low, high = (n if n[0].isdigit() else str(chinese_to_int(n)) for n in (m[1], m[2]))
+    return f" between {low} and {high} {word} "

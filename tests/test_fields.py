@@ -48,3 +48,47 @@ def test_names_with_no_single_key_fall_back(written: str, keys: list[str], reaso
 
 def test_an_exact_key_wins_over_another_word_for_it() -> None:
     assert resolve("cost", ["cost", "price"]) == "cost"
+
+
+@pytest.mark.parametrize(
+    ("written", "keys", "key"),
+    [
+        ("area", ["城市", "人口", "面积"], "面积"),
+        ("population", ["城市", "人口", "面积"], "人口"),
+        ("areas", ["城市", "面积"], "面积"),
+    ],
+)
+def test_a_chinese_key_is_read_from_its_english_word_in_reverse(
+    written: str, keys: list[str], key: str
+) -> None:
+    assert resolve(written, keys, reverse=True) == key
+
+
+@pytest.mark.parametrize(
+    ("written", "keys", "reverse"),
+    [
+        ("area", ["城市", "面积"], False),  # the grammar's own reading: no reverse
+        ("price", ["cost", "name"], True),  # an English key is not read in reverse
+        ("price", ["价格", "单价"], True),  # two Chinese keys for one word
+        ("colour", ["城市", "面积"], True),
+    ],
+)
+def test_reverse_reading_falls_back_unless_one_chinese_key(
+    written: str, keys: list[str], reverse: bool
+) -> None:
+    with pytest.raises(Unsupported):
+        resolve(written, keys, reverse=reverse)
+
+
+@pytest.mark.parametrize(
+    ("written", "keys", "key"),
+    [
+        ("joined", ["firstName", "startYear"], "startYear"),
+        ("hired", ["name", "hire_date"], "hire_date"),
+        ("department", ["name", "dept"], "dept"),
+        ("dept", ["name", "department"], "department"),
+        ("earn", ["name", "pay"], "pay"),
+    ],
+)
+def test_glossary_words_of_people_records(written: str, keys: list[str], key: str) -> None:
+    assert resolve(written, keys) == key

@@ -131,8 +131,8 @@ SHAPED_TEXTS = {"firstName": frozenset({"Maria"}), "省份": frozenset({"浙江"
         ("who earns the most? just the first name",
          "the firstName of the record with the highest annualSalary"),
         ("items under $60", "filter where unit_price < 60"),
-        ("who joined after 2018", None),
-        ("people who started after 2018", None),
+        ("who joined after 2018", "filter where startYear > 2018"),  # the glossary's "joined"
+        ("people who started after 2018", "filter where startYear > 2018"),
         ("only the remote ones", "filter where isRemote is true"),
         ("non-remote employees", "filter where isRemote is false"),
         ("省份是浙江，按人口排序", 'filter where 省份 is "浙江", then sort by 人口'),

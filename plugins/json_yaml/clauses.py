@@ -743,6 +743,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_first_zh": first,
     "jy_last": last,
     "jy_count": count,
+    "jy_exists": _const([Step("exists")]),
     "jy_count_zh": count,
     "jy_aggregate": aggregate,
     "jy_extreme": extreme,

@@ -238,6 +238,13 @@ OPS = (
     OpSpec("keys", JSON_VALUE, JSON_VALUE, query.keys, description="The keys of an object."),
     OpSpec("count", JSON_VALUE, JSON_VALUE, query.count, description="How many items."),
     OpSpec(
+        "exists",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.exists,
+        description="Whether a list holds any item (true or false): a yes/no question.",
+    ),
+    OpSpec(
         "sum",
         JSON_VALUE,
         JSON_VALUE,

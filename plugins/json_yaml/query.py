@@ -251,6 +251,13 @@ def keys(data: Any) -> list[str]:
     return [str(k) for k in data]
 
 
+def exists(data: Any) -> bool:
+    """Whether the list (the records a filter kept) holds any item: a yes/no question."""
+    if not isinstance(data, list):
+        raise OpError(f"whether any remain needs a list; the data is {_kind(data)}")
+    return bool(data)
+
+
 def count(data: Any) -> int:
     if not isinstance(data, list | Mapping):
         raise OpError(f"count needs a list or an object; the data is {_kind(data)}")

@@ -11,7 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from zerolayer.core.errors import OpError, Unsupported
-from zerolayer.plugins.json_yaml.query import group_aggregate, maximum, median, number, total
+from zerolayer.plugins.json_yaml.query import (
+    exists,
+    group_aggregate,
+    maximum,
+    median,
+    number,
+    total,
+)
 
 numbers = st.one_of(
     st.integers(min_value=-(10**12), max_value=10**12),
@@ -76,3 +83,10 @@ def test_group_aggregate_refuses_what_it_cannot_group() -> None:
         group_aggregate([{"k": "a", "v": 2}, {"v": 3}], by="k", agg="avg", field="v")
     with pytest.raises(OpError, match="not a number"):
         group_aggregate([{"k": "a", "v": "2"}], by="k", agg="sum", field="v")
+
+
+def test_exists_says_whether_a_list_holds_any_item() -> None:
+    assert exists([{"a": 1}]) is True
+    assert exists([]) is False
+    with pytest.raises(OpError):
+        exists({"a": 1})
