@@ -282,8 +282,11 @@ def _key_start(text: str, at: int) -> bool:
 # "Act as an expert developer.", 你是一个数据助手。) says who answers, not what to do: dropped
 # when an instruction follows it.
 _PERSONA_CUE = re.compile(r"(?i)\s*(?:you\s+are|you're|act\s+as|你是)")
+# A Chinese role clause may end at a colon or a comma too (你是格式转换助手：把…), when it names no
+# format and asks nothing (你是否…, 你是不是…).
 _PERSONA = re.compile(
-    r"(?i)^\s*(?:(?:you\s+are|you're|act\s+as)\b[^.!?\n]{1,80}[.!?]|你是[^。！？.!?\n]{1,40}[。！？.!?])"
+    r"(?i)^\s*(?:(?:you\s+are|you're|act\s+as)\b[^.!?\n]{1,80}[.!?]"
+    r"|你是[^。！？.!?\n]{1,40}[。！？.!?]|你是(?![否不])[^。！？.!?\n,，:：吗]{1,24}[,，:：])"
     r"\s*(?=\S)"
 )
 
@@ -295,7 +298,13 @@ _REFERENCE = re.compile(
     r"above|in\s+my\s+(?:last|previous)\s+message))?\b"
     r"|\b(?:from\s+)?(?:earlier|previously|before)(?=\s*(?:[,;.!?]|$))"
     r"|(?:刚才|刚刚|之前|前面)(?:(?:发|给|贴)的)?(?=那|这)|(?:刚才|刚刚|之前|前面)(?:发|给|贴)的"
+    # who gives the payload, as a system prompt says it ("the JSON the user sends", "every
+    # YAML document the user provides", 用户发来的JSON, 用户的Markdown)
+    r"|(?:\b(?:that|which)\s+)?\bthe\s+user\s+(?:sends|provides|gives|pastes|submits|shares|"
+    r"posts|enters|supplies)(?:\s+(?:you|to\s+you))?\b"
+    r"|用户(?:发来|发给你|发送|提供|给出|输入|贴出|给你)?的(?=\s*[A-Za-z])"
 )
 _REFERENCE_CUES = re.compile(
-    r"(?i)\b(?:sent|pasted|shared|posted|gave|provided|uploaded|showed|earlier|previously|before)\b|刚才|刚刚|之前|前面"
+    r"(?i)\b(?:sent|pasted|shared|posted|gave|provided|uploaded|showed|earlier|previously|before|"
+    r"user)\b|刚才|刚刚|之前|前面|用户"
 )
