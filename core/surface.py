@@ -146,6 +146,8 @@ class Surface:
             text = self._need_in.sub(r"convert to \1", text)
         if _REFERENCE_CUES.search(text) and self._fmt.search(text):
             text = _REFERENCE.sub(" ", text)
+        if ("<" in text or "标签" in text) and self._fmt.search(text):
+            text = _WRAPPER_REFERENCE.sub(" ", text)
         return re.sub(r"[ \t]{2,}", " ", text).strip()
 
     def terse(self, text: str, payloads: tuple[str, ...] = ()) -> str:
@@ -307,4 +309,13 @@ _REFERENCE = re.compile(
 _REFERENCE_CUES = re.compile(
     r"(?i)\b(?:sent|pasted|shared|posted|gave|provided|uploaded|showed|earlier|previously|before|"
     r"user)\b|刚才|刚刚|之前|前面|用户"
+)
+
+# Words that say the payload is in a template's pair of tags ("the JSON in <input>", "what's
+# inside the <yaml> tags", 标签里的JSON, 上面标签中的YAML): the segmenter takes the tags' body as
+# the payload by itself.
+_WRAPPER_REFERENCE = re.compile(
+    r"(?i)(?:\bwhat(?:'s|\s+is)\s+)?\b(?:in|inside|within|between)\s+(?:the\s+)?"
+    r"<[A-Za-z][\w-]*>(?:\s+(?:tags?|block|element|section))?(?![\w<])"
+    r"|(?:上面|下面|以上|以下)?(?:的)?(?:<[A-Za-z][\w-]*>)?标签(?:里面|里|中|内)的"
 )
