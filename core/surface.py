@@ -99,6 +99,18 @@ class Surface:
             r"(?:produce|give|render\s+to|render|become|generate|make)(?![A-Za-z])"
         )
         self._code_for = re.compile(rf"(?i)^\s*({f})\s+code\s+(?:for|of)\b")
+        # the answer's slot: (desired/expected/target) output/target (format/language) + label
+        # end, then a format's name that ends its line
+        self._target_slot = re.compile(
+            rf"(?im)(?:^|(?<=\s))(?:(?P<heading>#{{1,6}})[ \t]*)?(?:(?:desired|expected)[ \t]+)?"
+            rf"(?:output|target|输出|目标)(?:[ \t]*(?:format|language|lang|格式|语言))?"
+            rf"(?:[ \t]*[:：][ \t]*|[ \t]*\n[ \t]*|(?(heading)[ \t]+|(?!)))({f})[ \t]*(?=\n|$)"
+        )
+        # the input's slot with its format in brackets: "Input (Markdown):", "### Source (Python)"
+        self._source_slot = re.compile(
+            rf"(?im)(?:^|(?<=\s))(?:#{{1,6}}[ \t]*)?(?:input|source|输入|源)[ \t]*[(（][ \t]*"
+            rf"({f})[ \t]*[)）][ \t]*[:：]?"
+        )
         self._need_in = re.compile(
             rf"(?i)\b(?:need|want|like|have)\s+(?:(?:it|this|that|them)\s+)?in\s+({f})\b"
         )
@@ -114,6 +126,18 @@ class Surface:
     def _cached(self, text: str, payloads: tuple[str, ...]) -> str:
         return self.rewrite(text, payloads)
 
+    def _slots(self, text: str) -> str:
+        """A prompt template's slots read as the conversion they describe: the label of the
+        answer's slot before a format's name ("Output format: YAML", "### Target language\n
+        TypeScript", 输出格式：JSON) asks for that format ("convert to YAML"); a format's name in
+        brackets after the input's label ("Input (Markdown):") names the source; labels in
+        brackets (【输入】, [要求]) are labels. Only where the slot holds a format's name."""
+        text = _BRACKET_LABEL.sub(" ", text)
+        if not self._fmt.search(text):
+            return text
+        text = self._source_slot.sub(r" \1 ", text)
+        return self._target_slot.sub(r" convert to \2", text)
+
     def named(self, text: str) -> tuple[str, ...]:
         """The formats ``text`` names, in order, aliases resolved."""
         return tuple(ALIASES.get(w.lower(), w.lower()) for w in self._fmt.findall(text))
@@ -126,7 +150,8 @@ class Surface:
 
     def rewrite(self, text: str, payloads: tuple[str, ...] = ()) -> str:
         """The rewrites, computed afresh (each one only where its cue word occurs)."""
-        if "#" in text or ":" in text or "\n" in text:
+        if "#" in text or ":" in text or "\n" in text or "[" in text:
+            text = self._slots(text)
             text = _TEMPLATE_LABEL.sub(" ", text)
         if _PERSONA_CUE.match(text):
             text = _PERSONA.sub("", text, count=1)
@@ -216,6 +241,9 @@ class Surface:
 _BENIGN = ("this", "these", "those", "following", "convert", "translate", "rewrite", "please")
 _BENIGN_INITIALS = frozenset(w[0] for w in _BENIGN)
 _KNOWN_FORMATS = frozenset({"jsonl", "json5", "yamls", "toml", "xhtml", "dhtml", "shtml"})
+
+# A label in brackets (【输入】, normalised to [输入]; [Task]) is a template's label wherever it is.
+_BRACKET_LABEL = re.compile(rf"(?i)\[[ \t]*(?:{TEMPLATE_LABEL}|内容|content|source)[ \t]*\]")
 
 # The labels of prompt templates ("### Task", "Input:", "任务：", "### 输出"): a Markdown heading
 # marker, and a label word that stands alone on its line or before a colon, say where the
