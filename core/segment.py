@@ -218,7 +218,9 @@ def _unfenced(full: str, slot: re.Pattern[str]) -> Iterator[Segmented]:
 # instruction's words ("pandas equivalent of SELECT …"; in Chinese it ends where Chinese text
 # starts outside quotes: 把 SELECT … 转成pandas), or JSON that runs to the line's end and
 # parses ("can u make this yaml {"a": 1}").
-_STATEMENT = re.compile(r"(?<=[ \t])(?:SELECT|select|Select)[ \t][^\n]*?[ \t](?:FROM|from|From)[ \t]")
+_STATEMENT = re.compile(
+    r"(?<=[ \t])(?:SELECT|select|Select)[ \t][^\n]*?[ \t](?:FROM|from|From)[ \t]"
+)
 _JSON_OPEN = re.compile(r"(?<=[A-Za-z\u3400-\u9fff][ \t])[\[{]")
 
 
