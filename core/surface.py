@@ -225,7 +225,7 @@ class Surface:
     @lru_cache(maxsize=8192)  # noqa: B019 -- one Surface per engine, words recur
     def _typo_of(self, low: str) -> str | None:
         """The one format name ``low`` is a typo of, or None."""
-        if low in self.formats or low in self.keywords or low in _KNOWN_FORMATS:
+        if low in self.formats or low in self.keywords or low in _KNOWN_FORMATS | _NOT_TYPOS:
             return None
         if low.endswith("s") and low[:-1] in self.formats:
             return None  # a plural ("tables"), not a typo
@@ -241,6 +241,8 @@ class Surface:
 _BENIGN = ("this", "these", "those", "following", "convert", "translate", "rewrite", "please")
 _BENIGN_INITIALS = frozenset(w[0] for w in _BENIGN)
 _KNOWN_FORMATS = frozenset({"jsonl", "json5", "yamls", "toml", "xhtml", "dhtml", "shtml"})
+# Common words one edit from a format's name ("able" and "table"): words, never typos.
+_NOT_TYPOS = frozenset({"able", "cable", "fable", "gable", "sable", "stable", "tablet", "panda"})
 
 # A label in brackets (【输入】, normalised to [输入]; [Task]) is a template's label wherever it is.
 _BRACKET_LABEL = re.compile(rf"(?i)\[[ \t]*(?:{TEMPLATE_LABEL}|内容|content|source)[ \t]*\]")
