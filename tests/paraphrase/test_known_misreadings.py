@@ -63,3 +63,33 @@ def test_a_source_the_chain_writes_is_not_a_conflict(
     assert result.reason != "plan.sources_conflict"
     if output is not None:
         assert (result.route, result.output) == (Route.DETERMINISTIC, output)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        'Convert this JSON to YAML: {"a": 1}. Thanks!',
+        'JSON to YAML: {"a": 1} (keep key order)',
+        'Convert this JSON to YAML:\n{"a": 1}\nThanks!',
+        '转成YAML：{"a": 1}。谢谢',
+    ],
+)
+def test_words_after_whole_data_are_not_a_payload_error(engine: Engine, message: str) -> None:
+    # the JSON is whole; the user's words after it are no fault of the data: never a 400
+    result = engine.run(EngineRequest.from_instruction(message))
+    assert (result.route, result.reason) == (Route.FALLBACK, "segment.closing_sentence")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        'Convert this JSON to YAML:\n{"a": 1,}',
+        'Convert this JSON to YAML:\n{"a": 1} {"b": 2}',
+        'Convert this JSON to YAML:\n{"a": 1}\n{"b": 2}',
+        '把这段JSON转成YAML：{"a": tru}',
+    ],
+)
+def test_malformed_data_is_still_a_positioned_error(engine: Engine, message: str) -> None:
+    result = engine.run(EngineRequest.from_instruction(message))
+    assert result.route is Route.ERROR
+    assert result.error is not None and getattr(result.error, "line", None) is not None
