@@ -1010,6 +1010,13 @@ class Engine:
                     "segment.closing_sentence",
                     f"the payload does not read with the sentence that ends it: {exc}",
                 ) from exc
+            if isinstance(exc, PayloadError) and _words_after_data(reading, exc):
+                # '{"a": 1}. Thanks!', '{"a": 1}\nThanks!': the data is whole, and the user's
+                # words after it on its line or the next are not data the user got wrong
+                raise Unsupported(
+                    "segment.closing_sentence",
+                    f"the payload is whole before words of the user's after it: {exc}",
+                ) from exc
             if isinstance(exc, PayloadError) and self._format_wanted(reading, plan):
                 raise Unsupported(
                     "payload.other_format",
@@ -1161,6 +1168,32 @@ def _error_in_last_sentence(reading: _Reading, exc: PayloadError) -> bool:
     if not sentence or text.strip() == sentence:
         return False  # no sentence, or the payload is that sentence alone
     return exc.line >= text.count("\n") + 1
+
+
+# One short line of words (a sentence, a bracketed remark), no data symbols.
+_TRAILING_WORDS = re.compile(
+    r"[.,;!?。，；！？]*\s*[(（]?[A-Za-z\u3400-\u9fff][^{}\[\]<>:=\"\n]{0,78}"
+)
+
+
+def _words_after_data(reading: _Reading, exc: PayloadError) -> bool:
+    """Whether a payload error points just after a whole JSON value, at one short line of
+    words that ends the payload ('{"a": 1}. Thanks!', '{"a": 1} (keep key order)')."""
+    if exc.line is None or exc.column is None or not reading.segmented.payloads:
+        return False
+    text = reading.segmented.payloads[0].text
+    lines = text.split("\n")
+    if exc.line > len(lines):
+        return False
+    offset = sum(len(line) + 1 for line in lines[: exc.line - 1]) + exc.column - 1
+    head, rest = text[:offset], text[offset:].strip()
+    if not head.strip() or not _TRAILING_WORDS.fullmatch(rest):
+        return False
+    try:
+        json.loads(head)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def _points_at(instruction: str, fmt: str) -> bool:

@@ -106,8 +106,15 @@ BENIGN_EN = _words(
     array arrays snippet snippets config payload version equivalent form representation
     counterpart one code text content input thing stuff result output markup source block
     blocks structure contents body listing instead out syntax notation but rendition love
-    prefer
+    prefer changelog manifest excerpt passage section
     """
+)
+# A polite opener that asks a yes/no question only in form ("would you mind …", "would you
+# be able to …", "I'd appreciate it if you could …"): benign where it opens a clause.
+_OPENER = re.compile(
+    r"(?i)\b(?:would|could)\s+you\s+(?:mind|be\s+able\s+to)\b"
+    r"|\bi(?:'d|’d|\s+would)\s+(?:really\s+)?appreciate\s+(?:it\s+)?if\s+you\s+(?:could|can|would)\b"
+    r"|\bthanks?(?:\s+you)?\s+in\s+advance\b"
 )
 # Words that ask for something open (an explanation, an opinion, a judgement): never benign.
 OPEN_EN = _words(
@@ -130,9 +137,11 @@ BENIGN_ZH = _words(
     格式 版本 版 代码 对应 对应的 对应地 等价 等价的 用 表示 实现 写 重写 改写 翻译 转换 改 变
     输出 生成 返回 给出 弄 弄成 做 做成 来 下 内容 文本 数据
     对象 数组 片段 结果 形式 怎么写 可以 能 能否 请 麻烦 谢谢 就行 即可 就好 一段 把 将
-    是什么 是啥 什么样 长什么样 会是 这条 这句 该 此 写出 写出来
+    是什么 是啥 什么样 长什么样 会是 这条 这句 该 此 写出 写出来 根据
     """
 )
+# Chinese words that name the source: the format follows (从Markdown转为HTML).
+FROM_ZH = _words("从 由")
 # Words that make a format named alone a request ("YAML please", "JSON pls", "请给JSON"): the
 # format is the target, and a payload already in it falls back (see _slots). The normalised
 # instruction has lost them, so the engine asks of the words as written (asks_politely).
@@ -247,7 +256,7 @@ class FrameReader:
             self.targets.update({w.lower(): t.lower() for w, t in lexicon.targets.items()})
         self.benign = (BENIGN_EN | CHANGE_EN | {n for n in nouns if n.isascii()}) - OPEN_EN
         self._phrases = _phrase_pattern(phrases)
-        zh_words = BENIGN_ZH | TO_ZH | OPEN_ZH | {n for n in nouns if not n.isascii()}
+        zh_words = BENIGN_ZH | TO_ZH | OPEN_ZH | FROM_ZH | {n for n in nouns if not n.isascii()}
         zh_words |= {w for w in self.targets if not w.isascii()}
         self.benign_zh = (BENIGN_ZH | {n for n in nouns if not n.isascii()}) - OPEN_ZH
         self._zh_longest = max(len(w) for w in zh_words)
@@ -258,6 +267,8 @@ class FrameReader:
     # ---- words ---------------------------------------------------------------------------
 
     def words(self, text: str) -> list[Word]:
+        if "you" in text.lower() or "advance" in text.lower():  # a polite phrase: benign
+            text = _OPENER.sub(lambda m: "please".ljust(len(m.group(0))), text)
         out: list[Word] = []
         at = 0
         spans = self._phrases.finditer(text) if self._phrases is not None else ()
@@ -317,6 +328,8 @@ class FrameReader:
                 out.append(Word(piece, Kind.OPEN, start, end))
             elif piece in TO_ZH:
                 out.append(Word(piece, Kind.TO, start, end))
+            elif piece in FROM_ZH:
+                out.append(Word(piece, Kind.FROM, start, end))
             elif piece in self.benign_zh:
                 out.append(Word(piece, Kind.BENIGN, start, end))
             else:

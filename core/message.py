@@ -132,9 +132,14 @@ def fences(text: str, *, unclosed: bool = False) -> list[Fence]:
 # line with an opening tag that names the payload ("<json>", "<input>", "<code lang=x>") and
 # one with the closing tag.
 _WRAP_OPEN = re.compile(
-    r"^[ \t]*(?:(?P<quotes>\"\"\"|\'\'\')|<(?P<tag>[A-Za-z][\w-]*)(?:\s[^<>\n]*)?>)[ \t]*$", re.M
+    r"^[ \t]*(?:(?P<quotes>\"\"\"|\'\'\')|<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>\s[^<>\n]*)?>)[ \t]*$",
+    re.M,
 )
-_WRAP_NAMES = frozenset(("input", "document", "query", "payload", "snippet", "config"))
+# a pair of tags around data on one line of its own ("<input>{"a": 1}</input>")
+_WRAP_LINE = re.compile(r"^[ \t]*<(?P<tag>[A-Za-z][\w-]*)>(?P<body>[^\n]*)</(?P=tag)>[ \t]*$", re.M)
+# a tag's attribute that names the language of its body ("<code lang="python">")
+_LANG_ATTR = re.compile(r"""\b(?:lang|language)\s*=\s*["']?(?P<lang>[\w+#-]+)""", re.I)
+_WRAP_NAMES = frozenset(("input", "document", "doc", "query", "payload", "snippet", "config"))
 # HTML's own elements are the data's (an HTML block in Markdown), never a wrapper
 _HTML_ELEMENTS = frozenset(
     re.findall(
@@ -144,6 +149,9 @@ _HTML_ELEMENTS = frozenset(
     )
 )
 _AFTER_WRAP = re.compile(r"\s*(?:\n[ \t]*\n[^\n]{1,160}\n?)?\s*$")
+# after a closing tag (not three quotes, which a docstring closes too) the short line may
+# follow right under it ("</json>\n把标签里的JSON转换成YAML")
+_AFTER_TAG = re.compile(r"[ \t]*(?:\n[ \t]*)?(?:\n[^\n<>]{1,160}\n?)?\s*$")
 
 
 def wrapped(text: str, formats: frozenset[str] = frozenset()) -> Fence | None:
@@ -156,19 +164,48 @@ def wrapped(text: str, formats: frozenset[str] = frozenset()) -> Fence | None:
         return None
     for m in _WRAP_OPEN.finditer(text):
         tag = (m["tag"] or "").lower()
-        if m["tag"] is not None and (
-            tag in _HTML_ELEMENTS or (tag not in formats and tag not in _WRAP_NAMES)
+        named = _attr_lang(m["attrs"], formats)
+        if (
+            m["tag"] is not None
+            and named is None
+            and (tag in _HTML_ELEMENTS or (tag not in formats and tag not in _WRAP_NAMES))
         ):
             continue  # a tag of the data ("<div>"), not a wrapper: look further
         closing = m["quotes"] or f"</{m['tag']}>"
         close = re.compile(rf"^[ \t]*{re.escape(closing)}[ \t]*$", re.M).search(text, m.end() + 1)
-        if close is None or not _AFTER_WRAP.fullmatch(text, close.end()):
+        after = _AFTER_WRAP if m["quotes"] else _AFTER_TAG
+        if close is None or not after.fullmatch(text, close.end()):
             return None  # the first wrapper line opens none: the data's own (a docstring)
         body = text[m.end() + 1 : close.start()]
-        lang = tag if tag in formats else ""
+        lang = named or (tag if tag in formats else "")
         end = min(close.end() + 1, len(text))
         return Fence(m.start(), end, m.group(0).strip(), lang, body, True)
-    return None
+    return _wrapped_line(text, formats)
+
+
+def _attr_lang(attrs: str | None, formats: frozenset[str]) -> str | None:
+    """The format a tag's ``lang`` attribute names (``<code lang="python">``), if it names
+    one the engine knows."""
+    m = _LANG_ATTR.search(attrs or "")
+    lang = canonical_lang(m["lang"]) if m else None
+    return lang if lang is not None and lang in formats else None
+
+
+def _wrapped_line(text: str, formats: frozenset[str]) -> Fence | None:
+    """The one line that is a pair of a wrapper's tags around data ("<input>{"a": 1}</input>"),
+    with nothing but short lines of prose around it; None when there is not exactly one."""
+    found = list(_WRAP_LINE.finditer(text))
+    if len(found) != 1:
+        return None
+    m = found[0]
+    tag = m["tag"].lower()
+    if tag in _HTML_ELEMENTS or (tag not in formats and tag not in _WRAP_NAMES):
+        return None
+    if not m["body"].strip() or not _AFTER_TAG.fullmatch(text, m.end()):
+        return None
+    end = min(m.end() + 1, len(text))
+    lang = tag if tag in formats else ""
+    return Fence(m.start(), end, f"<{m['tag']}>", lang, m["body"].strip() + "\n", True)
 
 
 def enclosing_fence(text: str) -> Fence | None:

@@ -147,11 +147,29 @@ def make_plan(
     for step in steps:
         if step.op not in registry.ops:
             raise PlanError(f"unknown op {step.op!r}", hint=_did_you_mean(step.op, registry))
+    _check_sources(sources, steps)
     if hint.tag:
         steps = [_with_tag_params(step, registry.ops[step.op], hint.tag) for step in steps]
     first = registry.ops[steps[0].op]
     start = input_type or (CONVERSATION if first.input_type == CONVERSATION else TEXT)
     return check_chain(steps, registry, start, sources, hint)
+
+
+def _check_sources(sources: Sequence[str], steps: Sequence[Step]) -> None:
+    """The instruction names the payload's format once: a second format named as a source
+    ("give me compact JSON for this YAML", read as a field of JSON data) must be one a step
+    of the chain writes ("convert this YAML to JSON, then sort the keys in the JSON");
+    else the reading contradicts itself and falls back."""
+    if len(set(sources)) < 2:
+        return
+    written = {step.op.partition(".")[0] for step in steps}
+    others = set(sources) - {sources[0]} - written
+    if others:
+        raise Unsupported(
+            "plan.sources_conflict",
+            f"the instruction names the payload as {sources[0]} and as "
+            f"{', '.join(sorted(others))}: say which format it is in",
+        )
 
 
 def check_chain(

@@ -14,6 +14,7 @@ them one at a time, so that a message read by its first reading costs no more.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ _COLON_END = re.compile(r"[:：]\s*$")
 # starts with a symbol rather than a word (a bracket, a quote, a tag, a YAML indicator, a
 # Markdown block marker), reads as "key: value", or is a SELECT statement.
 _INLINE_PAYLOAD = re.compile(
-    r"^(?P<instr>[^\n:：{}\[\]<>\"]*)"  # one run (linear); it must hold a word: checked after
+    r"^(?P<instr>(?:[^\n:：{}\[\]<>\"]|[-=]>)*)"  # one run (linear; an arrow "->" is a word)
     r"(?:[:：]+[ \t]*(?=[\[{<`\"])|[:：]+[ \t]+(?=[^\w\s]|[^\s:：][^\n:：]*[:：](?:[ \t]|\n|$)"
     r"|(?:SELECT|select|Select)[ \t]))"
     r"(?P<payload>.+)$",
@@ -187,6 +188,8 @@ def _unfenced(full: str, slot: re.Pattern[str]) -> Iterator[Segmented]:
         yield base
         yield Segmented(text.strip(), (), how="plain")
         return
+    if "\n" not in text and (data := _data_on_the_line(text)) is not None:
+        yield data
     first_line, _, rest = text.partition("\n")
     colon = bool(rest.strip()) and _COLON_END.search(first_line) is not None
     if colon:
@@ -209,6 +212,50 @@ def _unfenced(full: str, slot: re.Pattern[str]) -> Iterator[Segmented]:
     elif rest.strip() and not colon:
         yield Segmented(first_line.strip(), (Payload(rest + end),), how="first-line")
     yield Segmented(text.strip(), (), how="plain")
+
+
+# Data on the instruction's line with no colon before it: a SELECT statement after the
+# instruction's words ("pandas equivalent of SELECT …"; in Chinese it ends where Chinese text
+# starts outside quotes: 把 SELECT … 转成pandas), or JSON that runs to the line's end and
+# parses ("can u make this yaml {"a": 1}").
+_STATEMENT = re.compile(
+    r"(?<=[ \t])(?:SELECT|select|Select)[ \t][^\n]*?[ \t](?:FROM|from|From)[ \t]"
+)
+_JSON_OPEN = re.compile(r"(?<=[A-Za-z\u3400-\u9fff][ \t])[\[{]")
+
+
+def _data_on_the_line(text: str) -> Segmented | None:
+    """The reading of a one-line message whose data follows the instruction's words with no
+    colon (``_STATEMENT``, ``_JSON_OPEN``); None when there is none."""
+    if (brace := _JSON_OPEN.search(text)) is not None and _has_word(text[: brace.start()]):
+        data = text[brace.start() :].strip()
+        try:
+            json.loads(data)
+        except (ValueError, RecursionError):
+            return None
+        return Segmented(text[: brace.start()].strip(), (Payload(data),), how="inline")
+    if (sql := _STATEMENT.search(text)) is not None:
+        end = _cjk_outside_quotes(text, sql.start())
+        before, after = text[: sql.start()].strip(), text[end:].strip()
+        if _has_word(before):
+            instruction = f"{before} {after}".strip()
+            return Segmented(instruction, (Payload(text[sql.start() : end].strip()),), how="inline")
+    return None
+
+
+def _cjk_outside_quotes(text: str, start: int) -> int:
+    """Where the first Chinese character outside quotes after ``start`` is (the end of the
+    text if none)."""
+    quote = ""
+    for i in range(start, len(text)):
+        c = text[i]
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"`":
+            quote = c
+        elif _CJK.match(c):
+            return i
+    return len(text)
 
 
 def _before_closing(text: str, breaks: list[re.Match[str]], last: str) -> list[Segmented]:

@@ -99,6 +99,18 @@ class Surface:
             r"(?:produce|give|render\s+to|render|become|generate|make)(?![A-Za-z])"
         )
         self._code_for = re.compile(rf"(?i)^\s*({f})\s+code\s+(?:for|of)\b")
+        # the answer's slot: (desired/expected/target) output/target (format/language) + label
+        # end, then a format's name that ends its line
+        self._target_slot = re.compile(
+            rf"(?im)(?:^|(?<=\s))(?:(?P<heading>#{{1,6}})[ \t]*)?(?:(?:desired|expected)[ \t]+)?"
+            rf"(?:output|target|输出|目标)(?:[ \t]*(?:format|language|lang|格式|语言))?"
+            rf"(?:[ \t]*[:：][ \t]*|[ \t]*\n[ \t]*|(?(heading)[ \t]+|(?!)))({f})[ \t]*(?=\n|$)"
+        )
+        # the input's slot with its format in brackets: "Input (Markdown):", "### Source (Python)"
+        self._source_slot = re.compile(
+            rf"(?im)(?:^|(?<=\s))(?:#{{1,6}}[ \t]*)?(?:input|source|输入|源)[ \t]*[(（][ \t]*"
+            rf"({f})[ \t]*[)）][ \t]*[:：]?"
+        )
         self._need_in = re.compile(
             rf"(?i)\b(?:need|want|like|have)\s+(?:(?:it|this|that|them)\s+)?in\s+({f})\b"
         )
@@ -114,6 +126,18 @@ class Surface:
     def _cached(self, text: str, payloads: tuple[str, ...]) -> str:
         return self.rewrite(text, payloads)
 
+    def _slots(self, text: str) -> str:
+        """A prompt template's slots read as the conversion they describe: the label of the
+        answer's slot before a format's name ("Output format: YAML", "### Target language\n
+        TypeScript", 输出格式：JSON) asks for that format ("convert to YAML"); a format's name in
+        brackets after the input's label ("Input (Markdown):") names the source; labels in
+        brackets (【输入】, [要求]) are labels. Only where the slot holds a format's name."""
+        text = _BRACKET_LABEL.sub(" ", text)
+        if not self._fmt.search(text):
+            return text
+        text = self._source_slot.sub(r" \1 ", text)
+        return self._target_slot.sub(r" convert to \2", text)
+
     def named(self, text: str) -> tuple[str, ...]:
         """The formats ``text`` names, in order, aliases resolved."""
         return tuple(ALIASES.get(w.lower(), w.lower()) for w in self._fmt.findall(text))
@@ -126,7 +150,8 @@ class Surface:
 
     def rewrite(self, text: str, payloads: tuple[str, ...] = ()) -> str:
         """The rewrites, computed afresh (each one only where its cue word occurs)."""
-        if "#" in text or ":" in text or "\n" in text:
+        if "#" in text or ":" in text or "\n" in text or "[" in text:
+            text = self._slots(text)
             text = _TEMPLATE_LABEL.sub(" ", text)
         if _PERSONA_CUE.match(text):
             text = _PERSONA.sub("", text, count=1)
@@ -146,6 +171,8 @@ class Surface:
             text = self._need_in.sub(r"convert to \1", text)
         if _REFERENCE_CUES.search(text) and self._fmt.search(text):
             text = _REFERENCE.sub(" ", text)
+        if ("<" in text or "标签" in text) and self._fmt.search(text):
+            text = _WRAPPER_REFERENCE.sub(" ", text)
         return re.sub(r"[ \t]{2,}", " ", text).strip()
 
     def terse(self, text: str, payloads: tuple[str, ...] = ()) -> str:
@@ -198,7 +225,7 @@ class Surface:
     @lru_cache(maxsize=8192)  # noqa: B019 -- one Surface per engine, words recur
     def _typo_of(self, low: str) -> str | None:
         """The one format name ``low`` is a typo of, or None."""
-        if low in self.formats or low in self.keywords or low in _KNOWN_FORMATS:
+        if low in self.formats or low in self.keywords or low in _KNOWN_FORMATS | _NOT_TYPOS:
             return None
         if low.endswith("s") and low[:-1] in self.formats:
             return None  # a plural ("tables"), not a typo
@@ -214,6 +241,11 @@ class Surface:
 _BENIGN = ("this", "these", "those", "following", "convert", "translate", "rewrite", "please")
 _BENIGN_INITIALS = frozenset(w[0] for w in _BENIGN)
 _KNOWN_FORMATS = frozenset({"jsonl", "json5", "yamls", "toml", "xhtml", "dhtml", "shtml"})
+# Common words one edit from a format's name ("able" and "table"): words, never typos.
+_NOT_TYPOS = frozenset({"able", "cable", "fable", "gable", "sable", "stable", "tablet", "panda"})
+
+# A label in brackets (【输入】, normalised to [输入]; [Task]) is a template's label wherever it is.
+_BRACKET_LABEL = re.compile(rf"(?i)\[[ \t]*(?:{TEMPLATE_LABEL}|内容|content|source)[ \t]*\]")
 
 # The labels of prompt templates ("### Task", "Input:", "任务：", "### 输出"): a Markdown heading
 # marker, and a label word that stands alone on its line or before a colon, say where the
@@ -282,8 +314,11 @@ def _key_start(text: str, at: int) -> bool:
 # "Act as an expert developer.", 你是一个数据助手。) says who answers, not what to do: dropped
 # when an instruction follows it.
 _PERSONA_CUE = re.compile(r"(?i)\s*(?:you\s+are|you're|act\s+as|你是)")
+# A Chinese role clause may end at a colon or a comma too (你是格式转换助手：把…), when it names no
+# format and asks nothing (你是否…, 你是不是…).
 _PERSONA = re.compile(
-    r"(?i)^\s*(?:(?:you\s+are|you're|act\s+as)\b[^.!?\n]{1,80}[.!?]|你是[^。！？.!?\n]{1,40}[。！？.!?])"
+    r"(?i)^\s*(?:(?:you\s+are|you're|act\s+as)\b[^.!?\n]{1,80}[.!?]"
+    r"|你是[^。！？.!?\n]{1,40}[。！？.!?]|你是(?![否不])[^。！？.!?\n,，:：吗]{1,24}[,，:：])"
     r"\s*(?=\S)"
 )
 
@@ -295,7 +330,22 @@ _REFERENCE = re.compile(
     r"above|in\s+my\s+(?:last|previous)\s+message))?\b"
     r"|\b(?:from\s+)?(?:earlier|previously|before)(?=\s*(?:[,;.!?]|$))"
     r"|(?:刚才|刚刚|之前|前面)(?:(?:发|给|贴)的)?(?=那|这)|(?:刚才|刚刚|之前|前面)(?:发|给|贴)的"
+    # who gives the payload, as a system prompt says it ("the JSON the user sends", "every
+    # YAML document the user provides", 用户发来的JSON, 用户的Markdown)
+    r"|(?:\b(?:that|which)\s+)?\bthe\s+user\s+(?:sends|provides|gives|pastes|submits|shares|"
+    r"posts|enters|supplies)(?:\s+(?:you|to\s+you))?\b"
+    r"|用户(?:发来|发给你|发送|提供|给出|输入|贴出|给你)?的(?=\s*[A-Za-z])"
 )
 _REFERENCE_CUES = re.compile(
-    r"(?i)\b(?:sent|pasted|shared|posted|gave|provided|uploaded|showed|earlier|previously|before)\b|刚才|刚刚|之前|前面"
+    r"(?i)\b(?:sent|pasted|shared|posted|gave|provided|uploaded|showed|earlier|previously|before|"
+    r"user)\b|刚才|刚刚|之前|前面|用户"
+)
+
+# Words that say the payload is in a template's pair of tags ("the JSON in <input>", "what's
+# inside the <yaml> tags", 标签里的JSON, 上面标签中的YAML): the segmenter takes the tags' body as
+# the payload by itself.
+_WRAPPER_REFERENCE = re.compile(
+    r"(?i)(?:\bwhat(?:'s|\s+is)\s+)?\b(?:in|inside|within|between)\s+(?:the\s+)?"
+    r"<[A-Za-z][\w-]*>(?:\s+(?:tags?|block|element|section))?(?![\w<])"
+    r"|(?:上面|下面|以上|以下)?(?:的)?(?:<[A-Za-z][\w-]*>)?标签(?:里面|里|中|内)的"
 )

@@ -1,6 +1,7 @@
 """Run the engine in-process over a paraphrase corpus file and report recognition per family.
 
-    PYTHONPATH=... python3 -m zerolayer.benchmarks.paraphrase.run [FILE] [--misses] [--json OUT]
+    PYTHONPATH=... python3 -m zerolayer.benchmarks.paraphrase.run [FILE] [--half open|sealed]
+        [--category C,...] [--misses] [--json OUT]
 
 FILE defaults to ``dev.jsonl`` beside this module. Per family (the case category) it prints:
 expected active cases, how many the engine answered and the recall, how many of those
@@ -8,8 +9,10 @@ answers pass their check, wrong answers (an answer that fails its check, an erro
 valid request, an answer to a malformed payload), negatives and false activations (a
 negative the engine answered or turned into an error), and malformed-payload cases answered
 with a positioned error. ``--misses`` lists every case that did not go as expected, with the
-fallback reason (use it on the development split only). The intent router follows
-``ZEROLAYER_ROUTER`` as for the service.
+fallback reason (use it on the development split only). ``--half`` keeps the cases whose
+``half`` field is ``open`` or ``sealed`` (a corpus split by a hash of the case id: list the
+misses of the open half only). The intent router follows ``ZEROLAYER_ROUTER`` as for the
+service.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from zerolayer.cli.bench_checks import check_error_message
 from zerolayer.core.messages import Route
 
 HERE = Path(__file__).parent
+HALVES = ("open", "sealed")
 ROUTES = {Route.DETERMINISTIC: "zero", Route.FALLBACK: "neural", Route.ERROR: "error"}
 
 
@@ -168,20 +172,40 @@ def format_table(per: dict[str, FamilyFigures], total: FamilyFigures) -> str:
     return "\n".join(lines)
 
 
+def select_cases(
+    cases: Iterable[dict[str, Any]], categories: set[str] | None = None, half: str | None = None
+) -> list[dict[str, Any]]:
+    """The cases of the given categories (all if None) and of the given half (all if None).
+
+    A case with no ``half`` field belongs to neither half: with ``half`` set it is left out.
+    """
+    return [
+        c
+        for c in cases
+        if (categories is None or c.get("category") in categories)
+        and (half is None or c.get("half") == half)
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file", nargs="?", type=Path, default=HERE / "dev.jsonl")
     parser.add_argument("--category", help="comma-separated categories to run")
+    parser.add_argument(
+        "--half", choices=HALVES, help="only the cases whose half field is this (open or sealed)"
+    )
     parser.add_argument("--misses", action="store_true", help="list the cases that went wrong")
     parser.add_argument("--json", type=Path, help="write every outcome to this file")
     args = parser.parse_args(argv)
-    cases = load_cases(args.file)
-    if args.category:
-        wanted = set(args.category.split(","))
-        cases = [c for c in cases if c.get("category") in wanted]
+    cases = select_cases(
+        load_cases(args.file),
+        categories=set(args.category.split(",")) if args.category else None,
+        half=args.half,
+    )
     outcomes = measure(cases)
     per, total = figures(outcomes)
-    print(f"{args.file.name}: {len(cases)} cases")
+    part = f" ({args.half} half)" if args.half else ""
+    print(f"{args.file.name}{part}: {len(cases)} cases")
     print(format_table(per, total))
     if total.reasons:
         print("\nwhy expected-active cases fell back:", dict(total.reasons.most_common()))

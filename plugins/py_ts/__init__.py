@@ -77,7 +77,18 @@ def register_examples(register: Callable[[Any], None]) -> None:
 LEXICON = Lexicon(
     aliases={"py": "python", "python3": "python", "ts": "typescript"},
     nouns=frozenset(
-        {"script", "program", "function", "functions", "module", "脚本", "程序", "函数"}
+        {
+            "script",
+            "program",
+            "function",
+            "functions",
+            "module",
+            "class",
+            "classes",
+            "脚本",
+            "程序",
+            "函数",
+        }
     ),
     # the JSDoc option's names hold "comments", an open-ask word elsewhere
     phrases=frozenset(

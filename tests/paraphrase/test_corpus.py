@@ -147,3 +147,26 @@ def test_golds_of_growth_round_half_up_and_refuse_ties() -> None:
     assert golds.growth_cell("2,400", "2,760", 0) == "15%"
     with pytest.raises(ValueError):
         golds.growth_cell("160", "161", 2)  # 0.625% is a tie at two decimals
+
+
+def test_runner_keeps_one_half_and_categories() -> None:
+    from zerolayer.benchmarks.paraphrase.run import select_cases
+
+    cases = [
+        {"id": "a", "category": "json_yaml", "half": "open"},
+        {"id": "b", "category": "json_yaml", "half": "sealed"},
+        {"id": "c", "category": "py_ts", "half": "open"},
+        {"id": "d", "category": "py_ts"},
+    ]
+    assert [c["id"] for c in select_cases(cases, half="open")] == ["a", "c"]
+    assert [c["id"] for c in select_cases(cases, half="sealed")] == ["b"]
+    assert [c["id"] for c in select_cases(cases)] == ["a", "b", "c", "d"]
+    assert [c["id"] for c in select_cases(cases, {"py_ts"}, "open")] == ["c"]
+
+
+def test_fresh_corpus_is_split_into_halves() -> None:
+    # the halves are compared by count only: the sealed half is for measurement only
+    fresh = _read("fresh.jsonl")
+    halves = Counter(c.get("half") for c in fresh)
+    assert set(halves) == {"open", "sealed"}
+    assert len({c["id"] for c in fresh}) == len(fresh)

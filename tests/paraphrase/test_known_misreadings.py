@@ -29,3 +29,67 @@ def test_who_earns_the_most_is_not_an_error(engine: Engine) -> None:
     assert result.route is not Route.ERROR
     if result.route is Route.DETERMINISTIC:
         assert (result.output or "").strip() == "Raj"
+
+
+@pytest.mark.parametrize(
+    ("instruction", "payload"),
+    [
+        # "compact JSON" read as the field "compact" of JSON data, "this YAML" as a second
+        # source: a 400 on the YAML payload, or the field's value where the data has one
+        ("Give me compact JSON for this YAML", "a: 1\n"),
+        ("Give me compact JSON for this YAML", '{"compact": {"a": 1}}'),
+        ("Give me indented YAML for this JSON", '{"indented": {"a": 1}}'),
+    ],
+)
+def test_an_adjective_before_a_format_is_not_a_field_of_another_source(
+    engine: Engine, instruction: str, payload: str
+) -> None:
+    result = engine.run(EngineRequest.from_instruction(instruction, payload))
+    assert (result.route, result.reason) == (Route.FALLBACK, "plan.sources_conflict")
+
+
+@pytest.mark.parametrize(
+    ("instruction", "payload", "output"),
+    [
+        # a second format named as a source that a step writes is the chain's, not the payload's
+        ("Convert this YAML to JSON, then sort the keys in the JSON", "b: 1\na: 2\n", None),
+        ("把这段YAML转成JSON", "a: 1\n", '{\n  "a": 1\n}'),
+    ],
+)
+def test_a_source_the_chain_writes_is_not_a_conflict(
+    engine: Engine, instruction: str, payload: str, output: str | None
+) -> None:
+    result = engine.run(EngineRequest.from_instruction(instruction, payload))
+    assert result.reason != "plan.sources_conflict"
+    if output is not None:
+        assert (result.route, result.output) == (Route.DETERMINISTIC, output)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        'Convert this JSON to YAML: {"a": 1}. Thanks!',
+        'JSON to YAML: {"a": 1} (keep key order)',
+        'Convert this JSON to YAML:\n{"a": 1}\nThanks!',
+        '转成YAML：{"a": 1}。谢谢',
+    ],
+)
+def test_words_after_whole_data_are_not_a_payload_error(engine: Engine, message: str) -> None:
+    # the JSON is whole; the user's words after it are no fault of the data: never a 400
+    result = engine.run(EngineRequest.from_instruction(message))
+    assert (result.route, result.reason) == (Route.FALLBACK, "segment.closing_sentence")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        'Convert this JSON to YAML:\n{"a": 1,}',
+        'Convert this JSON to YAML:\n{"a": 1} {"b": 2}',
+        'Convert this JSON to YAML:\n{"a": 1}\n{"b": 2}',
+        '把这段JSON转成YAML：{"a": tru}',
+    ],
+)
+def test_malformed_data_is_still_a_positioned_error(engine: Engine, message: str) -> None:
+    result = engine.run(EngineRequest.from_instruction(message))
+    assert result.route is Route.ERROR
+    assert result.error is not None and getattr(result.error, "line", None) is not None
