@@ -1001,15 +1001,17 @@ def _head_field(word: str, keys: Mapping[str, str], *, glossary: bool = True) ->
     """The one key whose last word ``word`` names, as it is, in a word form or through the
     glossary (a key of one word is its own last word; a key of a point in time also the word
     before: "created" for created_at); None for none or several."""
-    heads = {key: _head_words(words) for key in keys.values() if (words := key_words(key))}
+    words_of = {key: words for key in keys.values() if (words := key_words(key))}
     named = set()
-    for head in {h for hs in heads.values() for h in hs}:
+    for part in {w for words in words_of.values() for w in words}:
         try:
-            named.add(resolve(word, [head], glossary=glossary))
+            named.add(resolve(word, [part], glossary=glossary))
         except Unsupported:
             continue
-    found = [key for key, hs in heads.items() if hs & named]
-    return found[0] if len(found) == 1 else None
+    found = [key for key, words in words_of.items() if _head_words(words) & named]
+    # "stock" with inStock and stockCount: the last word of one key, a word of another
+    elsewhere = [key for key, words in words_of.items() if set(words) & named]
+    return found[0] if len(found) == 1 and len(elsewhere) == 1 else None
 
 
 def _clause(

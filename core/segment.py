@@ -328,10 +328,15 @@ def _labelled(payload: str, lang: str | None, slot: re.Pattern[str]) -> Payload:
 
 def _without_answer_slot(payload: str, slot: re.Pattern[str]) -> str:
     """``payload`` without a label alone after a blank line at its end, where a template's
-    answer goes ("YAML:", "TypeScript code:", "Output:")."""
+    answer goes ("YAML:", "TypeScript code:", "Output:"; a heading that names a format, "###
+    YAML", after data that ends in a bracket: after prose it may be a Markdown document's
+    own last heading)."""
     body, sep, last = payload.rstrip("\n").rpartition("\n")
     label = slot.match(last) if sep and body.endswith("\n") else None
-    if label and label["colon"] and (label["format"] or _ANSWER_SLOT.search(last)):
+    if label is None or not (label["format"] or _ANSWER_SLOT.search(last)):
+        return payload
+    data_before = body.rstrip().endswith(("]", "}"))
+    if label["colon"] or (label["format"] and last.lstrip().startswith("#") and data_before):
         return body.rstrip("\n") + "\n"
     return payload
 

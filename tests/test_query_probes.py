@@ -28,11 +28,11 @@ RECALL_FLOOR = {
     "probes2.yaml": {"open": 0.72, "sealed": 0.47},
 }
 HALVES = [(name, half) for name in PROBES for half in ("open", "sealed")]
-# Known defects, to be brought to 0: on arrival the sealed half of probes2.yaml held 2 wrong
-# answers (on the grammar's path: they stay with the query frame turned off) and 1 fallback
-# probe answered (on the query frame's path), the same on main. A sealed half's words are not
-# read, so they are counted here, never listed; no other half may have any.
-KNOWN = {("probes2.yaml", "sealed"): {"wrong": 2, "activated": 1}}
+# Known defects: none. The sealed half of probes2.yaml held 2 wrong answers and 1 fallback
+# probe answered on arrival; those three probes were read to fix them (a projection of two
+# fields kept one, a dotted path was not followed, "stock" read as inStock beside stockCount)
+# and moved to the open half. A sealed half's words are otherwise not read.
+KNOWN: dict[tuple[str, str], dict[str, int]] = {}
 
 
 def _run(engine: Engine, words: str, records: list[dict[str, Any]]) -> Any:

@@ -482,8 +482,12 @@ def answer_plain(children: Children) -> list[Directive]:
 
 
 def answer_field(children: Children) -> list[Directive]:
-    """ "Answer with the name only": the answer is that field (see ``finish``)."""
-    return [Step("jy.focus", {"field": _names(children)[0]})]
+    """ "Answer with the name only": the answer is that field (see ``finish``); "show only
+    name and population": those fields of each record, every one named."""
+    names = _names(children)
+    if len(names) > 1:
+        return [Step("project", {"fields": names})]
+    return [Step("jy.focus", {"field": names[0]})]
 
 
 def _reformat(directives: list[Directive]) -> list[Directive]:

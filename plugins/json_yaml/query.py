@@ -167,17 +167,36 @@ def _comparable(field_value: Any, literal: Any, field: str, op: str) -> bool:
     )
 
 
+_ABSENT = object()
+
+
+def _field_value(record: Record, field: str) -> Any:
+    """``record``'s value of ``field``: a key, or else a dotted path into nested objects
+    (``address.city``); ``_ABSENT`` when it has none."""
+    if field in record:
+        return record[field]
+    value: Any = record
+    for part in field.split(".") if "." in field else ():
+        if not isinstance(value, Mapping) or part not in value:
+            return _ABSENT
+        value = value[part]
+    return value if "." in field else _ABSENT
+
+
 def filter_records(data: Any, *, field: str, op: str = "eq", value: Any = None) -> list[Any]:
-    """Records whose ``field`` compares true with ``value``; records without it never match."""
+    """Records whose ``field`` (a key or a dotted path) compares true with ``value``; records
+    without it never match, and a field no record has is a misread instruction."""
     records = _records(data, "filter")
     test = _COMPARE.get(op)
     if test is None:
         raise OpError(f"filter: unknown comparison {op!r}")
+    values = [_field_value(record, field) for record in records]
+    if records and all(v is _ABSENT for v in values):
+        raise Unsupported("field.unknown", f"no record has a field {field!r}")
     out = []
-    for record in records:
-        if field not in record:
+    for record, current in zip(records, values, strict=True):
+        if current is _ABSENT:
             continue
-        current = record[field]
         if (_comparable(current, value, field, op) and test(current, value)) or (
             current is None and value is None and op == "eq"
         ):
