@@ -116,7 +116,9 @@ class _ParseCache:
     def __call__(self, instruction: str) -> tuple[Directive, ...]:
         # a full stop that ends the text ends the sentence and says nothing of what to do:
         # "Convert this to YAML." and "Convert this to YAML" are one parse
-        result = self._outcome(_FINAL_STOP.sub("", instruction))
+        if instruction.endswith(".") or instruction[-1:].isspace():
+            instruction = _FINAL_STOP.sub("", instruction)
+        result = self._outcome(instruction)
         if isinstance(result, Unsupported):
             result.__cause__ = result.__context__ = None
             raise result.with_traceback(None)

@@ -263,6 +263,7 @@ class FrameReader:
         self._zh_words = zh_words
         self._parse = parse
         self._screened = lru_cache(maxsize=4096)(self._screen_text)
+        self._part_only = _part_only_pattern({n for n in nouns if n.isascii()} - BENIGN_EN)
 
     # ---- words ---------------------------------------------------------------------------
 
@@ -479,6 +480,9 @@ class FrameReader:
     ) -> list[Directive]:
         """The grammar's directives for the frame of ``text``; ``Unsupported`` when there is
         no frame or the grammar does not read its islands."""
+        if self._part_only.search(text):
+            raise _refuse("a part of the payload is named with 'only' (the classes only, 只给类): "
+                          "the engine converts or documents all of it")  # fmt: skip
         frame = self.frame(text, payload_formats, polite=polite)
         chinese = any("\u3400" <= ch <= "\u9fff" for island in frame.islands for ch in island)
         tries = (False, True) if chinese else (False,)
@@ -492,6 +496,16 @@ class FrameReader:
             if any(isinstance(d, Step) for d in directives):
                 return directives
         raise failure or _refuse("the frame asks for no operation")
+
+
+def _part_only_pattern(parts: Iterable[str]) -> re.Pattern[str]:
+    """Words that restrict a request to parts of the payload the plugins name ("JSDoc for the
+    classes only", "only the functions", 只给类加JSDoc): no frame reads a scope."""
+    names = "|".join(sorted((re.escape(p) for p in parts), key=len, reverse=True)) or "(?!)"
+    return re.compile(
+        rf"(?i)\bonly\s+(?:[a-z']+\s+){{0,2}}(?:{names})\b"
+        rf"|\b(?:{names})\s+only\b|(?:只|仅)(?:给|为|对|把)?(?:函数|类|方法)"
+    )
 
 
 _SEPARATORS = frozenset(",;.!?:，；。！？：\n-–—")

@@ -121,7 +121,7 @@ def readings(message: str, formats: frozenset[str] = frozenset()) -> Iterator[Se
     if not found and (wrap := wrapped(full, formats)) is not None:
         found = [wrap]
     if found:
-        yield _fenced(full, found, _slot_label(formats))
+        yield _fenced(full, found, _slot_lines(formats))
         return
     yield from _unique(_unfenced(full, _slot_label(formats)))
 
@@ -149,7 +149,7 @@ def _block_payload(body: str, lang: str) -> Payload:
     return Payload(read.text, read.lang)
 
 
-def _fenced(text: str, found: list[Fence], slot: re.Pattern[str]) -> Segmented:
+def _fenced(text: str, found: list[Fence], slot_lines: re.Pattern[str]) -> Segmented:
     """A fence carries exactly its lines; the text around the fences is the instruction, but
     for the template's slot labels on lines of their own ("Python code:", "TypeScript:")."""
     payloads = tuple(Payload(f.body, f.lang, f.span) for f in found)
@@ -158,9 +158,7 @@ def _fenced(text: str, found: list[Fence], slot: re.Pattern[str]) -> Segmented:
         pieces.append(text[last : f.start])
         last = f.end
     pieces.append(text[last:])
-    kept = (
-        "\n".join(line for line in p.split("\n") if not _is_slot_label(line, slot)) for p in pieces
-    )
+    kept = (slot_lines.sub("", p) if ":" in p or "：" in p else p for p in pieces)
     instruction = " ".join(p.strip() for p in kept if p.strip())
     return Segmented(_strip_colon(instruction), payloads, before="", how="fenced")
 
@@ -291,16 +289,21 @@ def _slot_label(formats: frozenset[str]) -> re.Pattern[str]:
     )
 
 
+@lru_cache(maxsize=8)
+def _slot_lines(formats: frozenset[str]) -> re.Pattern[str]:
+    """The lines of a text that are slot labels naming a format ("JSON:", "TypeScript code:",
+    "### Python:": ``_slot_label`` with a format and a colon), each with its line break, to
+    drop them in one pass."""
+    names = "|".join(sorted((re.escape(f) for f in formats), key=len, reverse=True)) or "(?!)"
+    return re.compile(
+        rf"(?im)^[ \t]*(?:#{{1,6}}[ \t]*)?(?:{names})(?:[ \t]+{_SLOT_NOUN})?[ \t]*[:：][ \t]*$\n?"
+    )
+
+
 _SLOT_NOUN = (
     r"(?:code|query|snippet|document|data|text|input|output|version|format|file|markup|"
     r"source|statement|object|string|代码|格式|数据)"
 )
-
-
-def _is_slot_label(line: str, slot: re.Pattern[str]) -> bool:
-    """Whether ``line`` is a slot label naming a format ("JSON:", "TypeScript code:")."""
-    label = slot.match(line)
-    return label is not None and bool(label["format"]) and bool(label["colon"])
 
 
 # a label that names where the answer goes ("YAML:", "Output:", "Answer:") ends a template
