@@ -482,12 +482,11 @@ def answer_plain(children: Children) -> list[Directive]:
 
 
 def answer_field(children: Children) -> list[Directive]:
-    """ "Answer with the name only": the answer is that field (see ``finish``); "show only
-    name and population": those fields of each record, every one named."""
+    """ "Answer with the name only": the answer is that field (see ``finish``). Several names
+    are several fields ("show only name and population") or one field's words ("only the
+    email address"): ``finish`` decides by what comes before."""
     names = _names(children)
-    if len(names) > 1:
-        return [Step("project", {"fields": names})]
-    return [Step("jy.focus", {"field": names[0]})]
+    return [Step("jy.focus", {"field": names[0], "also": names[1:]})]
 
 
 def _reformat(directives: list[Directive]) -> list[Directive]:
@@ -585,14 +584,21 @@ def finish(directives: list[Directive]) -> list[Directive]:
                 raise Unsupported("query.shape", "keys and values of what? nothing is grouped")
             continue
         if isinstance(d, Step) and d.op == "jy.focus":
-            field = d.params["field"]
+            field, also = d.params["field"], d.params.get("also") or []
             steps = [s for s in out if isinstance(s, Step)]
             last_step = steps[-1] if steps else None
             named = (
                 last_step.params.get("field") or last_step.params.get("path") if last_step else None
             )
             if last_step and last_step.op in ("pluck", "get") and _same_field(named, field):
+                continue  # "… the email. Output only the email address": what was picked
+            if last_step and last_step.op in ("first", "last", "sort", "filter") and also:
+                # every name kept: a field that is no key ("address" of "email address") is a
+                # misread the query frame reads again, never a field dropped
+                out.append(Step("project", {"fields": [field, *also]}))
                 continue
+            if also:
+                raise Unsupported("query.focus", "several fields of one record: name them apart")
             if last_step and last_step.op in ("max_by", "min_by", "only"):
                 out.append(Step("get", {"path": field}))
                 continue
