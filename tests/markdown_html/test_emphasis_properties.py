@@ -19,9 +19,8 @@ from markdown_it.rules_inline.balance_pairs import link_pairs
 from markdown_it.rules_inline.text import text as text_rule
 from markdown_it.token import Token
 
+from tests.markdown_html.emphasis_parsers import stock_and_ours
 from zerolayer.core.errors import Unsupported
-from zerolayer.plugins.markdown_html.emphasis import tokenize_emphasis
-from zerolayer.plugins.markdown_html.gfm import enable_gfm
 from zerolayer.plugins.markdown_html.render import parser
 
 # single characters, and the pieces of links, code spans and escapes the rule must stop before
@@ -30,16 +29,7 @@ TEXTS = st.lists(st.sampled_from(PIECES), max_size=32).map("".join)
 PROPERTY = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _parsers(gfm: bool) -> tuple[MarkdownIt, MarkdownIt]:
-    stock, ours = MarkdownIt("commonmark"), MarkdownIt("commonmark")
-    ours.inline.ruler.at("emphasis", tokenize_emphasis)
-    if gfm:
-        enable_gfm(stock, raw_html=True)
-        enable_gfm(ours, raw_html=True)
-    return stock, ours
-
-
-PARSERS = {False: _parsers(False), True: _parsers(True)}
+PARSERS = {False: stock_and_ours(False), True: stock_and_ours(True)}
 
 
 def _tokens(tokens: list[Token]) -> list[tuple]:
@@ -118,7 +108,7 @@ def _shout(state: StateInline, silent: bool) -> bool:
 def test_a_rule_before_text_is_left_its_turn(src: str) -> None:
     """Where the inline chain does not start with the text rule, the emphasis rule reads only
     runs and leaves the rest to the chain."""
-    stock, ours = _parsers(gfm=False)
+    stock, ours = stock_and_ours(gfm=False)
     stock.inline.ruler.before("text", "shout", _shout)
     ours.inline.ruler.before("text", "shout", _shout)
     assert _render(ours, src) == _render(stock, src)

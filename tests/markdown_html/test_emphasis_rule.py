@@ -14,9 +14,9 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from tests.markdown_html.emphasis_parsers import stock_and_ours
 from zerolayer.core.errors import Unsupported
-from zerolayer.plugins.markdown_html.emphasis import char_class, tokenize_emphasis
-from zerolayer.plugins.markdown_html.gfm import enable_gfm
+from zerolayer.plugins.markdown_html.emphasis import char_class
 
 PIECES = [
     "*", "**", "***", "_", "__", "___", "a", "b", "foo", " ", "  ", "\n", "\t", "\u00a0",
@@ -28,15 +28,6 @@ PIECES = [
 def _inputs(seed: int, count: int) -> list[str]:
     rng = random.Random(seed)
     return ["".join(rng.choice(PIECES) for _ in range(rng.randint(1, 16))) for _ in range(count)]
-
-
-def _parsers(gfm: bool) -> tuple[MarkdownIt, MarkdownIt]:
-    stock, ours = MarkdownIt("commonmark"), MarkdownIt("commonmark")
-    ours.inline.ruler.at("emphasis", tokenize_emphasis)
-    if gfm:
-        enable_gfm(stock, raw_html=True)
-        enable_gfm(ours, raw_html=True)
-    return stock, ours
 
 
 def _shape(tokens: list[Token]) -> list[tuple]:
@@ -61,7 +52,7 @@ def _render(md: MarkdownIt, src: str) -> tuple[list[tuple], str] | str:
 @pytest.mark.parametrize("gfm", [False, True])
 @pytest.mark.parametrize("seed", range(3))
 def test_same_tokens_as_markdown_it(seed: int, gfm: bool) -> None:
-    stock, ours = _parsers(gfm)
+    stock, ours = stock_and_ours(gfm)
     for src in _inputs(seed, 700):
         assert _render(ours, src) == _render(stock, src), src
 
