@@ -172,15 +172,15 @@ _ABSENT = object()
 
 def _field_value(record: Record, field: str) -> Any:
     """``record``'s value of ``field``: a key, or else a dotted path into nested objects
-    (``address.city``); ``_ABSENT`` when it has none."""
+    (``address.city``, walked as ``get`` walks it); ``_ABSENT`` when it has none."""
     if field in record:
         return record[field]
-    value: Any = record
-    for part in field.split(".") if "." in field else ():
-        if not isinstance(value, Mapping) or part not in value:
-            return _ABSENT
-        value = value[part]
-    return value if "." in field else _ABSENT
+    if "." not in field:
+        return _ABSENT
+    try:
+        return get(record, path=field)
+    except OpError:
+        return _ABSENT
 
 
 def filter_records(data: Any, *, field: str, op: str = "eq", value: Any = None) -> list[Any]:

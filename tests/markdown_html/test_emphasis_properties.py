@@ -17,9 +17,8 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline.balance_pairs import link_pairs
 from markdown_it.rules_inline.text import text as text_rule
-from markdown_it.token import Token
 
-from tests.markdown_html.emphasis_parsers import stock_and_ours
+from tests.markdown_html.emphasis_parsers import stock_and_ours, token_shape
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.markdown_html.render import parser
 
@@ -30,15 +29,6 @@ PROPERTY = settings(max_examples=1500, deadline=None, suppress_health_check=[Hea
 
 
 PARSERS = {False: stock_and_ours(False), True: stock_and_ours(True)}
-
-
-def _tokens(tokens: list[Token]) -> list[tuple]:
-    out: list[tuple] = []
-    for tok in tokens:
-        out.append((tok.type, tok.tag, tok.nesting, tok.level, tok.content, tok.markup))
-        if tok.children:
-            out.extend(_tokens(tok.children))
-    return out
 
 
 def _inline_state(md: MarkdownIt, src: str) -> StateInline:
@@ -60,7 +50,7 @@ def _render(md: MarkdownIt, src: str) -> tuple[list[tuple], str] | str:
         tokens = md.parse(src)
     except Unsupported as err:  # GFM refuses what cmark-gfm reads differently
         return f"{err.reason}: {err}"
-    return _tokens(tokens), md.renderer.render(tokens, md.options, {})
+    return token_shape(tokens), md.renderer.render(tokens, md.options, {})
 
 
 @pytest.mark.parametrize("gfm", [False, True])
@@ -69,7 +59,7 @@ def _render(md: MarkdownIt, src: str) -> tuple[list[tuple], str] | str:
 def test_same_tokens_delimiters_and_pairs(gfm: bool, src: str) -> None:
     stock, ours = PARSERS[gfm]
     expected, got = _inline_state(stock, src), _inline_state(ours, src)
-    assert _tokens(got.tokens) == _tokens(expected.tokens)
+    assert token_shape(got.tokens) == token_shape(expected.tokens)
     assert got.pending == expected.pending
     assert [m is None for m in got.tokens_meta] == [m is None for m in expected.tokens_meta]
     assert _delimiters(got) == _delimiters(expected)

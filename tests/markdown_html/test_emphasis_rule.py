@@ -12,9 +12,8 @@ import random
 
 import pytest
 from markdown_it import MarkdownIt
-from markdown_it.token import Token
 
-from tests.markdown_html.emphasis_parsers import stock_and_ours
+from tests.markdown_html.emphasis_parsers import stock_and_ours, token_shape
 from zerolayer.core.errors import Unsupported
 from zerolayer.plugins.markdown_html.emphasis import char_class
 
@@ -30,15 +29,6 @@ def _inputs(seed: int, count: int) -> list[str]:
     return ["".join(rng.choice(PIECES) for _ in range(rng.randint(1, 16))) for _ in range(count)]
 
 
-def _shape(tokens: list[Token]) -> list[tuple]:
-    out: list[tuple] = []
-    for tok in tokens:
-        out.append((tok.type, tok.tag, tok.nesting, tok.level, tok.content, tok.markup))
-        if tok.children:
-            out.extend(_shape(tok.children))
-    return out
-
-
 def _render(md: MarkdownIt, src: str) -> tuple[list[tuple], str] | str:
     """The tokens and HTML of ``src``, or the reason the parser refuses it (GFM refuses
     what cmark-gfm reads differently)."""
@@ -46,7 +36,7 @@ def _render(md: MarkdownIt, src: str) -> tuple[list[tuple], str] | str:
         tokens = md.parse(src)
     except Unsupported as err:
         return f"{err.reason}: {err}"
-    return _shape(tokens), md.renderer.render(tokens, md.options, {})
+    return token_shape(tokens), md.renderer.render(tokens, md.options, {})
 
 
 @pytest.mark.parametrize("gfm", [False, True])
