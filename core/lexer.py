@@ -11,9 +11,18 @@ character: for every terminal it computes a superset of the characters its patte
 start with (from the pattern's parsed form; anything it does not understand counts as
 "any character"), and for a character ``c`` it tries only the terminals whose set contains
 ``c``, in the same order. The first terminal in Lark's order that matches is therefore the
-same terminal as before. For ASCII and CJK characters the sets are exact supersets; for
-any other character every pattern that ignores case is tried as well (case folding outside
-ASCII has special cases this module does not model).
+same terminal as before. For ASCII and CJK characters the sets are exact supersets (a
+character outside ASCII that a pattern ignoring case names counts with the ASCII characters
+that fold to it: ſ with s and S); for any other character of the text every pattern that
+ignores case is tried as well (case folding outside ASCII has special cases this module does
+not model).
+
+Where the next two characters are both ASCII or CJK, the choice is narrowed once more by the
+pair: each terminal's pattern also gives a superset of the first two characters of its
+matches (``PairStarts``: the characters a one-character match can be, and for each first
+character the characters that can follow it), so "to" tries the few terminals that can
+start with "to", not every one that can start with "t", and a space before "the" tries the
+ignored whitespace alone rather than every pattern that allows a space before its word.
 
 A state's choice for a character starts by matching its terminals one after another, each
 pattern compiled once for the whole grammar, so a first-time instruction compiles nothing
@@ -76,13 +85,19 @@ class FirstChars:
 
 def _literal(code: int, flags: int, out: FirstChars) -> None:
     ch = chr(code)
-    if flags & _IGNORECASE and not _dispatched(ch):
-        out.any = True  # non-ASCII case folding (ſ, K, İ …) is not modelled
-        return
     out.chars.add(ch)
     if flags & _IGNORECASE:
         out.folded = True
-        out.chars.update((ch.lower(), ch.upper()))
+        out.chars.update(_ascii_forms(ch))
+
+
+@cache
+def _ascii_forms(ch: str) -> frozenset[str]:
+    """The ASCII characters a pattern of ``ch`` alone matches ignoring case: its ASCII case
+    forms, and for a character outside ASCII those that fold to it (ſ matches s and S, the
+    Kelvin sign k and K); no CJK character has a case form."""
+    one = re.compile(re.escape(ch), re.IGNORECASE)
+    return frozenset(chr(a) for a in range(0x80) if one.fullmatch(chr(a)))
 
 
 def _charset(items: Any, flags: int, out: FirstChars) -> None:
@@ -168,6 +183,134 @@ def first_chars(pattern: str, flags: int = 0) -> FirstChars:
     return first
 
 
+# The first two characters: a prefix is a tuple of up to two character sets; a tuple shorter
+# than two is a whole match (the empty tuple: the pattern can match the empty string).
+_Prefix = tuple[FirstChars, ...]
+_MAX_PREFIXES = 4096  # more than this for one pattern: its pairs count as any pair
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _anything() -> FirstChars:
+    out = FirstChars()
+    out.any = True
+    return out
+
+
+_ANY = _anything()
+
+
+@cache
+def _literal_set(code: int, flags: int) -> FirstChars:
+    out = FirstChars()  # shared between patterns: never updated after this
+    _literal(code, flags, out)
+    return out
+
+
+def _concat(left: list[_Prefix], right: list[_Prefix]) -> list[_Prefix]:
+    out = dict.fromkeys(p for p in left if len(p) == 2)
+    for p in left:
+        if len(p) < 2:
+            for q in right:
+                out[(p + q)[:2]] = None
+    if len(out) > _MAX_PREFIXES:
+        raise _TooMany
+    return list(out)
+
+
+def _prefixes(items: Any, flags: int) -> list[_Prefix]:
+    out: list[_Prefix] = [()]
+    for op, arg in items:
+        if all(len(p) == 2 for p in out):
+            break
+        out = _concat(out, _item_prefixes(op, arg, flags))
+    return out
+
+
+def _item_prefixes(op: Any, arg: Any, flags: int) -> list[_Prefix]:
+    if op is _C.LITERAL:
+        return [(_literal_set(arg, flags & _IGNORECASE),)]
+    if op is _C.IN:
+        chars = FirstChars()
+        _charset(arg, flags, chars)
+        return [(chars,)]
+    if op is _C.SUBPATTERN:
+        _group, add_flags, del_flags, sub = arg
+        return _prefixes(sub, (flags | add_flags) & ~del_flags)
+    if op is _C.ATOMIC_GROUP:
+        return _prefixes(arg, flags)
+    if op is _C.BRANCH:
+        out: dict[_Prefix, None] = {}
+        for alternative in arg[1]:
+            out.update(dict.fromkeys(_prefixes(alternative, flags)))
+        return list(out)
+    if op in (_C.MAX_REPEAT, _C.MIN_REPEAT, _C.POSSESSIVE_REPEAT):
+        # a repeat's first two characters come from at most two of its repetitions
+        low, high, sub = arg
+        once = _prefixes(sub, flags)
+        found: dict[_Prefix, None] = {}
+        for times in range(min(low, 2), min(high, 2) + 1):
+            repeated: list[_Prefix] = [()]
+            for _ in range(times):
+                repeated = _concat(repeated, once)
+            found.update(dict.fromkeys(repeated))
+        return list(found)
+    if op in (_C.ASSERT, _C.ASSERT_NOT, _C.AT):
+        return [()]  # zero width: narrows what follows, adds no character
+    if op in (_C.ANY, _C.NOT_LITERAL):
+        return [(_ANY,)]
+    return [(), (_ANY,), (_ANY, _ANY)]  # group references and the like: anything
+
+
+class PairStarts:
+    """A superset of the first two characters of a pattern's matches, for dispatched
+    characters: ``may_start(c1, c2)`` is False only where no match starts with ``c1``
+    followed by ``c2`` (``c2`` empty: the text ends after ``c1``)."""
+
+    __slots__ = ("always", "by_first", "one", "rest")
+
+    def __init__(self, prefixes: list[_Prefix]) -> None:
+        self.always = any(len(p) == 0 for p in prefixes)  # Lark refuses such terminals
+        self.one = FirstChars()  # a whole match of one character
+        self.by_first: dict[str, FirstChars] = {}  # first character -> second characters
+        self.rest: list[tuple[FirstChars, FirstChars]] = []  # pairs of wider first sets
+        for prefix in prefixes:
+            if len(prefix) == 1:
+                self.one.update(prefix[0])
+            elif len(prefix) == 2:
+                first, second = prefix
+                if first.any or first.ranges or first.classes:
+                    self.rest.append((first, second))
+                    continue
+                for c in first.chars:
+                    self.by_first.setdefault(c, FirstChars()).update(second)
+
+    def may_start(self, c1: str, c2: str) -> bool:
+        if self.always or c1 in self.one:
+            return True
+        if not c2:
+            return False
+        second = self.by_first.get(c1)
+        if second is not None and c2 in second:
+            return True
+        return any(c1 in first and c2 in second for first, second in self.rest)
+
+
+def pair_starts(pattern: str, flags: int = 0) -> PairStarts:
+    """The first two characters of ``pattern``'s matches (a superset)."""
+    try:
+        return PairStarts(_prefixes(sre_parse.parse(pattern, flags), flags))
+    except _TooMany:
+        return PairStarts([()])
+
+
+@cache
+def _pair_starts(pattern: str, flags: int) -> PairStarts:
+    return pair_starts(pattern, flags)
+
+
 class _Choice:
     """The terminals that can start with one character, in Lark's order.
 
@@ -214,6 +357,9 @@ def _compiled(pattern: str, flags: int, re_: Any) -> Any:
     return found
 
 
+_MAX_PAIRS = 2048  # pairs of characters remembered per parser state
+
+
 class DispatchScanner:
     """Lark's scanner for one set of terminals, matching at each position only the
     terminals that can start there (same first match as the full alternation)."""
@@ -225,6 +371,7 @@ class DispatchScanner:
         self.re = re_
         self._first = [_first_chars(t.pattern.to_regexp(), g_regex_flags) for t in terminals]
         self._by_char: dict[str, _Choice] = {}
+        self._by_pair: dict[str, _Choice] = {}
 
     def _choose(self, c: str) -> _Choice:
         if _dispatched(c):
@@ -238,9 +385,30 @@ class DispatchScanner:
         choice = self._by_char[c] = _Choice(picked, self.flags, self.re)
         return choice
 
+    def _choose_pair(self, key: str) -> _Choice:
+        """The terminals of the first character's choice whose matches can start with
+        ``key`` (the first two characters; one where the text ends after it)."""
+        c = key[0]
+        base = self._by_char.get(c) or self._choose(c)
+        second = key[1:]
+        if len(base.terminals) < 2 or not all(_dispatched(k) for k in key):
+            choice = base
+        else:
+            picked = [
+                t
+                for t in base.terminals
+                if _pair_starts(t.pattern.to_regexp(), self.flags).may_start(c, second)
+            ]
+            narrowed = len(picked) < len(base.terminals)
+            choice = _Choice(picked, self.flags, self.re) if narrowed else base
+        if len(self._by_pair) < _MAX_PAIRS:
+            self._by_pair[key] = choice
+        return choice
+
     def match(self, text: Any, pos: int) -> tuple[str, str] | None:
-        c = text.text[pos]
-        choice = self._by_char.get(c) or self._choose(c)
+        source = text.text
+        key = source[pos : pos + 2] if pos + 1 < text.end else source[pos]
+        choice = self._by_pair.get(key) or self._choose_pair(key)
         return choice.match(text, pos, self.flags, self.re)
 
 

@@ -23,7 +23,7 @@ from lark.exceptions import UnexpectedInput
 
 from zerolayer.core.engine import Engine
 from zerolayer.core.grammar import _build_transformer, _rule_names
-from zerolayer.core.lexer import DispatchContextualLexer, first_chars
+from zerolayer.core.lexer import DispatchContextualLexer, first_chars, pair_starts
 from zerolayer.core.normalise import normalise
 
 ROOT = Path(__file__).parents[1]
@@ -131,10 +131,43 @@ def test_first_characters(pattern: str, starts: str, never: str) -> None:
     assert not any(c in first for c in never)
 
 
-@pytest.mark.parametrize("pattern", ["[^a]b", ".x", "(?i:ſ)", "(?i:[à-ÿ])", "a?", "\\bx?"])
+@pytest.mark.parametrize("pattern", ["[^a]b", ".x", "(?i:[à-ÿ])", "a?", "\\bx?"])
 def test_what_is_not_modelled_counts_as_any_character(pattern: str) -> None:
     first = first_chars(pattern)
     assert all(c in first for c in "aZ0 中")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "starts", "never"),
+    [
+        ("(?i:ſ)", "sSſ", "aZ0 中"),  # long s folds to s and S
+        ("(?i:\u212a)", "kK\u212a", "aZ "),  # the Kelvin sign folds to k and K
+        ("(?i:→|->)", "→-", "tT "),
+    ],
+)
+def test_case_forms_of_characters_outside_ascii(pattern: str, starts: str, never: str) -> None:
+    first = first_chars(pattern)
+    assert all(c in first for c in starts)
+    assert not any(c in first for c in never)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "pairs", "never"),
+    [
+        ("(?i:convert|turn)(?![A-Za-z])", ["co", "CO", "tU"], ["cu", "ta", "c ", "c"]),
+        ("(?:这份|该)?\\s*python", [" p", "  ", "py", "这份", "该 ", "该p"], [" t", "pa", "这个"]),
+        ("(?:to|into)(?![A-Za-z0-9_])|→|->", ["to", "in", "->", "→ ", "→"], ["ti", "-a", " t"]),
+        ("[-+]?\\d+", ["-1", "12", "7", "+0", "1a"], ["-a", "a1", "-"]),
+        ("a?b*c", ["c", "ab", "ac", "bb", "bc", "c "], ["ad", "ba", "d"]),
+        ("(?:ab){3,}|x{2}", ["ab", "xx"], ["aa", "x", "xa"]),
+        ("[\u3400-\u9fff]+", ["中文", "中", "中a"], ["a中", "ab"]),
+        ("\\w+(?:\\.\\w+)*", ["ab", "a.", "中1", "x"], [".a", " a"]),
+    ],
+)
+def test_first_two_characters(pattern: str, pairs: list[str], never: list[str]) -> None:
+    starts = pair_starts(pattern)
+    assert all(starts.may_start(p[0], p[1:]) for p in pairs)
+    assert not any(starts.may_start(p[0], p[1:]) for p in never)
 
 
 def test_ignorecase_under_a_global_flag() -> None:
@@ -159,3 +192,18 @@ def test_first_characters_cover_every_terminal(engine: Engine, data: st.DataObje
         return
     if sample and re.fullmatch(pattern, sample):
         assert sample[0] in first_chars(pattern), (name, pattern, sample)
+
+
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.data())
+def test_first_two_characters_cover_every_terminal(engine: Engine, data: st.DataObject) -> None:
+    name, pattern = data.draw(st.sampled_from(_terminal_patterns(engine)))
+    try:
+        strategy = st.from_regex(re.compile(pattern), fullmatch=True)
+        sample = data.draw(strategy)
+    except Exception:  # a pattern hypothesis cannot generate from (look-arounds …)
+        return
+    if sample and re.fullmatch(pattern, sample):
+        assert pair_starts(pattern).may_start(sample[0], sample[1:2]), (name, pattern, sample)
