@@ -245,6 +245,24 @@ def is_answer_only(text: str, formats: frozenset[str]) -> bool:
     return terse
 
 
+def answer_formats(text: str, formats: frozenset[str]) -> tuple[str, ...]:
+    """The formats the answer-only clauses of ``text`` name, in order ("Return only the
+    YAML." names YAML)."""
+    found: list[str] = []
+    for a, b in _clauses(text):
+        clause = text[a:b]
+        named = _answer_only(_TOKEN.findall(clause), formats)
+        if named is None:  # an answer-only tail ("convert to JSON only output JSON")
+            tail = _tail(clause, formats, "", _named_nowhere, frozenset())
+            named = tail[1] if tail is not None else ()
+        found += named
+    return tuple(dict.fromkeys(found))
+
+
+def _named_nowhere(_text: str, _name: str) -> bool:
+    return False
+
+
 def drop_answer_only(
     text: str,
     formats: frozenset[str],

@@ -528,7 +528,7 @@ class Engine:
         seen.clear()
         candidates = _recorded(made, seen)
         try:
-            return self._first_reading(candidates)
+            return self._answer_as_converted(self._first_reading(candidates))
         except Exception:
             seen.extend(made)  # the readings not made yet: the caller's fallbacks read them all
             raise
@@ -653,6 +653,30 @@ class Engine:
                 unread_here = "" if candidate.closing else unread
                 return _accepted(replace(framed, closing_unread=unread_here), refused)
         return None
+
+    def _answer_as_converted(self, reading: _Reading) -> _Reading:
+        """``reading``, unless an answer-only clause names the format the request converts
+        from rather than the one it converts to ("Convert this YAML to JSON. Return only the
+        YAML."): the request contradicts itself, whatever the surface made of the clause."""
+        named = self.surface.answer_formats(normalise(reading.segmented.instruction))
+        if not named:
+            return reading
+        sources = {d.format for d in reading.directives if isinstance(d, Source)}
+        steps = [d for d in reading.directives if isinstance(d, Step)]
+        spec = self.registry.ops.get(steps[-1].op) if steps else None
+        if not sources or spec is None:
+            return reading
+        output = spec.output_type
+        if not output.endswith(("-text", "-source")):
+            return reading  # data or text, written out in a format the request may name
+        target = output.rsplit("-", 1)[0]
+        for name in named:
+            if name in sources and name != target:
+                raise NoMatch(
+                    f"the instruction converts {name} to {target} and asks for the answer as "
+                    f"{name}: say which format you want"
+                )
+        return reading
 
     def _screened(self, written: str) -> None:
         """A rewritten instruction is read only when the words as written ask nothing open

@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from zerolayer.core.answer_only import CUES as ANSWER_ONLY_CUES
-from zerolayer.core.answer_only import drop_answer_only, is_answer_only
+from zerolayer.core.answer_only import answer_formats, drop_answer_only, is_answer_only
 from zerolayer.core.message import TEMPLATE_LABEL
 
 # Spellings of formats a user writes besides the names of installed ops' formats.
@@ -196,6 +196,13 @@ class Surface:
         """Whether ``text`` is answer-only clauses alone ("No explanation needed, just
         code.", "Only output valid JSON, no prose.", 只要YAML，别的不用说)."""
         return is_answer_only(text, self.format_names)
+
+    def answer_formats(self, text: str) -> tuple[str, ...]:
+        """The formats ``text``'s answer-only clauses name, aliases resolved."""
+        if not ANSWER_ONLY_CUES.search(text):
+            return ()
+        found = answer_formats(text, self.format_names)
+        return tuple(dict.fromkeys(ALIASES.get(f.lower(), f.lower()) for f in found))
 
     def _names(self, text: str, name: str) -> bool:
         """Whether ``text`` names format ``name`` (aliases resolved)."""

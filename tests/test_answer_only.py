@@ -123,3 +123,11 @@ def test_data_that_ends_before_the_users_sentences_is_not_blamed(
 ) -> None:
     route, _ = _ask(engine, message)
     assert route in (Route.DETERMINISTIC, Route.FALLBACK)
+
+
+@pytest.mark.parametrize("message", CASES["contradictions"])
+def test_an_answer_in_the_source_format_contradicts_the_request(
+    engine: Engine, message: str
+) -> None:
+    route, output = _ask(engine, message)
+    assert route is Route.FALLBACK, f"{message!r} answered {output!r}"
