@@ -42,7 +42,8 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     # people
     "员工编号": ("employeeId", "employee_id", "id"), "工号": ("employeeId", "employee_id", "id"),
     "全名": ("full_name", "fullName", "name"), "技能": ("skills",),
-    "远程": ("isRemote", "remote", "is_remote"), "经理": ("manager_id", "manager"),
+    "远程": ("isRemote", "remote", "is_remote"), "翻新": ("isRefurbished", "refurbished"),
+    "经理": ("manager_id", "manager"),
     # issues and tasks
     "评论数": ("comments", "comment_count", "comments_count"),
     "评论": ("comments", "comment_count", "comments_count"),
@@ -73,8 +74,8 @@ CLASS_WORDS: dict[str, str] = {
     "有库存": " in stock ", "有货": " in stock ", "在售": " in stock ",
     "缺货": " out of stock ", "没货": " out of stock ", "无库存": " out of stock ",
     "没有库存": " out of stock ",
-    # a flag's word with a particle of having been done ("校准过的", "已经校准的")
-    "已经": " ", "过": " ",
+    # already ("已经校准的"); 过 after a field word is read by the reader ("校准过的")
+    "已经": " ",
 }  # fmt: skip
 
 # "哪本", "哪一班", "哪台": which, with a measure word (a closed class).

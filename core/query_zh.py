@@ -178,6 +178,7 @@ def english_clauses(
                 i = predicate.end()
                 continue
             out.append(f" {_said(field[1])} ")
+            i += text.startswith("过的", i)  # 校准过的: what has been done to the records
             continue
         if word in _EXTREMES and out and out[-1].strip() in keys.values():
             out.append(_EXTREMES[word])  # 飞行时间最短: the lowest of the field just said
