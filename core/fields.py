@@ -128,7 +128,7 @@ RECORD_NOUNS = frozenset(
         "employees", "staff", "workers", "members", "users", "customers", "clients", "students",
         "pupils", "products", "books", "orders", "tickets", "tasks", "cities", "countries",
         "flights", "movies", "films", "songs", "cars", "events", "transactions", "invoices",
-        "accounts", "companies",
+        "accounts", "companies", "issues", "sensors", "readings", "devices",
     }
 )  # fmt: skip
 RECORD_NOUNS |= frozenset(

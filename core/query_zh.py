@@ -18,6 +18,13 @@ from decimal import Decimal
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import GLOSSARY, RECORD_NOUNS
+from zerolayer.core.lexicon_zh import (
+    CLASS_WORDS,
+    FIELD_WORDS,
+    MEASURE_WORDS,
+    UNIT_WORDS,
+)
+from zerolayer.core.lexicon_zh import RECORD_NOUNS as ZH_RECORD_NOUNS
 from zerolayer.core.normalise import chinese_to_int
 
 # Chinese words of the clause classes, each written as the English word(s) of its class.
@@ -104,7 +111,6 @@ _LEXICON: dict[str, str] = {
     # "the one" a question or a request points at (给我人口最少的那个)
     "那个": " one ", "那一个": " one ", "那条": " one ", "那位": " one ",
 }  # fmt: skip
-_LONGEST = max(map(len, _LEXICON))
 _NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
 # "在30到40之间（含两端）": a range; one that does not say whether its ends count is left
 # as it is written ("between … and …" with no qualifier falls back).
@@ -140,11 +146,15 @@ def english_clauses(
     text = _COLUMNS.sub(" fields ", text)
     text = _FIELD_TOP.sub(lambda m: f" top {m[1]} ", text)
     text = _LAST_N.sub(lambda m: f" last {m[1]} ", text)
+    text = _DATE_THEN.sub(lambda m: f" {_AFTER_WORDS[m[2]]} {m[1]} ", text)
+    text = _WHICH.sub(" which ", text)
+    text = _YEAR.sub(r" \1 ", text)
+    text = _COUNTED.sub(r"\1 ", text)
     out: list[str] = []
     i = 0
     while i < len(text):
         ch = text[i]
-        if not _CJK.match(ch) and ch not in _LEXICON:
+        if not _CJK.match(ch) and ch not in _WORDS:
             out.append(ch)
             i += 1
             continue
@@ -155,14 +165,31 @@ def english_clauses(
             out.append(f" {value} ")  # 浙江: a value of the records, read as a value
             i += len(value)
             continue
-        if field and word == field[0] and _RECORD_NOUN.fullmatch(_LEXICON[word]) and _after_de(out):
+        if field and word == field[0] and _RECORD_NOUN.fullmatch(_WORDS[word]) and _after_de(out):
             field = None  # 湖北的城市: the records' noun after 的, though a key too
         if field is not None and len(field[0]) >= len(word):  # 名字 is a field, 名 a measure
-            out.append(f" {field[1]} ")
             i += len(field[0])
+            predicate = _PREDICATE_END.match(text, i)
+            if predicate and out and out[-1] == _WORDS["是"]:  # 是远程的: that are remote
+                out[-1] = " that are "
+                if len(out) > 1 and out[-2] == _WORDS["不"]:  # 不是远程的: that are not remote
+                    out[-2:] = [" that are not "]
+                out.append(f" {_said(field[1])} ")
+                i = predicate.end()
+                continue
+            out.append(f" {_said(field[1])} ")
+            i += text.startswith("过的", i)  # 校准过的: what has been done to the records
+            continue
+        if word in _EXTREMES and out and out[-1].strip() in keys.values():
+            out.append(_EXTREMES[word])  # 飞行时间最短: the lowest of the field just said
+            i += len(word)
+            continue
+        if word in _PRICE_EXTREMES and (price := _field_word("价格", 0, keys)):
+            out.append(f" {_PRICE_EXTREMES[word]} {price[1]} ")  # 最贵: the highest price
+            i += len(word)
             continue
         if word:
-            out.append(_LEXICON[word])
+            out.append(_WORDS[word])
             i += len(word)
             continue
         numeral = _NUMERAL.match(text, i)
@@ -210,7 +237,7 @@ def _after_de(out: list[str]) -> bool:
 
 def _longest(text: str, i: int) -> str | None:
     for size in range(min(_LONGEST, len(text) - i), 0, -1):
-        if text[i : i + size] in _LEXICON:
+        if text[i : i + size] in _WORDS:
             return text[i : i + size]
     return None
 
@@ -222,10 +249,11 @@ def _field_word(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] |
         word = text[i : i + size]
         if word in keys and _CJK.match(word):
             return word, keys[word]
-        named = [k for k in GLOSSARY.get(word, ()) if k.lower() in keys]
+        names = _GLOSSARY.get(word, ())
+        named = [k for k in names if k.lower() in keys]
         if len(named) == 1:
-            return word, named[0]
-        shaped = _by_words(GLOSSARY.get(word, ()), keys) if _CJK.match(word) else []
+            return word, keys[named[0].lower()]
+        shaped = _by_words(names, keys) if _CJK.match(word) else []
         if len(shaped) == 1:  # 单价 for unitPrice (unit_price), 金额 for total_amount
             return word, shaped[0]
     return None
@@ -245,7 +273,8 @@ def _by_words(names: Collection[str], keys: Mapping[str, str]) -> list[str]:
         found = [
             key
             for key in keys.values()
-            if _words_of(key) == said or (len(said) == 1 and _words_of(key)[-1:] == said)
+            if (words := _unitless(_words_of(key))) == said
+            or (len(said) == 1 and words[-1:] == said)
         ]
         if found:
             return found
@@ -263,3 +292,50 @@ def _range(m: re.Match[str]) -> str:
     word = "exclusive" if ends.startswith("不") else "inclusive"
     low, high = (n if n[0].isdigit() else str(chinese_to_int(n)) for n in (m[1], m[2]))
     return f" between {low} and {high} {word} "
+
+
+# The words of every class: core/query_zh's own and core/lexicon_zh's (which adds, never
+# overrides), with the Chinese field words of both glossaries.
+_WORDS: dict[str, str] = {**CLASS_WORDS, **ZH_RECORD_NOUNS, **_LEXICON}
+_LONGEST = max(map(len, _WORDS))
+_GLOSSARY: dict[str, tuple[str, ...]] = {
+    word: tuple(dict.fromkeys((*GLOSSARY.get(word, ()), *FIELD_WORDS.get(word, ()))))
+    for word in (*GLOSSARY, *FIELD_WORDS)
+}
+# "哪本", "哪一班": which, with a measure word, asking first ("哪本书最便宜"); "…的是哪本"
+# after the clause is left to the lexicon.
+_WHICH = re.compile(f"(?<!是)哪一?[{MEASURE_WORDS}]")
+# "是远程的", "是校准过的": a field said as what the records are (a flag), then 的.
+_PREDICATE_END = re.compile(r"\s*过?\s*的")
+# "2024-03-15 之后", "2015年以前": a point in time, then whether after or before it.
+_DATE_THEN = re.compile(
+    r"(?<![\d-])(\d{4}-\d{2}-\d{2}|\d{4}(?=\s*年))\s*年?\s*(之后|以后|之前|以前)"
+)
+_AFTER_WORDS = {"之后": "after", "以后": "after", "之前": "before", "以前": "before"}
+
+
+def _unitless(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A key's words without a unit after them (price_usd: price; duration_min: duration)."""
+    return words[:-1] if len(words) > 1 and words[-1] in UNIT_WORDS else words
+
+
+def _said(key: str) -> str:
+    """A key named by a Chinese word, as the query frame reads it: a flag's key (isRemote,
+    hasGarden) by its adjective's words (remote, garden), any other key as it is."""
+    words = _words_of(key)
+    if len(words) > 1 and words[0] in ("is", "has", "can"):
+        return " ".join(words[1:])
+    return key
+
+
+# A superlative said right after a field: the field's highest or lowest (飞行时间最短,
+# 重量最轻); 最贵 and 最便宜 alone: of the one price field the glossary names.
+_EXTREMES = {
+    **dict.fromkeys(("最长", "最重", "最贵", "最晚"), " top "),
+    **dict.fromkeys(("最短", "最轻", "最便宜", "最早"), " bottom "),
+}
+_PRICE_EXTREMES = {"最贵": "top", "最便宜": "bottom"}
+# "2015年": a year alone (not a date: 2024年3月1日 is read by _ZH_DATE first).
+_YEAR = re.compile(r"(?<!\d)(\d{4})\s*年(?!\s*\d)")
+# "两台", "3架": a count with its measure word (a closed class; 班 after a number is a class).
+_COUNTED = re.compile(r"(\d|[零〇一二两三四五六七八九十百千万])\s*[台架只件辆张篇首家部款座所]")

@@ -1,0 +1,88 @@
+"""Chinese words the query reader (core/query_zh.py) knows, declared as data.
+
+Three closed classes, each read by structure, never a sentence:
+
+- ``FIELD_WORDS``: a Chinese word for a field, with the English keys it may name, in order of
+  preference. A word names a key of the records when exactly one of its keys is there — as
+  written (``price``), in another style (``unit_price``, ``unitPrice``), as the last word of a
+  key (``id`` of ``sensor_id``) or with a unit after it (``price_usd``, ``temperature_c``, see
+  ``UNIT_WORDS``). These add to core/fields.GLOSSARY.
+- ``CLASS_WORDS``: Chinese words of the query's clause classes (order, comparison, question,
+  request, place), each written as the English word(s) of its class.
+- ``RECORD_NOUNS``: Chinese nouns that name the records themselves (传感器, 读数), read as the
+  English noun "records"; a noun that is a key of the records is a field instead.
+"""
+
+from __future__ import annotations
+
+FIELD_WORDS: dict[str, tuple[str, ...]] = {
+    # money and amounts
+    "价格": ("price",), "价钱": ("price",), "售价": ("price",), "票价": ("price", "fare"),
+    "定价": ("price",),
+    # readings
+    "温度": ("temperature", "temp"), "湿度": ("humidity",), "电量": ("battery",),
+    "电池电量": ("battery",), "位置": ("location",), "地点": ("location",),
+    "记录时间": ("recorded_at", "recorded", "timestamp"), "时间戳": ("timestamp",),
+    "校准": ("calibrated",), "已校准": ("calibrated",), "状态": ("status", "state"),
+    # flights
+    "航班号": ("flightNo", "flight_no", "flight_number", "flight"), "航空公司": ("airline",),
+    "出发地": ("origin",), "始发地": ("origin",), "目的地": ("destination",),
+    "起飞时间": ("departure", "departure_time", "departs_at"),
+    "出发时间": ("departure", "departure_time", "departs_at"),
+    "飞行时间": ("duration", "flight_time"), "飞行时长": ("duration", "flight_time"),
+    "剩余座位": ("seatsLeft", "seats_left", "seats_remaining", "seats_available"),
+    "剩余座位数": ("seatsLeft", "seats_left", "seats_remaining", "seats_available"),
+    "余座": ("seatsLeft", "seats_left", "seats_remaining", "seats_available"),
+    "座位": ("seats",), "延误": ("delay",), "延误时间": ("delay",),
+    "经停": ("stops",), "经停次数": ("stops",), "中转次数": ("stops",),
+    # books
+    "出版年份": ("publishedYear", "published_year", "year"),
+    "出版年": ("publishedYear", "published_year", "year"), "系列": ("series",),
+    "出版": ("publishedYear", "published_year", "published"),
+    # people
+    "员工编号": ("employeeId", "employee_id", "id"), "工号": ("employeeId", "employee_id", "id"),
+    "全名": ("full_name", "fullName", "name"), "技能": ("skills",),
+    "远程": ("isRemote", "remote", "is_remote"), "翻新": ("isRefurbished", "refurbished"),
+    "经理": ("manager_id", "manager"),
+    # issues and tasks
+    "评论数": ("comments", "comment_count", "comments_count"),
+    "评论": ("comments", "comment_count", "comments_count"),
+    "标签": ("labels", "tags"), "里程碑": ("milestone",), "关闭时间": ("closed_at", "closed"),
+    "指派人": ("assignee",), "负责人": ("owner", "assignee"), "编号": ("id", "number"),
+}  # fmt: skip
+
+# Words that may end a key after the field's own words: its unit (price_usd, temperature_c,
+# duration_min, battery_pct). A field word names such a key as it names the key without it.
+UNIT_WORDS = frozenset(
+    {
+        "usd", "eur", "gbp", "cny", "rmb", "jpy", "c", "f", "k", "min", "mins", "minutes",
+        "sec", "secs", "seconds", "s", "ms", "h", "hr", "hrs", "hours", "days", "pct",
+        "percent", "kg", "g", "lb", "lbs", "km", "m", "cm", "mm", "mb", "gb", "kb",
+    }
+)  # fmt: skip
+
+CLASS_WORDS: dict[str, str] = {
+    # points in time compared ("早于2015年", "晚于3月")
+    "早于": " before ", "晚于": " after ",
+    "从早到晚": " from oldest to newest ", "由早到晚": " from oldest to newest ",
+    "从晚到早": " from newest to oldest ", "由晚到早": " from newest to oldest ",
+    # requests ("告诉我…", "…列出来")
+    "告诉我": " give ", "列出来": " give ", "找出来": " give ", "挑出来": " give ",
+    # places a record goes to ("飞往 JFK 的航班")
+    "飞往": " to ", "飞去": " to ", "前往": " to ", "开往": " to ", "去往": " to ",
+    # in stock / out of stock (a flag in_stock, inStock)
+    "有库存": " in stock ", "有货": " in stock ", "在售": " in stock ",
+    "缺货": " out of stock ", "没货": " out of stock ", "无库存": " out of stock ",
+    "没有库存": " out of stock ",
+    # already ("已经校准的"); 过 after a field word is read by the reader ("校准过的")
+    "已经": " ",
+}  # fmt: skip
+
+# "哪本", "哪一班", "哪台": which, with a measure word (a closed class).
+MEASURE_WORDS = "个本班架台只条家部款位名件辆张篇首项次场所座"
+
+RECORD_NOUNS: dict[str, str] = {
+    "传感器": " records ", "读数": " records ", "设备": " records ", "书籍": " books ",
+    "图书": " books ", "工单": " records ", "任务": " tasks ", "客户": " customers ",
+    "顾客": " customers ", "电影": " movies ", "歌曲": " songs ", "公司": " companies ",
+}  # fmt: skip
