@@ -774,7 +774,8 @@ class Engine:
         """Whether a reading's closing sentence is instruction: the instruction before the
         payload asks for an operation on a payload of its own (text of the conversation may
         end in any sentence), and the grammar reads the sentence."""
-        if candidate.how == TIGHT_CLOSING and not self.surface.answer_only(candidate.closing):
+        tight = candidate.how == TIGHT_CLOSING
+        if tight and not self.surface.answer_only(normalise(candidate.closing)):
             return False
         head = candidate.instruction[: len(candidate.instruction) - len(candidate.closing)]
         return self._closing_cached(head, candidate.closing)
@@ -795,7 +796,9 @@ class Engine:
             return self.surface.answer_only(normalise(closing))
         except (Unsupported, PlanError):
             return False
-        return self._is_instruction(closing)
+        # answer-only words are instruction, whatever the grammar makes of them ("Only
+        # return the HTML.", "typescript please, no commentary"); else the grammar decides
+        return self.surface.answer_only(normalise(closing)) or self._is_instruction(closing)
 
     def _ambiguous_end(
         self, directives: tuple[Directive, ...], sentence: str, candidate: Segmented
