@@ -60,6 +60,8 @@ _FILLER = re.compile(
     r"(?i)(?:\b(?:please|pls|kindly)\b[,]?\s*|(?<![A-Za-z])(?:thanks|thank you)[.!]?\s*$"
     r"|请你|请帮我|请|帮我|帮忙|麻烦你|麻烦|劳驾|谢谢[。!]?)"
 )
+# Words without one of which an ASCII text has no filler.
+_FILLER_CUES = ("please", "pls", "kindly", "thank")
 # "use" opening an option clause ("…, use 4-space indentation", "… — use GFM"): the
 # grammar's verb for an option there is "using".
 _USE_OPTION = re.compile(
@@ -150,10 +152,18 @@ def forget_normalised() -> None:
 
 
 def _normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).translate(_PUNCT)
-    text = _CN_NUMBER.sub(_replace_numeral, text)
-    text = _EN_NUMBER.sub(lambda m: _EN_NUMBERS[m.group(1).lower()], text)
-    text = _FILLER.sub("", text)
-    text = _USE_OPTION.sub(r"\1using ", text)
+    # ASCII text has nothing for NFKC, the CJK punctuation or the Chinese numerals to do,
+    # and each English pattern runs only where its words occur (case ignored)
+    ascii_only = text.isascii()
+    if not ascii_only:
+        text = unicodedata.normalize("NFKC", text).translate(_PUNCT)
+        text = _CN_NUMBER.sub(_replace_numeral, text)
+    low = text.lower() if ascii_only else ""
+    if not ascii_only or any(word in low for word in _EN_NUMBERS):
+        text = _EN_NUMBER.sub(lambda m: _EN_NUMBERS[m.group(1).lower()], text)
+    if not ascii_only or any(cue in low for cue in _FILLER_CUES):
+        text = _FILLER.sub("", text)
+    if not ascii_only or "use" in low:
+        text = _USE_OPTION.sub(r"\1using ", text)
     text = _SPACES.sub(" ", text)
     return "\n".join(line.strip() for line in text.split("\n")).strip()

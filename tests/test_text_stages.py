@@ -7,7 +7,10 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
+from zerolayer.core import normalise as stages
 from zerolayer.core.gate import check_sampling, check_text
 from zerolayer.core.messages import EngineRequest, Message
 from zerolayer.core.normalise import chinese_to_int, normalise
@@ -24,6 +27,30 @@ def _load(name: str) -> list[Any]:
 @pytest.mark.parametrize(("text", "expected"), _load("normalise.yaml"))
 def test_normalise(text: str, expected: str) -> None:
     assert normalise(text) == expected
+
+
+def _every_pass(text: str) -> str:
+    """Normalisation with every pass run on every text (what ``normalise`` skips for an
+    ASCII text without the words a pass looks for must change nothing)."""
+    text = stages.unicodedata.normalize("NFKC", text).translate(stages._PUNCT)
+    text = stages._CN_NUMBER.sub(stages._replace_numeral, text)
+    text = stages._EN_NUMBER.sub(lambda m: stages._EN_NUMBERS[m.group(1).lower()], text)
+    text = stages._FILLER.sub("", text)
+    text = stages._USE_OPTION.sub(r"\1using ", text)
+    text = stages._SPACES.sub(" ", text)
+    return "\n".join(line.strip() for line in text.split("\n")).strip()
+
+
+_PIECES = st.sampled_from(
+    ["Use", "use", "USE", "please", "PLS", "Kindly", "thanks", "Thank you", "two", "Four",
+     "twenty", "one-", "spaces", "JSON", ",", ".", "-", " ", "  ", "\t", "\n", "x", "'", "abuse",
+     "请", "两个", "第三段", "，", "。", "ｕｓｅ", "ſ", "İ", "\u3000"]
+)  # fmt: skip
+
+
+@given(st.lists(_PIECES, max_size=12).map("".join) | st.text(max_size=40))
+def test_normalise_skips_only_passes_with_nothing_to_do(text: str) -> None:
+    assert stages._normalise(text) == _every_pass(text)
 
 
 @pytest.mark.parametrize(
