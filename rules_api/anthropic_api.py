@@ -12,8 +12,9 @@ for the rules service) is never forwarded: the backend then uses its configured 
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
@@ -23,9 +24,14 @@ from zerolayer.core.blocks.syntax import SyntaxVersionError, check_version, supp
 from zerolayer.core.fallback import ChoiceDelta
 from zerolayer.core.messages import Route
 from zerolayer.core.neural.anthropic import caller_api_key
+from zerolayer.core.neural.transport import adrain
+from zerolayer.core.neural.upstream import StreamReader, read_items
 from zerolayer.rules_api.answers import (
     Finish,
     answer_deltas,
+    broken,
+    call_fallback,
+    completion_finish,
     fallback_completion,
     open_fallback_stream,
     record,
@@ -39,8 +45,10 @@ from zerolayer.rules_api.fast_path import ID, Template, new_hex, slot_values
 from zerolayer.rules_api.headers import CONTROL, SYNTAX
 from zerolayer.rules_api.schemas import CountTokensRequest, MessagesRequest
 from zerolayer.rules_api.service import AnswerService, Decision, StreamStart, input_tokens
-from zerolayer.rules_api.streaming import EventStreamResponse
+from zerolayer.rules_api.streaming import EventStreamResponse, RelayResponse
 from zerolayer.rules_api.translate import Prepared, from_anthropic
+
+log = logging.getLogger("zerolayer.rules_api")
 
 API = "anthropic"
 SSE_HEADERS = {"cache-control": "no-cache"}
@@ -116,14 +124,10 @@ def sse(event: str, data: dict[str, Any]) -> bytes:
     return b"event: " + event.encode() + b"\ndata: " + dump_json(data) + b"\n\n"
 
 
-async def event_stream(
-    prepared: Prepared, msg_id: str, deltas: AsyncIterator[str | ChoiceDelta | Finish]
-) -> AsyncIterator[bytes]:
-    """Anthropic's streaming event sequence around the answer's text deltas.
-
-    ``message_start`` is sent before the model has answered, so its ``input_tokens`` is
-    zerolayer's count; ``message_delta`` carries the final usage, the upstream's
-    ``input_tokens`` included (the SDKs take it as the message's)."""
+def start_events(prepared: Prepared, msg_id: str) -> bytes:
+    """The events before the answer's text: ``message_start`` (its ``input_tokens``
+    zerolayer's count: it is sent before the model has answered), ``content_block_start``,
+    ``ping``."""
     start: dict[str, Any] = {
         "id": msg_id,
         "type": "message",
@@ -134,12 +138,68 @@ async def event_stream(
         "stop_sequence": None,
         "usage": usage(input_tokens(prepared.request), 1),
     }
-    yield sse("message_start", {"type": "message_start", "message": start})
-    yield sse(
-        "content_block_start",
-        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    return (
+        sse("message_start", {"type": "message_start", "message": start})
+        + sse(
+            "content_block_start",
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "text", "text": ""},
+            },
+        )
+        + sse("ping", {"type": "ping"})
     )
-    yield sse("ping", {"type": "ping"})
+
+
+# ``sse("content_block_delta", …)`` of a text delta, around the text's JSON (``dump_json``
+# of the event: every other string of it is ASCII, so the text's JSON is the same alone)
+DELTA = (
+    b'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0, '
+    b'"delta": {"type": "text_delta", "text": ',
+    b"}}\n\n",
+)
+
+
+def delta_events(items: list[str | ChoiceDelta]) -> list[bytes]:
+    """The ``content_block_delta`` events of text deltas (a ``ChoiceDelta``, a further
+    choice's text, is not the Messages answer's)."""
+    head, tail = DELTA
+    return [head + dump_json(item) + tail for item in items if isinstance(item, str) and item]
+
+
+def finish_events(finish: Finish) -> bytes:
+    """The events after the answer's text: ``content_block_stop``, ``message_delta`` (the
+    stop reason and the final usage, the upstream's ``input_tokens`` included: the SDKs take
+    it as the message's), ``message_stop``."""
+    return (
+        sse("content_block_stop", {"type": "content_block_stop", "index": 0})
+        + sse(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": finish.stop_reason, "stop_sequence": finish.stop_sequence},
+                "usage": {
+                    "input_tokens": finish.input_tokens,
+                    "output_tokens": finish.output_tokens,
+                },
+            },
+        )
+        + sse("message_stop", {"type": "message_stop"})
+    )
+
+
+def error_event(message: str, kind: str) -> bytes:
+    """The ``error`` event that ends a broken stream."""
+    return sse("error", {"type": "error", "error": {"type": kind, "message": message}})
+
+
+async def event_stream(
+    prepared: Prepared, msg_id: str, deltas: AsyncIterator[str | ChoiceDelta | Finish]
+) -> AsyncIterator[bytes]:
+    """Anthropic's streaming event sequence around the answer's text deltas (``answer_deltas``:
+    a deterministic answer, or a fallback's stream read item by item)."""
+    yield start_events(prepared, msg_id)
     async for item in deltas:
         if isinstance(item, ChoiceDelta):  # a Messages request asks for one answer
             continue
@@ -150,19 +210,50 @@ async def event_stream(
             )
             continue
         if item.error is not None:
-            error = {"type": item.error_kind, "message": item.error}
-            yield sse("error", {"type": "error", "error": error})
+            yield error_event(item.error, item.error_kind)
             return
-        yield sse("content_block_stop", {"type": "content_block_stop", "index": 0})
-        yield sse(
-            "message_delta",
-            {
-                "type": "message_delta",
-                "delta": {"stop_reason": item.stop_reason, "stop_sequence": item.stop_sequence},
-                "usage": {"input_tokens": item.input_tokens, "output_tokens": item.output_tokens},
-            },
-        )
-        yield sse("message_stop", {"type": "message_stop"})
+        yield finish_events(item)
+
+
+async def read_stream(
+    service: AnswerService,
+    prepared: Prepared,
+    decision: Decision,
+    started: float,
+    msg_id: str,
+    reader: StreamReader,
+    first: list[str | ChoiceDelta],
+    chunks: AsyncIterator[bytes],
+) -> AsyncGenerator[tuple[bytes, bool], None]:
+    """``event_stream`` of an OpenAI-compatible upstream's stream, made a read at a time:
+    the events of every event of a read (``StreamReader``) translated in one pass and sent
+    as one piece, ``(bytes, last)`` for ``RelayResponse``; the same bytes, the same end
+    (after ``[DONE]``, the body's end is read before the finish), the same error event where
+    the stream breaks, the same metrics as ``answer_deltas``."""
+    failed, spent = True, 0
+    try:
+        out = [start_events(prepared, msg_id), *delta_events(first)]
+        try:
+            while not (reader.done or reader.ended):
+                if out:
+                    yield b"".join(out), False
+                    out = []
+                out += delta_events(await read_items(reader, chunks))
+            if reader.done:
+                await adrain(chunks)
+            finish = completion_finish(prepared, reader.completion())
+        except Exception as exc:  # the backend broke mid-stream: end with an error event
+            log.error("fallback stream failed: %r", exc)
+            message = f"the neural fallback failed while streaming: {broken(exc)}"
+            out.append(error_event(message, getattr(exc, "kind", "api_error")))
+            yield b"".join(out), True
+            return
+        out.append(finish_events(finish))
+        failed, spent = False, finish.output_tokens
+        yield b"".join(out), True
+    finally:
+        await chunks.aclose()  # a no-op once read to the end
+        record(service, API, decision, started, failed=failed, model_tokens=spent)
 
 
 async def answer(
@@ -202,6 +293,12 @@ async def _create_message(
     start: StreamStart | None = None
     if decision.route is Route.FALLBACK:
         if prepared.stream:
+            opened = await call_fallback(
+                service.aopen_reader, service, API, prepared, decision, started
+            )
+            if opened is not None:
+                stream = read_stream(service, prepared, decision, started, msg_id, *opened)
+                return RelayResponse(stream, {**headers, **SSE_HEADERS}, watch=True)
             start = await open_fallback_stream(service, API, prepared, decision, started)
         else:
             text, finish = await fallback_completion(service, API, prepared, decision, started)

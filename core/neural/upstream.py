@@ -25,9 +25,11 @@ from zerolayer.core.messages import EngineRequest
 from zerolayer.core.neural.prompt import chat_messages
 from zerolayer.core.neural.transport import (
     DONE,
+    EventParser,
     HttpBackend,
     TransportSettings,
     UpstreamError,
+    adrain,
     checked_base_url,
     settings_from_env,
 )
@@ -142,6 +144,83 @@ class ChunkReader:
                 for i in others
             ),
         )
+
+
+class StreamReader:
+    """An upstream's Chat Completions event stream read a read at a time: ``feed`` takes the
+    body as it comes off the network and gives the items (text deltas, ``ChoiceDelta``) of
+    every event the piece completes, in one pass (``EventParser`` for the lines, then
+    ``ChunkReader``), as ``UpstreamBackend.astream`` gives them one by one.
+
+    What ``astream`` stops at, it stops at: ``[DONE]`` (``done``; what follows is not read),
+    the body's end (``feed(b"")``: ``ended``), and an error, bad data or an error event, where
+    it stands in the stream: when items came before it in the same piece, ``feed`` gives
+    those and the next call raises it (every call after an error raises it again), so the
+    items and the error are the same however the upstream's bytes were split into reads.
+    ``completion`` is ``ChunkReader``'s, once the stream is done or ended."""
+
+    def __init__(self, source: str, stop: Sequence[str]) -> None:
+        self.parser = EventParser(source)
+        self.reader = ChunkReader(stop)
+        self.ended = False
+        self.error: Exception | None = None
+
+    @property
+    def done(self) -> bool:
+        """True once ``[DONE]`` was read."""
+        return self.reader.done
+
+    def feed(self, chunk: bytes) -> list[str | ChoiceDelta]:
+        """The items of the events ``chunk`` completes (``b""``: the body ended)."""
+        if self.error is not None:
+            raise self.error
+        if not chunk:
+            self.ended = True
+        out: list[str | ChoiceDelta] = []
+        reader = self.reader
+        try:
+            for _, data in self.parser.feed_bytes(chunk):
+                out += reader.feed(data)
+                if reader.done:
+                    break
+        except Exception as exc:  # bad data, an error event: raised where it stands
+            self.error = exc
+            if not out:
+                raise
+        return out
+
+    def completion(self) -> Completion:
+        """The stream's ``Completion`` (``ChunkReader.completion``); the stream's error when
+        it broke, UpstreamError when it ended before it finished."""
+        if self.error is not None:
+            raise self.error
+        return self.reader.completion()
+
+
+async def read_items(reader: StreamReader, chunks: AsyncIterator[bytes]) -> list[str | ChoiceDelta]:
+    """The items of the next read of ``chunks`` (at the body's end, of ``feed(b"")``)."""
+    piece = await anext(chunks, None)
+    while piece == b"":
+        piece = await anext(chunks, None)
+    return reader.feed(b"" if piece is None else piece)
+
+
+async def first_items(
+    reader: StreamReader, chunks: AsyncIterator[bytes]
+) -> list[str | ChoiceDelta]:
+    """The items of the reads of ``chunks`` up to the first that gives any, as ``astream``'s
+    first item comes: a stream that finishes without any is read to its end (after
+    ``[DONE]``, its body's end: ``adrain``) and its completion checked, so that a stream
+    that breaks before its first item raises here (before the client's answer starts)."""
+    while True:
+        items = await read_items(reader, chunks)
+        if items:
+            return items
+        if reader.done:
+            await adrain(chunks)
+        if reader.done or reader.ended:
+            reader.completion()
+            return []
 
 
 USAGE = re.compile(rb'"usage"\s*:\s*\{')
@@ -395,6 +474,11 @@ class UpstreamBackend(HttpBackend):
         for _, data in self.transport.post_events("/chat/completions", body, self._headers()):
             yield from reader.feed(data)
         yield reader.completion()
+
+    def stream_reader(self, stop: Sequence[str] = ()) -> StreamReader:
+        """A reader of the event stream ``arelay`` gives (``astream``'s items, a read at a
+        time)."""
+        return StreamReader(self.transport.base_url, stop)
 
     def arelay(
         self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()
