@@ -40,7 +40,7 @@ from zerolayer.rules_api.answers import (
 from zerolayer.rules_api.api_errors import ApiError
 from zerolayer.rules_api.credentials import upstream_key
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
-from zerolayer.rules_api.encoding import dump_json
+from zerolayer.rules_api.encoding import dump_json, dump_str, dump_value
 from zerolayer.rules_api.fast_path import ID, Template, new_hex, slot_values
 from zerolayer.rules_api.headers import CONTROL, SYNTAX
 from zerolayer.rules_api.schemas import CountTokensRequest, MessagesRequest
@@ -124,69 +124,61 @@ def sse(event: str, data: dict[str, Any]) -> bytes:
     return b"event: " + event.encode() + b"\ndata: " + dump_json(data) + b"\n\n"
 
 
-def start_events(prepared: Prepared, msg_id: str) -> bytes:
-    """The events before the answer's text: ``message_start`` (its ``input_tokens``
-    zerolayer's count: it is sent before the model has answered), ``content_block_start``,
-    ``ping``."""
-    start: dict[str, Any] = {
-        "id": msg_id,
-        "type": "message",
-        "role": "assistant",
-        "model": prepared.model,
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": usage(input_tokens(prepared.request), 1),
-    }
-    return (
-        sse("message_start", {"type": "message_start", "message": start})
-        + sse(
-            "content_block_start",
-            {
-                "type": "content_block_start",
-                "index": 0,
-                "content_block": {"type": "text", "text": ""},
-            },
-        )
-        + sse("ping", {"type": "ping"})
-    )
-
-
-# ``sse("content_block_delta", …)`` of a text delta, around the text's JSON (``dump_json``
-# of the event: every other string of it is ASCII, so the text's JSON is the same alone)
+# The events an answer's text comes between, as ``sse`` writes them, around their values
+# (``dump_value`` of each: every other string of them is ASCII, so that a value's JSON is
+# the same alone as in its event, ASCII escapes included). ``tests/http`` checks them
+# against ``sse`` of the events' objects.
+START = (
+    b'event: message_start\ndata: {"type": "message_start", "message": {"id": ',
+    b', "type": "message", "role": "assistant", "model": ',
+    b', "content": [], "stop_reason": null, "stop_sequence": null, "usage": {"input_tokens": ',
+    b', "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}}'
+    b'\n\nevent: content_block_start\ndata: {"type": "content_block_start", "index": 0, '
+    b'"content_block": {"type": "text", "text": ""}}\n\nevent: ping\ndata: {"type": "ping"}\n\n',
+)
 DELTA = (
     b'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0, '
     b'"delta": {"type": "text_delta", "text": ',
     b"}}\n\n",
 )
+FINISH = (
+    b'event: content_block_stop\ndata: {"type": "content_block_stop", "index": 0}\n\n'
+    b'event: message_delta\ndata: {"type": "message_delta", "delta": {"stop_reason": ',
+    b', "stop_sequence": ',
+    b'}, "usage": {"input_tokens": ',
+    b', "output_tokens": ',
+    b'}}\n\nevent: message_stop\ndata: {"type": "message_stop"}\n\n',
+)
+
+
+def filled(parts: tuple[bytes, ...], values: tuple[Any, ...]) -> bytes:
+    """The parts of a template with the JSON of a value between each two."""
+    out = [parts[0]]
+    for value, part in zip(values, parts[1:], strict=True):
+        out += (dump_value(value), part)
+    return b"".join(out)
+
+
+def start_events(prepared: Prepared, msg_id: str) -> bytes:
+    """The events before the answer's text: ``message_start`` (its ``input_tokens``
+    zerolayer's count: it is sent before the model has answered), ``content_block_start``,
+    ``ping``."""
+    return filled(START, (msg_id, prepared.model, input_tokens(prepared.request)))
 
 
 def delta_events(items: list[str | ChoiceDelta]) -> list[bytes]:
     """The ``content_block_delta`` events of text deltas (a ``ChoiceDelta``, a further
     choice's text, is not the Messages answer's)."""
     head, tail = DELTA
-    return [head + dump_json(item) + tail for item in items if isinstance(item, str) and item]
+    return [head + dump_str(item) + tail for item in items if type(item) is str and item]
 
 
 def finish_events(finish: Finish) -> bytes:
     """The events after the answer's text: ``content_block_stop``, ``message_delta`` (the
     stop reason and the final usage, the upstream's ``input_tokens`` included: the SDKs take
     it as the message's), ``message_stop``."""
-    return (
-        sse("content_block_stop", {"type": "content_block_stop", "index": 0})
-        + sse(
-            "message_delta",
-            {
-                "type": "message_delta",
-                "delta": {"stop_reason": finish.stop_reason, "stop_sequence": finish.stop_sequence},
-                "usage": {
-                    "input_tokens": finish.input_tokens,
-                    "output_tokens": finish.output_tokens,
-                },
-            },
-        )
-        + sse("message_stop", {"type": "message_stop"})
-    )
+    values = (finish.stop_reason, finish.stop_sequence, finish.input_tokens, finish.output_tokens)
+    return filled(FINISH, values)
 
 
 def error_event(message: str, kind: str) -> bytes:
@@ -204,10 +196,7 @@ async def event_stream(
         if isinstance(item, ChoiceDelta):  # a Messages request asks for one answer
             continue
         if isinstance(item, str):
-            delta = {"type": "text_delta", "text": item}
-            yield sse(
-                "content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}
-            )
+            yield DELTA[0] + dump_str(item) + DELTA[1]
             continue
         if item.error is not None:
             yield error_event(item.error, item.error_kind)

@@ -25,7 +25,6 @@ from zerolayer.core.messages import EngineRequest
 from zerolayer.core.neural.prompt import chat_messages
 from zerolayer.core.neural.transport import (
     DONE,
-    EventParser,
     HttpBackend,
     TransportSettings,
     UpstreamError,
@@ -34,6 +33,9 @@ from zerolayer.core.neural.transport import (
     settings_from_env,
 )
 
+# ``json.loads`` of a str without leading or trailing whitespace, without the checks and
+# the calls around its scanner: the value at 0 and where it ends (StopIteration: none)
+_SCAN = json.JSONDecoder().scan_once
 FINISH: dict[str | None, StopReason] = {"length": "max_tokens", "stop": "end_turn"}
 
 
@@ -149,8 +151,12 @@ class ChunkReader:
 class StreamReader:
     """An upstream's Chat Completions event stream read a read at a time: ``feed`` takes the
     body as it comes off the network and gives the items (text deltas, ``ChoiceDelta``) of
-    every event the piece completes, in one pass (``EventParser`` for the lines, then
-    ``ChunkReader``), as ``UpstreamBackend.astream`` gives them one by one.
+    every event the piece completes, in one pass, as ``UpstreamBackend.astream`` gives them
+    one by one (``EventParser`` for the lines, then ``ChunkReader``): the lines of a piece
+    split as ``EventParser.feed_bytes`` splits them (a line cut between pieces kept for the
+    next), each ``data:`` line's data decoded as ``EventParser.feed`` decodes it (its errors
+    in its words), without a generator or a call per line; event names, which ``astream``
+    does not use, are not kept.
 
     What ``astream`` stops at, it stops at: ``[DONE]`` (``done``; what follows is not read),
     the body's end (``feed(b"")``: ``ended``), and an error, bad data or an error event, where
@@ -160,8 +166,9 @@ class StreamReader:
     ``completion`` is ``ChunkReader``'s, once the stream is done or ended."""
 
     def __init__(self, source: str, stop: Sequence[str]) -> None:
-        self.parser = EventParser(source)
+        self.source = source
         self.reader = ChunkReader(stop)
+        self.rest = b""
         self.ended = False
         self.error: Exception | None = None
 
@@ -174,15 +181,33 @@ class StreamReader:
         """The items of the events ``chunk`` completes (``b""``: the body ended)."""
         if self.error is not None:
             raise self.error
+        data = self.rest + chunk if self.rest else chunk
+        lines = data.splitlines(keepends=True)
+        if chunk and lines and lines[-1][-1:] not in (b"\n", b"\r"):
+            self.rest = lines.pop()
+        else:
+            self.rest = b""
         if not chunk:
             self.ended = True
         out: list[str | ChoiceDelta] = []
         reader = self.reader
         try:
-            for _, data in self.parser.feed_bytes(chunk):
-                out += reader.feed(data)
-                if reader.done:
+            for line in lines:
+                if not line.startswith(b"data:"):
+                    continue
+                payload = line[5:].decode("utf-8", "replace").strip()
+                if payload == "[DONE]":
+                    reader.feed(DONE)
                     break
+                try:
+                    event, end = _SCAN(payload, 0)
+                    if end != len(payload):
+                        raise ValueError("extra data")
+                except (ValueError, StopIteration) as exc:
+                    raise UpstreamError(
+                        f"the event stream of {self.source} has bad data: {payload[:80]}"
+                    ) from exc
+                out += reader.feed(event)
         except Exception as exc:  # bad data, an error event: raised where it stands
             self.error = exc
             if not out:
