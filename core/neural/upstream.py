@@ -334,6 +334,7 @@ class EventRelay:
         lines: list[bytes | None] = list(data.split(b"\n"))
         read = len(lines)  # the lines read: all, or those up to and with an error event
         dropped = False
+        gone: list[int] = []  # the dropped lines
         try:
             for i in _marked_lines(data, lines):
                 line = lines[i]
@@ -343,11 +344,13 @@ class EventRelay:
                 if payload == b"[DONE]":
                     self.done = dropped = True
                     lines[i] = None
+                    gone.append(i)
                     continue
                 may_matter = b'"error"' in payload or USAGE.search(payload)
                 try:
                     if may_matter and self._decoded(payload) and not self.include_usage:
                         lines[i], dropped = None, True
+                        gone.append(i)
                 except UpstreamError as exc:
                     self.error = exc  # every later call raises it too
                     read = i + 1
@@ -358,7 +361,7 @@ class EventRelay:
         finally:
             self._read(data, read)
         if dropped:
-            data = self._joined(lines)
+            data = self._joined(lines, gone)
         return self._renamed(data)
 
     def _renamed(self, data: bytes) -> bytes:
@@ -384,22 +387,33 @@ class EventRelay:
             checked = data if self.error is None else data[: data.rfind(b"\n") + 1]
             self.finished = _data_line_matches(FINISHED, checked)
 
-    def _joined(self, lines: list[bytes | None]) -> bytes:
-        """The lines kept (None: a dropped line; the blank line that ended its event goes
-        too). The last item is what follows the last line break: never a blank line."""
-        out: list[bytes] = []
-        skip = False
+    def _joined(self, lines: list[bytes | None], gone: list[int]) -> bytes:
+        """The lines kept: all but the dropped ones (``gone``, in order, None in ``lines``)
+        and the blank line that ended the event of each run of them, which may be in the
+        next piece (``skip_blank``). The last item is what follows the last line break:
+        never a blank line. Only the dropped lines are looked at; the kept ones are copied
+        in slices."""
         last = len(lines) - 1
-        for i, line in enumerate(lines):
-            if line is None:
-                skip = True
-            elif skip and not line and i < last:
+        removed: list[int] = []
+        skip = False
+        for k, i in enumerate(gone):
+            removed.append(i)
+            after = i + 1
+            if k + 1 < len(gone) and gone[k + 1] == after:
+                continue  # a run of dropped lines: the blank line after the run goes
+            if after < last and lines[after] == b"":
+                removed.append(after)
                 skip = False
             else:
-                skip = skip and not line
-                out.append(line)
+                skip = after > last or (after == last and lines[last] == b"")
         self.skip_blank = skip
-        return b"\n".join(out)
+        kept: list[bytes | None] = []
+        start = 0
+        for i in removed:
+            kept += lines[start:i]
+            start = i + 1
+        kept += lines[start:]
+        return b"\n".join(kept)  # type: ignore[arg-type]
 
     def _decoded(self, payload: bytes) -> bool:
         """Read an event that may hold an error or the usage; True for a usage-only chunk."""
