@@ -18,6 +18,7 @@ import json
 import os
 import re
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from json.decoder import scanstring
 from typing import Any
 
 from zerolayer.core.fallback import Choice, ChoiceDelta, Completion, StopReason
@@ -36,6 +37,7 @@ from zerolayer.core.neural.transport import (
 # ``json.loads`` of a str without leading or trailing whitespace, without the checks and
 # the calls around its scanner: the value at 0 and where it ends (StopIteration: none)
 _SCAN = json.JSONDecoder().scan_once
+_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
 FINISH: dict[str | None, StopReason] = {"length": "max_tokens", "stop": "end_turn"}
 
 
@@ -148,6 +150,94 @@ class ChunkReader:
         )
 
 
+SHAPES_LEARNED = 3  # shapes a stream's reader learns at most (each costs a decode)
+PROBE = '"\\u0000zl"'  # a JSON string put in a shape's place of the text, to check it
+PROBED = "\x00zl"
+
+
+class Shape:
+    """The bytes of a text delta event around its text, learned from one event of a stream:
+    an event of the same bytes but for another JSON string in that place is the same event
+    with that text (JSON is read token by token: a string token in the place of another
+    leaves every other value where it was), so that its text is all that is decoded.
+
+    Learned only from an event of one choice whose ``delta.content`` is a string, without an
+    error, and only where putting another string in the text's place (``PROBE``) decodes
+    to that string as ``choices[0].delta.content``: the place is the token that value is
+    read from, the last of duplicate keys included."""
+
+    __slots__ = ("cut", "finish", "index", "prefix", "suffix", "usage")
+
+    def __init__(self, prefix: str, suffix: str, event: dict[str, Any]) -> None:
+        self.prefix, self.suffix = prefix, suffix
+        self.cut = len(suffix)
+        choice = event["choices"][0]
+        self.index = int(choice.get("index") or 0)  # as ChunkReader.feed reads them
+        self.finish = choice.get("finish_reason")
+        self.usage = event.get("usage")
+
+    @classmethod
+    def of(cls, payload: str, event: Any) -> Shape | None:
+        """The shape of a decoded event's data, or None when it has none."""
+        if not isinstance(event, dict) or event.get("error"):
+            return None
+        choices = event.get("choices")
+        if not isinstance(choices, list) or len(choices) != 1 or not isinstance(choices[0], dict):
+            return None
+        delta = choices[0].get("delta")
+        if not isinstance(delta, dict) or not isinstance(delta.get("content"), str):
+            return None
+        at = payload.rfind('"content"')
+        if at < 0:
+            return None
+        at = _SPACE.match(payload, at + 9).end()
+        if payload[at : at + 1] != ":":
+            return None
+        at = _SPACE.match(payload, at + 1).end()
+        if payload[at : at + 1] != '"':
+            return None
+        try:
+            text, end = scanstring(payload, at + 1)
+            probe = payload[:at] + PROBE + payload[end:]
+            probed, probe_end = _SCAN(probe, 0)
+            if text != delta["content"] or probe_end != len(probe):
+                return None
+            if probed["choices"][0]["delta"]["content"] != PROBED:
+                return None
+        except (ValueError, StopIteration, LookupError, TypeError):
+            return None
+        return cls(payload[:at], payload[end:], event)
+
+    def text_of(self, payload: str) -> str | None:
+        """The text of an event of this shape; None for another event."""
+        start = len(self.prefix)
+        if (
+            len(payload) < start + 2 + self.cut
+            or payload[start] != '"'
+            or not payload.startswith(self.prefix)
+            or not payload.endswith(self.suffix)
+        ):
+            return None
+        try:
+            text, end = scanstring(payload, start + 1)
+        except ValueError:
+            return None
+        return text if end == len(payload) - self.cut else None
+
+    def feed(self, reader: ChunkReader, text: str) -> list[str | ChoiceDelta]:
+        """``reader.feed`` of the event of this shape with ``text``."""
+        if self.usage:
+            reader.usage = self.usage
+        out: list[str | ChoiceDelta] = []
+        index = self.index
+        if text:
+            reader.texts.setdefault(index, []).append(text)
+            out.append(text if index == 0 else ChoiceDelta(index, text))
+        if self.finish:
+            reader.finishes[index] = self.finish
+        return out
+
+
 class StreamReader:
     """An upstream's Chat Completions event stream read a read at a time: ``feed`` takes the
     body as it comes off the network and gives the items (text deltas, ``ChoiceDelta``) of
@@ -171,6 +261,8 @@ class StreamReader:
         self.rest = b""
         self.ended = False
         self.error: Exception | None = None
+        self.shape: Shape | None = None
+        self.learning = SHAPES_LEARNED
 
     @property
     def done(self) -> bool:
@@ -199,6 +291,10 @@ class StreamReader:
                 if payload == "[DONE]":
                     reader.feed(DONE)
                     break
+                shape = self.shape
+                if shape is not None and (text := shape.text_of(payload)) is not None:
+                    out += shape.feed(reader, text)
+                    continue
                 try:
                     event, end = _SCAN(payload, 0)
                     if end != len(payload):
@@ -208,6 +304,8 @@ class StreamReader:
                         f"the event stream of {self.source} has bad data: {payload[:80]}"
                     ) from exc
                 out += reader.feed(event)
+                if self.learning and (learned := Shape.of(payload, event)) is not None:
+                    self.shape, self.learning = learned, self.learning - 1
         except Exception as exc:  # bad data, an error event: raised where it stands
             self.error = exc
             if not out:

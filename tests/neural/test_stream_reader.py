@@ -6,6 +6,7 @@ bytes were split into reads."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -35,6 +36,29 @@ USAGE = event([], usage={"prompt_tokens": 3, "completion_tokens": 2, "total_toke
 DONE_EVENT = b"data: [DONE]\n\n"
 ERROR = b'data: {"error": {"message": "lost its GPU"}}\n\n'
 BAD = b"data: {oops\n\n"
+# texts whose JSON differs in length, escapes and look from the first of their shape
+SHAPED = ["tok0 ", "", "é", '"quoted" \\', "\n", "🌊", "\ud800", '"}]}', "content", "x" * 300]
+
+
+def raw(text: str, after: str = "") -> bytes:
+    """A text delta event as an upstream may write it: compact, ``"content" :`` spaced."""
+    value = json.dumps(text, ensure_ascii=False)  # literal UTF-8 (the other events: escapes)
+    body = '{"id":"c","choices":[{"index":0,"delta":{"content" :  ' + value + "}" + after + "}]}"
+    return b"data: " + body.encode("utf-8", "surrogatepass") + b"\n\n"
+
+
+# events of the shape of ``delta``'s but for something else than one JSON string in its
+# place (the third is bad data: a string, then more)
+ODD_EVENTS = [
+    b'data: {"id": "up-1", "object": "chat.completion.chunk", "model": "up-model", "choices": '
+    b'[{"index": 0, "delta": {"content": null}, "finish_reason": null}]}\n\n',
+    b'data: {"id": "up-1", "object": "chat.completion.chunk", "model": "up-model", "choices": '
+    b'[{"index": 0, "delta": {"content": "a", "content": "b"}, "finish_reason": null}]}\n\n',
+    b'data: {"id": "up-1", "object": "chat.completion.chunk", "model": "up-model", "choices": '
+    b'[{"index": 0, "delta": {"content": "a"}, "finish_reason": null}]}, "x": "}]}\n\n',
+    b'data: {"id": "up-1", "object": "chat.completion.chunk", "model": "up-model", "choices": '
+    b'[{"index": 0, "delta": {"content": ""}, "finish_reason": null}]}\n\n',
+]
 NAMED_CRLF = (b"event: chunk\r\n" + delta("a ") + b": comment\n" + delta("b", "stop")).replace(
     b"\n\n", b"\r\n\r\n"
 )
@@ -54,6 +78,22 @@ BODIES = {
     "named events and crlf": NAMED_CRLF,
     "last line unended": delta("a ") + delta("b", "stop") + b"data: [DONE]",
     "not a dict": b"data: [1, 2]\n\n" + delta("a", "stop"),
+    # events of one shape (the same bytes but for their text): their texts read alone
+    "one shape": b"".join(delta(t) for t in SHAPED) + delta("", "stop") + USAGE + DONE_EVENT,
+    "one shape, raw": b"".join(raw(t) for t in SHAPED) + raw("z", ', "finish_reason": "stop"'),
+    "shape then not": delta("a") + delta("b") + b"".join(ODD_EVENTS) + delta("c", "stop"),
+    "duplicate keys": b"".join(
+        b'data: {"choices": [{"index": 0, "delta": {"content": "first", "content": "%s"}}]}\n\n' % t
+        for t in (b"a", b"b", b"c\\n")
+    )
+    + b'data: {"choices": [{"index": 0, "delta": {"content": "x", "content": 5}}]}\n\n',
+    "shape of choice 1": b"".join(delta(t, index=1) for t in ("x", "y")) + delta("a", "stop"),
+    "shape with usage": b"".join(
+        event([{"index": 0, "delta": {"content": t}}], usage={"completion_tokens": 4})
+        for t in ("a", "b", "c")
+    )
+    + delta("", "stop"),
+    "shape with finish": b"".join(delta(t, "length") for t in ("a", "b")),
 }
 
 
@@ -219,3 +259,26 @@ def test_first_items_of_a_stream_without_any_reads_it_to_its_end_and_checks_it()
         asyncio.run(run(ERROR))
     with pytest.raises(ConnectionResetError):  # the body's end after [DONE] is read
         asyncio.run(run(delta("", "stop") + DONE_EVENT, ConnectionResetError("cut")))
+
+
+def test_events_of_one_shape_are_read_by_their_text_alone() -> None:
+    reader = StreamReader(SOURCE, ())
+    items = reader.feed(b"".join(delta(t) for t in SHAPED))
+    assert items == [t for t in SHAPED if t]
+    assert reader.shape is not None and reader.shape.text_of('{"other": 1}') is None
+    assert reader.shape.text_of(delta("new")[6:-2].decode()) == "new"
+    assert reader.reader.texts[0] == [t for t in SHAPED if t]
+
+
+def test_a_shape_is_not_learned_from_an_event_it_cannot_stand_for() -> None:
+    for body in (
+        ERROR,
+        USAGE,
+        event([{"index": 0, "delta": {"content": "a"}}, {"index": 1, "delta": {"content": "b"}}]),
+        event([{"index": 0, "delta": {"role": "assistant"}}]),
+        b'data: {"choices": [{"delta": {"content": "a"}, "x": {"content": 1}}]}\n\n',
+    ):
+        reader = StreamReader(SOURCE, ())
+        with contextlib.suppress(UpstreamError):
+            reader.feed(body)
+        assert reader.shape is None, body
