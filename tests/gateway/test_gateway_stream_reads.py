@@ -13,8 +13,11 @@ same status, headers and bytes (fresh ids and the date aside), and count the sam
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import socket
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -76,26 +79,40 @@ SCRIPTS: dict[str, list[bytes | BaseException]] = {
 NOT_A_STREAM = b'{"choices": []}'
 
 
+HANG = "hang"  # a script part: the upstream sends nothing more for an hour
+CLOSED: dict[str, int] = {}  # answers closed before their end, by script name
+
+
 class ScriptedResponse:
     """An upstream's answer being read: the script's pieces, then its end or its error."""
 
-    def __init__(self, parts: list[bytes | BaseException], stream: bool = True) -> None:
+    def __init__(
+        self, parts: list[bytes | BaseException | str], stream: bool = True, name: str = ""
+    ) -> None:
         self.status_code = 200
         self.headers = {"content-type": "text/event-stream" if stream else "application/json"}
         self.parts = parts
+        self.name = name
+        self.ended = False
         self.text = NOT_A_STREAM.decode()
 
     async def aiter_bytes(self) -> AsyncIterator[bytes]:
         for part in self.parts:
             if isinstance(part, BaseException):
                 raise part
+            if part == HANG:
+                await asyncio.sleep(3600)
+                continue
+            assert isinstance(part, bytes)
             yield part
+        self.ended = True
 
     async def aread(self) -> bytes:
         return NOT_A_STREAM
 
     async def aclose(self) -> None:
-        pass
+        if not self.ended:
+            CLOSED[self.name] = CLOSED.get(self.name, 0) + 1
 
 
 def split(parts: list[bytes | BaseException], size: int) -> list[bytes | BaseException]:
@@ -122,7 +139,14 @@ class ScriptedTransport(Transport):
         if name == "not-a-stream":
             yield ScriptedResponse([NOT_A_STREAM], stream=False)
             return
-        yield ScriptedResponse(split(SCRIPTS[name], size))
+        if name.startswith(HANG):
+            response = ScriptedResponse([ROLE + delta("a "), HANG], name=name)
+            try:
+                yield response
+            finally:
+                await response.aclose()
+            return
+        yield ScriptedResponse(split(SCRIPTS[name], size))  # type: ignore[arg-type]
 
 
 class EventByEvent(UpstreamBackend):
@@ -204,3 +228,28 @@ def test_the_scripts_cover_the_ends_that_matter(
     assert ask(reads, "script=not-a-stream split=0").status_code == 502
     broke = ask(reads, "script=break-mid split=5").text
     assert "tok11" in broke and "the upstream connection broke" in broke
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_a_client_that_goes_away_stops_the_stream_and_closes_the_upstreams_answer(
+    servers: tuple[str, str], which: int
+) -> None:
+    """Both servers (made a read at a time, and event by event as Starlette's stream did)
+    stop reading the upstream when the client leaves in the middle of a stream, and close
+    its answer, instead of waiting on an upstream that sends nothing more."""
+    name = f"{HANG}-{which}"
+    host, port = servers[which].removeprefix("http://").split(":")
+    body = json.dumps({"model": "m", "max_tokens": 50, "stream": True,
+                       "messages": [{"role": "user", "content": f"script={name} split=0"}]})  # fmt: skip
+    with socket.create_connection((host, int(port)), timeout=5) as sock:
+        sock.sendall(
+            b"POST /v1/messages HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+            b"content-length: %d\r\n\r\n%s" % (len(body), body.encode())
+        )
+        seen = b""
+        while b"text_delta" not in seen:
+            seen += sock.recv(65536)
+    deadline = time.monotonic() + 5
+    while CLOSED.get(name, 0) < 1 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert CLOSED.get(name) == 1
