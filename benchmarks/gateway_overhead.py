@@ -29,10 +29,18 @@ order), so that load from other work on the machine falls on all of them alike:
    and mode: requests per second and CPU per request of the gateway's process (user +
    system seconds from /proc over requests answered) and of the upstream's.
 
+``--api`` says which API the gateways are called with: ``openai`` (Chat Completions, modes
+``whole`` and ``stream``), ``anthropic`` (Anthropic Messages, ``POST /v1/messages`` with the
+same ask and ``max_tokens``: modes ``messages/whole`` and ``messages/stream``, which the
+gateway answers from the OpenAI-compatible upstream, translating its answer and its events)
+or ``both``. The upstream itself is always called with Chat Completions (modes ``whole`` and
+``stream``): a Messages mode's overhead is taken over the upstream's answer of the same
+kind, whole or streamed.
+
 The CPU per request is also taken in the one-connection phase. zerolayer's streaming CPU
-per request over its non-streaming one is reported from both phases. Each target's first
-answer of every block is checked (the upstream's text, whole or streamed); any other
-status than 200 counts as an error. Nothing leaves 127.0.0.1.
+per request over its non-streaming one is reported from both phases, for each API. Each
+target's first answer of every block is checked (the upstream's text, whole or streamed);
+any other status than 200 counts as an error. Nothing leaves 127.0.0.1.
 
     python benchmarks/gateway_overhead.py --litellm .dev/litellm-venv/bin/litellm \\
         --json gateway.json
@@ -64,9 +72,16 @@ from http_load import percentile, process, process_tree_cpu, run_async
 HERE = Path(__file__).resolve().parent
 HOST = "127.0.0.1"
 PATH = "/v1/chat/completions"
+MESSAGES_PATH = "/v1/messages"
 KEY = "sk-bench-" + "5a" * 32  # LiteLLM's master key; the others ignore it
 TEXT = "Write a short poem about the sea and lighthouse number {i}"
 MODES = ("whole", "stream")
+MESSAGES = "messages/"  # the prefix of the Anthropic Messages modes
+API_MODES = {
+    "openai": MODES,
+    "anthropic": tuple(MESSAGES + m for m in MODES),
+    "both": (*MODES, *(MESSAGES + m for m in MODES)),
+}
 
 
 def free_port() -> int:
@@ -75,16 +90,22 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def raw_request(port: int, text: str, stream: bool) -> bytes:
-    """One Chat Completions request as the client sends it (HTTP/1.1, keep-alive)."""
+def raw_request(port: int, text: str, stream: bool, messages: bool = False) -> bytes:
+    """One Chat Completions request (an Anthropic Messages one with ``messages``) as the
+    client sends it (HTTP/1.1, keep-alive)."""
     body: dict[str, Any] = {"model": MODEL, "max_tokens": 64, "stream": stream,
                             "messages": [{"role": "user", "content": text}]}  # fmt: skip
-    if stream:
+    if stream and not messages:
         body["stream_options"] = {"include_usage": True}
     data = json.dumps(body).encode()
+    path, auth = (
+        (MESSAGES_PATH, f"x-api-key: {KEY}\r\nanthropic-version: 2023-06-01")
+        if messages
+        else (PATH, f"authorization: Bearer {KEY}")
+    )
     head = (
-        f"POST {PATH} HTTP/1.1\r\nhost: {HOST}:{port}\r\ncontent-type: application/json\r\n"
-        f"authorization: Bearer {KEY}\r\ncontent-length: {len(data)}\r\n\r\n"
+        f"POST {path} HTTP/1.1\r\nhost: {HOST}:{port}\r\ncontent-type: application/json\r\n"
+        f"{auth}\r\ncontent-length: {len(data)}\r\n\r\n"
     )
     return head.encode() + data
 
@@ -113,9 +134,11 @@ async def read_answer(reader: asyncio.StreamReader) -> tuple[int, bytes, bool]:
     return status, await reader.read(), True
 
 
-def answer_text(body: bytes, stream: bool) -> str | None:
+def answer_text(body: bytes, stream: bool, messages: bool = False) -> str | None:
     """The answer's text (joined deltas of a stream), or None when it cannot be read."""
     try:
+        if messages:
+            return messages_text(body, stream)
         if not stream:
             return str(json.loads(body)["choices"][0]["message"]["content"])
         texts = []
@@ -126,6 +149,21 @@ def answer_text(body: bytes, stream: bool) -> str | None:
         return "".join(texts)
     except (ValueError, KeyError, IndexError, TypeError):
         return None
+
+
+def messages_text(body: bytes, stream: bool) -> str:
+    """The text of an Anthropic Messages answer (its ``text_delta`` events, streamed)."""
+    if not stream:
+        return "".join(block["text"] for block in json.loads(body)["content"])
+    texts = []
+    for line in body.split(b"\n"):
+        if line.startswith(b"data: "):
+            event = json.loads(line[6:])
+            if event["type"] == "content_block_delta":
+                texts.append(event["delta"]["text"])
+            elif event["type"] == "error":
+                raise ValueError(event["error"])
+    return "".join(texts)
 
 
 @dataclass
@@ -142,7 +180,7 @@ class Block:
 
 async def run_block(
     port: int, requests: Iterator[bytes], stream: bool, connections: int, duration: float,
-    expected: str,
+    expected: str, messages: bool = False,
 ) -> Block:  # fmt: skip
     """Send ``requests`` over ``connections`` keep-alive connections (each one's first
     request untimed and checked); stop after ``duration`` seconds."""
@@ -159,7 +197,7 @@ async def run_block(
             writer.write(first)
             status, body, close = await read_answer(reader)
             block.errors += status != 200
-            block.wrong += answer_text(body, stream) != expected
+            block.wrong += answer_text(body, stream, messages) != expected
             for raw in todo:
                 if close:
                     writer.close()
@@ -228,13 +266,13 @@ class Row:
 
 def measure(
     target: Target, upstream_pid: int, requests: Iterator[bytes], stream: bool, connections: int,
-    duration: float, expected: str,
+    duration: float, expected: str, messages: bool = False,
 ) -> Block:  # fmt: skip
     """One block, with the CPU the gateway and the upstream spent on it."""
     gateway0 = process_tree_cpu(target.pid) if target.pid else 0.0
     upstream0 = process_tree_cpu(upstream_pid)
     block = run_async(
-        lambda: run_block(target.port, requests, stream, connections, duration, expected)
+        lambda: run_block(target.port, requests, stream, connections, duration, expected, messages)
     )
     if target.pid:
         block.gateway_cpu_s = (process_tree_cpu(target.pid) or 0.0) - (gateway0 or 0.0)
@@ -313,9 +351,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             targets.append(Target("litellm", ll_port, ll_pid))
         counter = iter(range(10**9))
 
-        def requests(target: Target, stream: bool, count: int) -> Iterator[bytes]:
+        def requests(target: Target, stream: bool, messages: bool, count: int) -> Iterator[bytes]:
             for _ in range(count):
-                yield raw_request(target.port, TEXT.format(i=next(counter)), stream)
+                yield raw_request(target.port, TEXT.format(i=next(counter)), stream, messages)
+
+        def modes(target: Target) -> tuple[str, ...]:  # the upstream speaks Chat Completions
+            return MODES if target.pid is None else API_MODES[args.api]
 
         phases: dict[str, dict[tuple[str, str], Row]] = {}
         plan = [("warm-up", 1, 1, args.latency_requests // 4 or 1, 30.0),
@@ -326,10 +367,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for r in range(rounds):
                 order = targets[r % len(targets) :] + targets[: r % len(targets)]
                 for target in order:
-                    for mode in MODES:
-                        stream = mode == "stream"
-                        block = measure(target, up_pid, requests(target, stream, count),
-                                        stream, conns, duration, expected)  # fmt: skip
+                    for mode in modes(target):
+                        stream = mode.endswith("stream")
+                        messages = mode.startswith(MESSAGES)
+                        block = measure(target, up_pid, requests(target, stream, messages, count),
+                                        stream, conns, duration, expected, messages)  # fmt: skip
                         row = rows.setdefault((target.name, mode), Row(target.name, mode, conns))
                         row.add(block)
                 print(f"{phase}: round {r + 1}/{rounds} done", file=sys.stderr, flush=True)
@@ -351,43 +393,44 @@ def report(
             "concurrency": args.concurrency,
             "duration_s": args.duration,
             "engine": args.engine,
+            "api": args.api,
         },
         "load_average": os.getloadavg(),
         "rows": {phase: [r.summary() for r in rows.values()] for phase, rows in phases.items()},
     }
     lat = {k: v.summary() for k, v in phases["latency"].items()}
     thr = {k: v.summary() for k, v in phases["throughput"].items()}
+    modes = API_MODES[args.api]
     overhead: dict[str, Any] = {}
     for name in names[1:]:
-        for mode in MODES:
+        for mode in modes:
+            direct = lat["direct", mode.removeprefix(MESSAGES)]
             overhead[f"{name}/{mode}"] = {
-                f"p{q}_ms": round(lat[name, mode][f"p{q}_ms"] - lat["direct", mode][f"p{q}_ms"], 3)
+                f"p{q}_ms": round(lat[name, mode][f"p{q}_ms"] - direct[f"p{q}_ms"], 3)
                 for q in (50, 90, 99)
             }
     out["overhead_1_connection"] = overhead
     ratios: dict[str, Any] = {}
+    apis = [p for p in ("", MESSAGES) if p + "whole" in modes]
     for phase, rows in (("1_connection", lat), (f"{args.concurrency}_connections", thr)):
         for name in ("zerolayer", "baseline"):
-            if name in names:
-                z_whole = rows[name, "whole"]["gateway_us_per_request"]
-                z_stream = rows[name, "stream"]["gateway_us_per_request"]
-                ratios[f"{name}_stream_over_whole_cpu_{phase}"] = round(z_stream / z_whole, 2)
-        if "baseline" in names:
-            for mode in MODES:
-                ratios[f"baseline_over_zerolayer_cpu_{mode}_{phase}"] = round(
-                    rows["baseline", mode]["gateway_us_per_request"]
-                    / rows["zerolayer", mode]["gateway_us_per_request"], 2)  # fmt: skip
-        if "litellm" in names:
-            for mode in MODES:
-                ratios[f"litellm_over_zerolayer_cpu_{mode}_{phase}"] = round(
-                    rows["litellm", mode]["gateway_us_per_request"]
+            for prefix in apis if name in names else ():
+                z_whole = rows[name, prefix + "whole"]["gateway_us_per_request"]
+                z_stream = rows[name, prefix + "stream"]["gateway_us_per_request"]
+                key = f"{name}_{prefix.replace('/', '_')}stream_over_whole_cpu_{phase}"
+                ratios[key] = round(z_stream / z_whole, 2)
+        for other in ("baseline", "litellm"):
+            for mode in modes if other in names else ():
+                key = f"{other}_over_zerolayer_cpu_{mode.replace('/', '_')}_{phase}"
+                ratios[key] = round(
+                    rows[other, mode]["gateway_us_per_request"]
                     / rows["zerolayer", mode]["gateway_us_per_request"], 2)  # fmt: skip
     if "litellm" in names:
-        for mode in MODES:
+        for mode in modes:
             for q in (50, 90, 99):
                 z = overhead[f"zerolayer/{mode}"][f"p{q}_ms"]
                 ll = overhead[f"litellm/{mode}"][f"p{q}_ms"]
-                ratios[f"litellm_over_zerolayer_overhead_{mode}_p{q}"] = (
+                ratios[f"litellm_over_zerolayer_overhead_{mode.replace('/', '_')}_p{q}"] = (
                     round(ll / z, 1) if z > 0 else None
                 )
     out["ratios"] = ratios
@@ -408,7 +451,7 @@ def print_report(result: dict[str, Any]) -> None:
             print("  ".join(f"{v!s:>10}" for v in values))
     print("overhead over the upstream at 1 connection (ms):")
     for key, value in result["overhead_1_connection"].items():
-        print(f"  {key:<18} " + "  ".join(f"{q} {v:.3f}" for q, v in value.items()))
+        print(f"  {key:<27} " + "  ".join(f"{q} {v:.3f}" for q, v in value.items()))
     print("ratios:")
     for key, value in result["ratios"].items():
         print(f"  {key}: {value}")
@@ -424,6 +467,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--duration", type=float, default=3.0, help="seconds per round and mode")
     parser.add_argument("--json", default=None, help="write the figures to this file")
+    parser.add_argument(
+        "--api", choices=sorted(API_MODES), default="openai",
+        help="the API the gateways are called with (anthropic: Messages, over the same "
+        "OpenAI-compatible upstream)",
+    )  # fmt: skip
     parser.add_argument(
         "--baseline", default=None, metavar="DIR",
         help="also measure the zerolayer package in DIR (DIR/zerolayer: a checkout of another "

@@ -12,8 +12,9 @@ for the rules service) is never forwarded: the backend then uses its configured 
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
@@ -23,9 +24,14 @@ from zerolayer.core.blocks.syntax import SyntaxVersionError, check_version, supp
 from zerolayer.core.fallback import ChoiceDelta
 from zerolayer.core.messages import Route
 from zerolayer.core.neural.anthropic import caller_api_key
+from zerolayer.core.neural.transport import adrain
+from zerolayer.core.neural.upstream import StreamReader, read_items
 from zerolayer.rules_api.answers import (
     Finish,
     answer_deltas,
+    broken,
+    call_fallback,
+    completion_finish,
     fallback_completion,
     open_fallback_stream,
     record,
@@ -34,13 +40,15 @@ from zerolayer.rules_api.answers import (
 from zerolayer.rules_api.api_errors import ApiError
 from zerolayer.rules_api.credentials import upstream_key
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
-from zerolayer.rules_api.encoding import dump_json
+from zerolayer.rules_api.encoding import dump_json, dump_str, dump_value
 from zerolayer.rules_api.fast_path import ID, Template, new_hex, slot_values
 from zerolayer.rules_api.headers import CONTROL, SYNTAX
 from zerolayer.rules_api.schemas import CountTokensRequest, MessagesRequest
 from zerolayer.rules_api.service import AnswerService, Decision, StreamStart, input_tokens
-from zerolayer.rules_api.streaming import EventStreamResponse
+from zerolayer.rules_api.streaming import EventStreamResponse, RelayResponse
 from zerolayer.rules_api.translate import Prepared, from_anthropic
+
+log = logging.getLogger("zerolayer.rules_api")
 
 API = "anthropic"
 SSE_HEADERS = {"cache-control": "no-cache"}
@@ -116,53 +124,125 @@ def sse(event: str, data: dict[str, Any]) -> bytes:
     return b"event: " + event.encode() + b"\ndata: " + dump_json(data) + b"\n\n"
 
 
+# The events an answer's text comes between, as ``sse`` writes them, around their values
+# (``dump_value`` of each: every other string of them is ASCII, so that a value's JSON is
+# the same alone as in its event, ASCII escapes included). ``tests/http`` checks them
+# against ``sse`` of the events' objects.
+START = (
+    b'event: message_start\ndata: {"type": "message_start", "message": {"id": ',
+    b', "type": "message", "role": "assistant", "model": ',
+    b', "content": [], "stop_reason": null, "stop_sequence": null, "usage": {"input_tokens": ',
+    b', "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}}'
+    b'\n\nevent: content_block_start\ndata: {"type": "content_block_start", "index": 0, '
+    b'"content_block": {"type": "text", "text": ""}}\n\nevent: ping\ndata: {"type": "ping"}\n\n',
+)
+DELTA = (
+    b'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0, '
+    b'"delta": {"type": "text_delta", "text": ',
+    b"}}\n\n",
+)
+FINISH = (
+    b'event: content_block_stop\ndata: {"type": "content_block_stop", "index": 0}\n\n'
+    b'event: message_delta\ndata: {"type": "message_delta", "delta": {"stop_reason": ',
+    b', "stop_sequence": ',
+    b'}, "usage": {"input_tokens": ',
+    b', "output_tokens": ',
+    b'}}\n\nevent: message_stop\ndata: {"type": "message_stop"}\n\n',
+)
+
+
+def filled(parts: tuple[bytes, ...], values: tuple[Any, ...]) -> bytes:
+    """The parts of a template with the JSON of a value between each two."""
+    out = [parts[0]]
+    for value, part in zip(values, parts[1:], strict=True):
+        out += (dump_value(value), part)
+    return b"".join(out)
+
+
+def start_events(prepared: Prepared, msg_id: str) -> bytes:
+    """The events before the answer's text: ``message_start`` (its ``input_tokens``
+    zerolayer's count: it is sent before the model has answered), ``content_block_start``,
+    ``ping``."""
+    return filled(START, (msg_id, prepared.model, input_tokens(prepared.request)))
+
+
+def delta_events(items: list[str | ChoiceDelta]) -> list[bytes]:
+    """The ``content_block_delta`` events of text deltas (a ``ChoiceDelta``, a further
+    choice's text, is not the Messages answer's)."""
+    head, tail = DELTA
+    return [head + dump_str(item) + tail for item in items if type(item) is str and item]
+
+
+def finish_events(finish: Finish) -> bytes:
+    """The events after the answer's text: ``content_block_stop``, ``message_delta`` (the
+    stop reason and the final usage, the upstream's ``input_tokens`` included: the SDKs take
+    it as the message's), ``message_stop``."""
+    values = (finish.stop_reason, finish.stop_sequence, finish.input_tokens, finish.output_tokens)
+    return filled(FINISH, values)
+
+
+def error_event(message: str, kind: str) -> bytes:
+    """The ``error`` event that ends a broken stream."""
+    return sse("error", {"type": "error", "error": {"type": kind, "message": message}})
+
+
 async def event_stream(
     prepared: Prepared, msg_id: str, deltas: AsyncIterator[str | ChoiceDelta | Finish]
 ) -> AsyncIterator[bytes]:
-    """Anthropic's streaming event sequence around the answer's text deltas.
-
-    ``message_start`` is sent before the model has answered, so its ``input_tokens`` is
-    zerolayer's count; ``message_delta`` carries the final usage, the upstream's
-    ``input_tokens`` included (the SDKs take it as the message's)."""
-    start: dict[str, Any] = {
-        "id": msg_id,
-        "type": "message",
-        "role": "assistant",
-        "model": prepared.model,
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": usage(input_tokens(prepared.request), 1),
-    }
-    yield sse("message_start", {"type": "message_start", "message": start})
-    yield sse(
-        "content_block_start",
-        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-    )
-    yield sse("ping", {"type": "ping"})
+    """Anthropic's streaming event sequence around the answer's text deltas (``answer_deltas``:
+    a deterministic answer, or a fallback's stream read item by item)."""
+    yield start_events(prepared, msg_id)
     async for item in deltas:
         if isinstance(item, ChoiceDelta):  # a Messages request asks for one answer
             continue
         if isinstance(item, str):
-            delta = {"type": "text_delta", "text": item}
-            yield sse(
-                "content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}
-            )
+            yield DELTA[0] + dump_str(item) + DELTA[1]
             continue
         if item.error is not None:
-            error = {"type": item.error_kind, "message": item.error}
-            yield sse("error", {"type": "error", "error": error})
+            yield error_event(item.error, item.error_kind)
             return
-        yield sse("content_block_stop", {"type": "content_block_stop", "index": 0})
-        yield sse(
-            "message_delta",
-            {
-                "type": "message_delta",
-                "delta": {"stop_reason": item.stop_reason, "stop_sequence": item.stop_sequence},
-                "usage": {"input_tokens": item.input_tokens, "output_tokens": item.output_tokens},
-            },
-        )
-        yield sse("message_stop", {"type": "message_stop"})
+        yield finish_events(item)
+
+
+async def read_stream(
+    service: AnswerService,
+    prepared: Prepared,
+    decision: Decision,
+    started: float,
+    msg_id: str,
+    reader: StreamReader,
+    first: list[str | ChoiceDelta],
+    chunks: AsyncIterator[bytes],
+) -> AsyncGenerator[tuple[bytes, bool], None]:
+    """``event_stream`` of an OpenAI-compatible upstream's stream, made a read at a time:
+    the events of every event of a read (``StreamReader``) translated in one pass and sent
+    as one piece, ``(bytes, last)`` for ``RelayResponse``; the same bytes, the same end
+    (after ``[DONE]``, the body's end is read before the finish), the same error event where
+    the stream breaks, the same metrics as ``answer_deltas``."""
+    failed, spent = True, 0
+    try:
+        out = [start_events(prepared, msg_id), *delta_events(first)]
+        try:
+            while not (reader.done or reader.ended):
+                if out:
+                    yield b"".join(out), False
+                    out = []
+                out += delta_events(await read_items(reader, chunks))
+            if reader.done:
+                await adrain(chunks)
+            finish = completion_finish(prepared, reader.completion())
+        except Exception as exc:  # the backend broke mid-stream: end with an error event
+            log.error("fallback stream failed: %r", exc)
+            message = f"the neural fallback failed while streaming: {broken(exc)}"
+            out.append(error_event(message, getattr(exc, "kind", "api_error")))
+            yield b"".join(out), True
+            return
+        out.append(finish_events(finish))
+        failed, spent = False, finish.output_tokens
+        yield b"".join(out), True
+    finally:
+        await chunks.aclose()  # a no-op once read to the end
+        record(service, API, decision, started, failed=failed, model_tokens=spent)
 
 
 async def answer(
@@ -202,6 +282,12 @@ async def _create_message(
     start: StreamStart | None = None
     if decision.route is Route.FALLBACK:
         if prepared.stream:
+            opened = await call_fallback(
+                service.aopen_reader, service, API, prepared, decision, started
+            )
+            if opened is not None:
+                stream = read_stream(service, prepared, decision, started, msg_id, *opened)
+                return RelayResponse(stream, {**headers, **SSE_HEADERS}, watch=True)
             start = await open_fallback_stream(service, API, prepared, decision, started)
         else:
             text, finish = await fallback_completion(service, API, prepared, decision, started)

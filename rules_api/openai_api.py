@@ -44,7 +44,7 @@ from zerolayer.rules_api.encoding import dump_json
 from zerolayer.rules_api.fast_path import CREATED, ID, Template, slot_values
 from zerolayer.rules_api.schemas import ChatCompletionRequest
 from zerolayer.rules_api.service import AnswerService, Decision, StreamStart, input_tokens
-from zerolayer.rules_api.streaming import EventStreamResponse
+from zerolayer.rules_api.streaming import EventStreamResponse, RelayResponse
 from zerolayer.rules_api.translate import Prepared, from_openai
 from zerolayer.rules_api.usage import count_tokens
 
@@ -239,29 +239,6 @@ async def drain(chunks: AsyncIterator[bytes]) -> None:
     except TimeoutError:
         if not timeout.expired():
             raise
-
-
-class RelayResponse(Response):
-    """The event stream of ``relayed_stream``: each piece sent as it is made, the last one
-    with the end of the chunked body (one write for both)."""
-
-    media_type = "text/event-stream"
-
-    def __init__(self, pieces: AsyncIterator[tuple[bytes, bool]], headers: dict[str, str]):
-        self.pieces = pieces
-        self.status_code = 200
-        self.background = None
-        self.init_headers(headers)
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
-        more = True
-        async for data, last in self.pieces:  # read on after the last: the upstream's end
-            if more:
-                await send({"type": "http.response.body", "body": data, "more_body": not last})
-                more = not last
-        if more:
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def _choice(index: int, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:

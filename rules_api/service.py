@@ -35,7 +35,7 @@ from zerolayer.core.fallback import (
 )
 from zerolayer.core.messages import EngineRequest, EngineResult, Part, Route
 from zerolayer.core.neural.transport import UpstreamError
-from zerolayer.core.neural.upstream import EventRelay
+from zerolayer.core.neural.upstream import EventRelay, StreamReader, first_items
 from zerolayer.core.protocol.fill import answer_protocol, stream_protocol
 from zerolayer.core.protocol.model import Protocol
 from zerolayer.rules_api.api_errors import (
@@ -624,6 +624,28 @@ class AnswerService:
             await chunks.aclose()
             raise self._unavailable(decision, exc) from exc
         return first, chunks
+
+    async def aopen_reader(
+        self, prepared: Prepared, decision: Decision
+    ) -> tuple[StreamReader, list[str | ChoiceDelta], AsyncIterator[bytes]] | None:
+        """For a backend whose event stream can be read a read at a time (an
+        OpenAI-compatible upstream): its stream opened and read up to its first item
+        (``first_items``: so that errors come before 200, as ``aopen_stream``'s), as its
+        reader, those items and the rest of its body; None for any other backend or
+        decision. ApiError 503/502 when it fails, as ``aopen_stream``."""
+        backend = self._native(decision)
+        if backend is None or not hasattr(backend, "stream_reader"):
+            return None
+        prepared, _ = self.checked(prepared, decision)
+        max_tokens = prepared.max_tokens or DEFAULT_FALLBACK_MAX_TOKENS
+        reader: StreamReader = backend.stream_reader(prepared.stop)
+        chunks = backend.arelay(prepared.request, max_tokens=max_tokens, stop=prepared.stop)
+        try:
+            first = await first_items(reader, chunks)
+        except Exception as exc:
+            await chunks.aclose()
+            raise self._unavailable(decision, exc) from exc
+        return reader, first, chunks
 
     async def warmup(self, bodies: list[dict[str, Any]]) -> dict[str, Any]:
         """Answer Anthropic-style bodies with the engine and cache the deterministic answers;

@@ -1,4 +1,5 @@
-"""``EventStreamResponse``: a streaming answer that sends together what is ready together.
+"""Streaming answers: ``EventStreamResponse`` sends together what is ready together;
+``RelayResponse`` sends pieces that are made a read of the upstream at a time.
 
 A streamed answer is made of many small server-sent events (one per token of the model's
 answer). Sent one by one, each event is a trip through every middleware's ``send`` and a
@@ -9,13 +10,22 @@ waits to be joined: an event that comes alone (a model writing tokens slowly) is
 soon as it is made, and a burst (an upstream's read that held several events) goes out as
 one write. Clients see the same bytes; server-sent events are framed by their blank lines,
 not by writes.
+
+Where an answer's events are made from the upstream's a read at a time (the relay of an
+OpenAI-compatible upstream's stream, its translation to Anthropic events), one task does
+both: ``RelayResponse`` sends each piece as it is made, without a second task or a queue
+between them.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncGenerator
+from typing import Any
+
 import anyio
-from fastapi.responses import StreamingResponse
-from starlette.types import Send
+from fastapi.responses import Response, StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 MAX_PENDING = 64  # events made and not yet sent; the maker waits beyond this
 
@@ -59,3 +69,70 @@ class EventStreamResponse(StreamingResponse):
                 raise group.exceptions[0] from None
             raise
         await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+class RelayResponse(Response):
+    """An event stream of pieces ``(bytes, last)``, each sent as it is made, the last one with
+    the end of the chunked body (one write for both); the pieces are read on after the last
+    (the upstream's end).
+
+    ``watch``: the stream is stopped when the client goes away (``http.disconnect``), as
+    Starlette's ``StreamingResponse`` stops it: the pieces are cancelled where they wait
+    (the upstream's next read) and closed, and the answer ends without an error."""
+
+    media_type = "text/event-stream"
+
+    def __init__(
+        self,
+        pieces: AsyncGenerator[tuple[bytes, bool], None],
+        headers: dict[str, str],
+        *,
+        watch: bool = False,
+    ) -> None:
+        self.pieces = pieces
+        self.watch = watch
+        self.status_code = 200
+        self.background = None
+        self.init_headers(headers)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        if not self.watch:
+            await self._send(send)
+            return
+        task = asyncio.current_task()
+        assert task is not None
+        gone = asyncio.ensure_future(disconnected(receive))
+        active, stopped = True, False
+
+        def stop(listener: asyncio.Future[Any]) -> None:
+            nonlocal stopped
+            if active and not listener.cancelled() and listener.exception() is None:
+                stopped = True
+                task.cancel()  # delivered where the task waits, inside the try below
+
+        gone.add_done_callback(stop)
+        try:
+            await self._send(send)
+        except asyncio.CancelledError:
+            if not stopped or task.uncancel() > 0:
+                raise
+        finally:
+            active = False
+            gone.cancel()
+            await self.pieces.aclose()
+
+    async def _send(self, send: Send) -> None:
+        more = True
+        async for data, last in self.pieces:  # read on after the last: the upstream's end
+            if more:
+                await send({"type": "http.response.body", "body": data, "more_body": not last})
+                more = not last
+        if more:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def disconnected(receive: Receive) -> None:
+    """Return once the client has gone away (``http.disconnect``)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass

@@ -52,6 +52,11 @@ class _Connection(asyncio.Protocol):
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.transport: asyncio.Transport | None = None
+        # The body's pieces (a chunked body: one per chunk) are appended by the parser itself
+        # (its ``on_body`` is the list's ``append``, no Python call per piece); what they
+        # change is looked at once per read of the socket (``data_received``).
+        self.chunks: list[bytes] = []
+        self.on_body = self.chunks.append
         self.parser = httptools.HttpResponseParser(self)
         self.waiter: asyncio.Future[None] | None = None
         self._reset()
@@ -59,7 +64,7 @@ class _Connection(asyncio.Protocol):
     def _reset(self) -> None:
         self.status = 0
         self.headers: dict[str, str] = {}
-        self.chunks: list[bytes] = []
+        self.chunks.clear()
         self.buffered = 0
         self.head_done = False
         self.complete = False
@@ -80,7 +85,12 @@ class _Connection(asyncio.Protocol):
         except httptools.HttpParserError as exc:
             self.error = httpx.RemoteProtocolError(f"the upstream's answer is not HTTP: {exc}")
             self.close()
-            self._wake()
+        if self.chunks:  # read ahead of the reader: the bytes read, framing included
+            self.buffered += len(data)
+            if self.buffered > MAX_BUFFERED and not self.paused and self.transport is not None:
+                self.transport.pause_reading()
+                self.paused = True
+        self._wake()
 
     def eof_received(self) -> bool | None:
         return None  # close the transport: connection_lost follows
@@ -107,19 +117,9 @@ class _Connection(asyncio.Protocol):
         self.status = self.parser.get_status_code()
         self.keep_alive = self.parser.should_keep_alive()
         self.head_done = True
-        self._wake()
-
-    def on_body(self, body: bytes) -> None:
-        self.chunks.append(body)
-        self.buffered += len(body)
-        if self.buffered > MAX_BUFFERED and not self.paused and self.transport is not None:
-            self.transport.pause_reading()
-            self.paused = True
-        self._wake()
 
     def on_message_complete(self) -> None:
         self.complete = True
-        self._wake()
 
     # -- the client's side ---------------------------------------------------------------
 
@@ -169,7 +169,8 @@ class _Connection(asyncio.Protocol):
             if self.chunks:
                 chunks = self.chunks
                 data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
-                self.chunks, self.buffered = [], 0
+                chunks.clear()
+                self.buffered = 0
                 if self.paused and self.transport is not None:
                     self.paused = False
                     self.transport.resume_reading()

@@ -418,7 +418,7 @@ class Transport:
                 for item in parser.feed_bytes(chunk):
                     yield item
                     if item[1] is DONE:
-                        await _adrain(chunks)
+                        await adrain(chunks)
                         return
             for item in parser.feed_bytes(b""):
                 yield item
@@ -507,7 +507,7 @@ def _drain(chunks: Iterator[bytes]) -> None:
         pass
 
 
-async def _adrain(chunks: AsyncIterator[bytes]) -> None:
+async def adrain(chunks: AsyncIterator[bytes]) -> None:
     timeout = asyncio.timeout(DRAIN_S)  # half the CPU of an anyio cancel scope
     try:
         async with timeout:

@@ -18,6 +18,7 @@ import json
 import os
 import re
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from json.decoder import scanstring
 from typing import Any
 
 from zerolayer.core.fallback import Choice, ChoiceDelta, Completion, StopReason
@@ -28,10 +29,15 @@ from zerolayer.core.neural.transport import (
     HttpBackend,
     TransportSettings,
     UpstreamError,
+    adrain,
     checked_base_url,
     settings_from_env,
 )
 
+# ``json.loads`` of a str without leading or trailing whitespace, without the checks and
+# the calls around its scanner: the value at 0 and where it ends (StopIteration: none)
+_SCAN = json.JSONDecoder().scan_once
+_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
 FINISH: dict[str | None, StopReason] = {"length": "max_tokens", "stop": "end_turn"}
 
 
@@ -144,6 +150,202 @@ class ChunkReader:
         )
 
 
+SHAPES_LEARNED = 3  # shapes a stream's reader learns at most (each costs a decode)
+PROBE = '"\\u0000zl"'  # a JSON string put in a shape's place of the text, to check it
+PROBED = "\x00zl"
+
+
+class Shape:
+    """The bytes of a text delta event around its text, learned from one event of a stream:
+    an event of the same bytes but for another JSON string in that place is the same event
+    with that text (JSON is read token by token: a string token in the place of another
+    leaves every other value where it was), so that its text is all that is decoded.
+
+    Learned only from an event of one choice whose ``delta.content`` is a string, without an
+    error, and only where putting another string in the text's place (``PROBE``) decodes
+    to that string as ``choices[0].delta.content``: the place is the token that value is
+    read from, the last of duplicate keys included."""
+
+    __slots__ = ("cut", "finish", "index", "prefix", "suffix", "usage")
+
+    def __init__(self, prefix: str, suffix: str, event: dict[str, Any]) -> None:
+        self.prefix, self.suffix = prefix, suffix
+        self.cut = len(suffix)
+        choice = event["choices"][0]
+        self.index = int(choice.get("index") or 0)  # as ChunkReader.feed reads them
+        self.finish = choice.get("finish_reason")
+        self.usage = event.get("usage")
+
+    @classmethod
+    def of(cls, payload: str, event: Any) -> Shape | None:
+        """The shape of a decoded event's data, or None when it has none."""
+        if not isinstance(event, dict) or event.get("error"):
+            return None
+        choices = event.get("choices")
+        if not isinstance(choices, list) or len(choices) != 1 or not isinstance(choices[0], dict):
+            return None
+        delta = choices[0].get("delta")
+        if not isinstance(delta, dict) or not isinstance(delta.get("content"), str):
+            return None
+        at = payload.rfind('"content"')
+        if at < 0:
+            return None
+        at = _SPACE.match(payload, at + 9).end()
+        if payload[at : at + 1] != ":":
+            return None
+        at = _SPACE.match(payload, at + 1).end()
+        if payload[at : at + 1] != '"':
+            return None
+        try:
+            text, end = scanstring(payload, at + 1)
+            probe = payload[:at] + PROBE + payload[end:]
+            probed, probe_end = _SCAN(probe, 0)
+            if text != delta["content"] or probe_end != len(probe):
+                return None
+            if probed["choices"][0]["delta"]["content"] != PROBED:
+                return None
+        except (ValueError, StopIteration, LookupError, TypeError):
+            return None
+        return cls(payload[:at], payload[end:], event)
+
+    def text_of(self, payload: str) -> str | None:
+        """The text of an event of this shape; None for another event."""
+        start = len(self.prefix)
+        if (
+            len(payload) < start + 2 + self.cut
+            or payload[start] != '"'
+            or not payload.startswith(self.prefix)
+            or not payload.endswith(self.suffix)
+        ):
+            return None
+        try:
+            text, end = scanstring(payload, start + 1)
+        except ValueError:
+            return None
+        return text if end == len(payload) - self.cut else None
+
+    def feed(self, reader: ChunkReader, text: str) -> list[str | ChoiceDelta]:
+        """``reader.feed`` of the event of this shape with ``text``."""
+        if self.usage:
+            reader.usage = self.usage
+        out: list[str | ChoiceDelta] = []
+        index = self.index
+        if text:
+            reader.texts.setdefault(index, []).append(text)
+            out.append(text if index == 0 else ChoiceDelta(index, text))
+        if self.finish:
+            reader.finishes[index] = self.finish
+        return out
+
+
+class StreamReader:
+    """An upstream's Chat Completions event stream read a read at a time: ``feed`` takes the
+    body as it comes off the network and gives the items (text deltas, ``ChoiceDelta``) of
+    every event the piece completes, in one pass, as ``UpstreamBackend.astream`` gives them
+    one by one (``EventParser`` for the lines, then ``ChunkReader``): the lines of a piece
+    split as ``EventParser.feed_bytes`` splits them (a line cut between pieces kept for the
+    next), each ``data:`` line's data decoded as ``EventParser.feed`` decodes it (its errors
+    in its words), without a generator or a call per line; event names, which ``astream``
+    does not use, are not kept.
+
+    What ``astream`` stops at, it stops at: ``[DONE]`` (``done``; what follows is not read),
+    the body's end (``feed(b"")``: ``ended``), and an error, bad data or an error event, where
+    it stands in the stream: when items came before it in the same piece, ``feed`` gives
+    those and the next call raises it (every call after an error raises it again), so the
+    items and the error are the same however the upstream's bytes were split into reads.
+    ``completion`` is ``ChunkReader``'s, once the stream is done or ended."""
+
+    def __init__(self, source: str, stop: Sequence[str]) -> None:
+        self.source = source
+        self.reader = ChunkReader(stop)
+        self.rest = b""
+        self.ended = False
+        self.error: Exception | None = None
+        self.shape: Shape | None = None
+        self.learning = SHAPES_LEARNED
+
+    @property
+    def done(self) -> bool:
+        """True once ``[DONE]`` was read."""
+        return self.reader.done
+
+    def feed(self, chunk: bytes) -> list[str | ChoiceDelta]:
+        """The items of the events ``chunk`` completes (``b""``: the body ended)."""
+        if self.error is not None:
+            raise self.error
+        data = self.rest + chunk if self.rest else chunk
+        lines = data.splitlines(keepends=True)
+        if chunk and lines and lines[-1][-1:] not in (b"\n", b"\r"):
+            self.rest = lines.pop()
+        else:
+            self.rest = b""
+        if not chunk:
+            self.ended = True
+        out: list[str | ChoiceDelta] = []
+        reader = self.reader
+        try:
+            for line in lines:
+                if not line.startswith(b"data:"):
+                    continue
+                payload = line[5:].decode("utf-8", "replace").strip()
+                if payload == "[DONE]":
+                    reader.feed(DONE)
+                    break
+                shape = self.shape
+                if shape is not None and (text := shape.text_of(payload)) is not None:
+                    out += shape.feed(reader, text)
+                    continue
+                try:
+                    event, end = _SCAN(payload, 0)
+                    if end != len(payload):
+                        raise ValueError("extra data")
+                except (ValueError, StopIteration) as exc:
+                    raise UpstreamError(
+                        f"the event stream of {self.source} has bad data: {payload[:80]}"
+                    ) from exc
+                out += reader.feed(event)
+                if self.learning and (learned := Shape.of(payload, event)) is not None:
+                    self.shape, self.learning = learned, self.learning - 1
+        except Exception as exc:  # bad data, an error event: raised where it stands
+            self.error = exc
+            if not out:
+                raise
+        return out
+
+    def completion(self) -> Completion:
+        """The stream's ``Completion`` (``ChunkReader.completion``); the stream's error when
+        it broke, UpstreamError when it ended before it finished."""
+        if self.error is not None:
+            raise self.error
+        return self.reader.completion()
+
+
+async def read_items(reader: StreamReader, chunks: AsyncIterator[bytes]) -> list[str | ChoiceDelta]:
+    """The items of the next read of ``chunks`` (at the body's end, of ``feed(b"")``)."""
+    piece = await anext(chunks, None)
+    while piece == b"":
+        piece = await anext(chunks, None)
+    return reader.feed(b"" if piece is None else piece)
+
+
+async def first_items(
+    reader: StreamReader, chunks: AsyncIterator[bytes]
+) -> list[str | ChoiceDelta]:
+    """The items of the reads of ``chunks`` up to the first that gives any, as ``astream``'s
+    first item comes: a stream that finishes without any is read to its end (after
+    ``[DONE]``, its body's end: ``adrain``) and its completion checked, so that a stream
+    that breaks before its first item raises here (before the client's answer starts)."""
+    while True:
+        items = await read_items(reader, chunks)
+        if items:
+            return items
+        if reader.done:
+            await adrain(chunks)
+        if reader.done or reader.ended:
+            reader.completion()
+            return []
+
+
 USAGE = re.compile(rb'"usage"\s*:\s*\{')
 FINISHED = re.compile(rb'"finish_reason"\s*:\s*"')
 MODEL = re.compile(rb'"model"\s*:\s*"(?:[^"\\]|\\.)*"')
@@ -230,6 +432,7 @@ class EventRelay:
         lines: list[bytes | None] = list(data.split(b"\n"))
         read = len(lines)  # the lines read: all, or those up to and with an error event
         dropped = False
+        gone: list[int] = []  # the dropped lines
         try:
             for i in _marked_lines(data, lines):
                 line = lines[i]
@@ -239,11 +442,13 @@ class EventRelay:
                 if payload == b"[DONE]":
                     self.done = dropped = True
                     lines[i] = None
+                    gone.append(i)
                     continue
                 may_matter = b'"error"' in payload or USAGE.search(payload)
                 try:
                     if may_matter and self._decoded(payload) and not self.include_usage:
                         lines[i], dropped = None, True
+                        gone.append(i)
                 except UpstreamError as exc:
                     self.error = exc  # every later call raises it too
                     read = i + 1
@@ -254,7 +459,7 @@ class EventRelay:
         finally:
             self._read(data, read)
         if dropped:
-            data = self._joined(lines)
+            data = self._joined(lines, gone)
         return self._renamed(data)
 
     def _renamed(self, data: bytes) -> bytes:
@@ -280,22 +485,33 @@ class EventRelay:
             checked = data if self.error is None else data[: data.rfind(b"\n") + 1]
             self.finished = _data_line_matches(FINISHED, checked)
 
-    def _joined(self, lines: list[bytes | None]) -> bytes:
-        """The lines kept (None: a dropped line; the blank line that ended its event goes
-        too). The last item is what follows the last line break: never a blank line."""
-        out: list[bytes] = []
-        skip = False
+    def _joined(self, lines: list[bytes | None], gone: list[int]) -> bytes:
+        """The lines kept: all but the dropped ones (``gone``, in order, None in ``lines``)
+        and the blank line that ended the event of each run of them, which may be in the
+        next piece (``skip_blank``). The last item is what follows the last line break:
+        never a blank line. Only the dropped lines are looked at; the kept ones are copied
+        in slices."""
         last = len(lines) - 1
-        for i, line in enumerate(lines):
-            if line is None:
-                skip = True
-            elif skip and not line and i < last:
+        removed: list[int] = []
+        skip = False
+        for k, i in enumerate(gone):
+            removed.append(i)
+            after = i + 1
+            if k + 1 < len(gone) and gone[k + 1] == after:
+                continue  # a run of dropped lines: the blank line after the run goes
+            if after < last and lines[after] == b"":
+                removed.append(after)
                 skip = False
             else:
-                skip = skip and not line
-                out.append(line)
+                skip = after > last or (after == last and lines[last] == b"")
         self.skip_blank = skip
-        return b"\n".join(out)
+        kept: list[bytes | None] = []
+        start = 0
+        for i in removed:
+            kept += lines[start:i]
+            start = i + 1
+        kept += lines[start:]
+        return b"\n".join(kept)  # type: ignore[arg-type]
 
     def _decoded(self, payload: bytes) -> bool:
         """Read an event that may hold an error or the usage; True for a usage-only chunk."""
@@ -395,6 +611,11 @@ class UpstreamBackend(HttpBackend):
         for _, data in self.transport.post_events("/chat/completions", body, self._headers()):
             yield from reader.feed(data)
         yield reader.completion()
+
+    def stream_reader(self, stop: Sequence[str] = ()) -> StreamReader:
+        """A reader of the event stream ``arelay`` gives (``astream``'s items, a read at a
+        time)."""
+        return StreamReader(self.transport.base_url, stop)
 
     def arelay(
         self, request: EngineRequest, *, max_tokens: int, stop: Sequence[str] = ()

@@ -67,3 +67,28 @@ def test_gateway_overhead_benchmark_reports_every_target_and_mode(tmp_path: Path
     assert set(result["overhead_1_connection"]) == {"zerolayer/whole", "zerolayer/stream"}
     assert result["ratios"]["zerolayer_stream_over_whole_cpu_1_connection"] > 0
     assert "ratios:" in done.stdout
+
+
+def test_gateway_overhead_benchmark_measures_the_messages_route(tmp_path: Path) -> None:
+    """``--api anthropic``: zerolayer is called with Anthropic Messages requests over the
+    OpenAI-compatible upstream (which is called with Chat Completions), whole and streamed;
+    every answer is the upstream's text and the Messages stream / whole ratio is computed."""
+    out = tmp_path / "gateway.json"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "gateway_overhead.py"), "--rounds", "1",
+           "--latency-requests", "12", "--concurrency", "2", "--duration", "0.5",
+           "--tokens", "4", "--api", "anthropic", "--json", str(out)]  # fmt: skip
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text("utf-8"))
+    for phase in ("latency", "throughput"):
+        rows = result["rows"][phase]
+        assert [(r["target"], r["mode"]) for r in rows] == [
+            ("direct", "whole"), ("direct", "stream"),
+            ("zerolayer", "messages/whole"), ("zerolayer", "messages/stream"),
+        ]  # fmt: skip
+        assert all(r["requests"] > 0 and r["errors"] == 0 and r["wrong"] == 0 for r in rows)
+    assert set(result["overhead_1_connection"]) == {
+        "zerolayer/messages/whole", "zerolayer/messages/stream"
+    }  # fmt: skip
+    assert result["ratios"]["zerolayer_messages_stream_over_whole_cpu_1_connection"] > 0

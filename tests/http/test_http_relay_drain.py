@@ -23,14 +23,14 @@ async def pieces(count: int, hang: bool = False, fail: BaseException | None = No
         await asyncio.sleep(3600)
 
 
-@pytest.mark.parametrize("drain", [openai_api.drain, transport._adrain])
+@pytest.mark.parametrize("drain", [openai_api.drain, transport.adrain])
 def test_a_body_that_ends_is_read_to_its_end(drain: Drain) -> None:
     chunks = pieces(2)
     asyncio.run(drain(chunks))
     assert asyncio.run(anext(chunks, None)) is None
 
 
-@pytest.mark.parametrize("drain", [openai_api.drain, transport._adrain])
+@pytest.mark.parametrize("drain", [openai_api.drain, transport.adrain])
 def test_a_body_that_stays_open_is_left_after_the_time_limit(
     drain: Drain, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -46,7 +46,7 @@ def test_a_body_that_stays_open_is_left_after_the_time_limit(
     assert asyncio.run(timed()) < 1
 
 
-@pytest.mark.parametrize("drain", [openai_api.drain, transport._adrain])
+@pytest.mark.parametrize("drain", [openai_api.drain, transport.adrain])
 def test_a_timeout_of_the_body_itself_is_not_swallowed(drain: Drain) -> None:
     with pytest.raises(TimeoutError):
         asyncio.run(drain(pieces(1, fail=TimeoutError("the body's own"))))

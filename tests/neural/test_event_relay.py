@@ -105,8 +105,8 @@ def test_crlf_lines_are_read_and_sent_as_lf() -> None:
 
 
 class EveryLine(EventRelay):
-    """The relay as it was before it read only the marked lines: every line looked at (the
-    reference the relay must agree with)."""
+    """The relay as it was before it read only the marked lines and joined the kept ones by
+    the dropped ones: every line looked at (the reference the relay must agree with)."""
 
     def __init__(self, model: str, include_usage: bool) -> None:
         super().__init__(model, include_usage)
@@ -153,8 +153,25 @@ class EveryLine(EventRelay):
             if not self.finished and FINISHED.search(payload):
                 self.finished = True
         if dropped:
-            data = self._joined(lines)
+            data = self._joined(lines, [])
         return MODEL.sub(self.model, data)
+
+    def _joined(self, lines: list[bytes | None], gone: list[int]) -> bytes:
+        """The lines kept, every line looked at (as the relay did before it looked only at
+        the dropped ones)."""
+        out: list[bytes] = []
+        skip = False
+        last = len(lines) - 1
+        for i, line in enumerate(lines):
+            if line is None:
+                skip = True
+            elif skip and not line and i < last:
+                skip = False
+            else:
+                skip = skip and not line
+                out.append(line)
+        self.skip_blank = skip
+        return b"\n".join(out)
 
     def texts(self) -> dict[int, str]:
         self._fed = [b"\n".join(b"data: " + d for d in self.datas)]

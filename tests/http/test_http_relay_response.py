@@ -1,0 +1,87 @@
+"""``RelayResponse`` with ``watch``: the client going away stops the stream where it waits
+and closes its pieces, without an error; any other cancellation goes on; a stream that ends
+is not cancelled after it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator
+from typing import Any
+
+import pytest
+
+from zerolayer.rules_api.streaming import RelayResponse
+
+
+class Client:
+    """An ASGI client: its messages sent, and whether (and when) it goes away."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.gone = asyncio.Event()
+
+    async def receive(self) -> dict[str, Any]:
+        await self.gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+    def bodies(self) -> list[tuple[bytes, bool]]:
+        return [(m["body"], m["more_body"]) for m in self.sent if m["type"] == "http.response.body"]
+
+
+def test_a_stream_that_ends_is_sent_whole_and_not_cancelled_after() -> None:
+    async def pieces() -> AsyncGenerator[tuple[bytes, bool], None]:
+        yield b"a", False
+        yield b"b", True
+
+    async def run() -> list[tuple[bytes, bool]]:
+        client = Client()
+        await RelayResponse(pieces(), {}, watch=True)({}, client.receive, client.send)
+        client.gone.set()  # the client leaves after the answer: nothing is cancelled
+        await asyncio.sleep(0.01)
+        return client.bodies()
+
+    assert asyncio.run(run()) == [(b"a", True), (b"b", False)]
+
+
+def test_a_client_that_goes_away_stops_the_stream_where_it_waits() -> None:
+    closed = []
+
+    async def pieces() -> AsyncGenerator[tuple[bytes, bool], None]:
+        try:
+            yield b"a", False
+            await asyncio.sleep(3600)  # an upstream that sends nothing more
+            yield b"never", True
+        finally:
+            closed.append(True)
+
+    async def run() -> list[tuple[bytes, bool]]:
+        client = Client()
+        asyncio.get_running_loop().call_later(0.05, client.gone.set)
+        await RelayResponse(pieces(), {}, watch=True)({}, client.receive, client.send)
+        await asyncio.sleep(0.01)  # still running: the task was not cancelled again
+        return client.bodies()
+
+    assert asyncio.run(asyncio.wait_for(run(), 5)) == [(b"a", True)]
+    assert closed == [True]
+
+
+def test_another_cancellation_goes_on() -> None:
+    async def pieces() -> AsyncGenerator[tuple[bytes, bool], None]:
+        yield b"a", False
+        await asyncio.sleep(3600)
+        yield b"never", True
+
+    async def run() -> None:
+        client = Client()
+        task = asyncio.ensure_future(
+            RelayResponse(pieces(), {}, watch=True)({}, client.receive, client.send)
+        )
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(asyncio.wait_for(run(), 5))
