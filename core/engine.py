@@ -658,9 +658,6 @@ class Engine:
         """``reading``, unless an answer-only clause names the format the request converts
         from rather than the one it converts to ("Convert this YAML to JSON. Return only the
         YAML."): the request contradicts itself, whatever the surface made of the clause."""
-        named = self.surface.answer_formats(normalise(reading.segmented.instruction))
-        if not named:
-            return reading
         sources = {d.format for d in reading.directives if isinstance(d, Source)}
         steps = [d for d in reading.directives if isinstance(d, Step)]
         spec = self.registry.ops.get(steps[-1].op) if steps else None
@@ -669,8 +666,12 @@ class Engine:
         output = spec.output_type
         if not output.endswith(("-text", "-source")):
             return reading  # data or text, written out in a format the request may name
+        written = normalise(reading.segmented.instruction)
+        mentions = self.surface.named(written)
+        if all(mentions.count(name) < 2 for name in sources):
+            return reading  # the source is named once: as the source
         target = output.rsplit("-", 1)[0]
-        for name in named:
+        for name in self.surface.answer_formats(written):
             if name in sources and name != target:
                 raise NoMatch(
                     f"the instruction converts {name} to {target} and asks for the answer as "
