@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _OPENING = re.compile(r"^(?P<indent>[ ]{0,3})(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$", re.M)
 
@@ -106,14 +107,13 @@ def fences(text: str, *, unclosed: bool = False) -> list[Fence]:
         return []
     found: list[Fence] = []
     pos = 0
-    while (m := _OPENING.search(text, pos)) is not None:
+    while (m := _next_opening(text, pos)) is not None:
         marker, info = m["fence"], m["info"]
         if marker[0] == "`" and "`" in info:
             pos = m.end() + 1
             continue
         body_start = m.end() + 1
-        closing = re.compile(rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*$", re.M)
-        close = closing.search(text, body_start) if body_start <= len(text) else None
+        close = _next_closing(text, marker[0], len(marker), body_start)
         if close is None:
             if unclosed:
                 body = _dedent(text[body_start:], len(m["indent"]))
@@ -126,6 +126,45 @@ def fences(text: str, *, unclosed: bool = False) -> list[Fence]:
         found.append(Fence(m.start(), end, marker, info.strip(), body, True))
         pos = end
     return found
+
+
+def _next_opening(text: str, pos: int) -> re.Match[str] | None:
+    """``_OPENING.search(text, pos)``, trying only the lines that hold three backticks or
+    tildes (a line is a fence's opening when it starts at or after ``pos``)."""
+    while True:
+        ticks, tildes = text.find("```", pos), text.find("~~~", pos)
+        at = min(ticks, tildes) if ticks >= 0 and tildes >= 0 else max(ticks, tildes)
+        if at < 0:
+            return None
+        line = text.rfind("\n", 0, at) + 1
+        if line >= pos and (m := _OPENING.match(text, line)) is not None:
+            return m
+        pos = text.find("\n", at) + 1  # no other opening on this line
+        if not pos:
+            return None
+
+
+def _next_closing(text: str, char: str, length: int, pos: int) -> re.Match[str] | None:
+    """The first line from ``pos`` on that closes a fence of ``length`` ``char``s, trying
+    only the lines that hold that many (as ``_closing(char, length).search`` would find)."""
+    closing, run = _closing(char, length), char * length
+    while pos <= len(text):
+        at = text.find(run, pos)
+        if at < 0:
+            return None
+        line = text.rfind("\n", 0, at) + 1
+        if line >= pos and (m := closing.match(text, line)) is not None:
+            return m
+        pos = text.find("\n", at) + 1
+        if not pos:
+            return None
+    return None
+
+
+@lru_cache(maxsize=64)
+def _closing(char: str, length: int) -> re.Pattern[str]:
+    """The closing line of a fence opened by ``length`` of ``char``."""
+    return re.compile(rf"^[ ]{{0,3}}{re.escape(char)}{{{length},}}[ \t]*$", re.M)
 
 
 # Delimiters prompt templates wrap a payload in besides fences: a line of three quotes, or a

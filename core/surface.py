@@ -140,11 +140,21 @@ class Surface:
 
     def named(self, text: str) -> tuple[str, ...]:
         """The formats ``text`` names, in order, aliases resolved."""
+        if len(text) <= 512:
+            return self._named_cached(text)
+        return self._named(text)
+
+    @lru_cache(maxsize=4096)  # noqa: B019 -- one Surface per engine, instructions recur
+    def _named_cached(self, text: str) -> tuple[str, ...]:
+        return self._named(text)
+
+    def _named(self, text: str) -> tuple[str, ...]:
         return tuple(ALIASES.get(w.lower(), w.lower()) for w in self._fmt.findall(text))
 
     def forget(self) -> None:
         """Drop the remembered rewrites (for benchmarks of first-time instructions)."""
         self._cached.cache_clear()
+        self._named_cached.cache_clear()
         self._typo_of.cache_clear()
         self._terse_cached.cache_clear()
 
