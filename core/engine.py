@@ -716,7 +716,13 @@ class Engine:
             if shape is None:
                 raise
         return query_sentence(
-            instruction, shape.numeric, shape.texts, source, self._grammar_words, shape.flags
+            instruction,
+            shape.numeric,
+            shape.texts,
+            source,
+            self._grammar_words,
+            shape.flags,
+            shape.members,
         )
 
     def _data(self, payload: Payload | None) -> tuple[Any, str] | None:

@@ -45,6 +45,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 from decimal import Decimal
 from typing import Any
 
@@ -418,6 +419,19 @@ _AND_SPLITS = _KEEP | {"give", "return", "output", "convert", "turn", "show"}
 # Text values read as values: short, a word or a few, never a word of the closed classes.
 _VALUE_TEXT = re.compile(r"[A-Za-z\u3400-\u9fff][\w&' .-]{1,39}$")
 _MAX_VALUES = 400
+# "name starts with L", "ends with 'son'", "contains Hub": a test of a field's text by the
+# literal said after it (quoted, or one word), which keeps its case; "contains" and
+# "includes" also test whether an array field holds the literal.
+_TEXT_TEST = re.compile(
+    r"(?<![\w'])(?:(starts?|begins?|starting|beginning)|(ends?|ending)|(contains?|containing"
+    r"|includes?|including))\s+(?:with\s+)?(?(3)|(?<=with\s))"
+    r"""(?:"([^"\n]{1,40})"|'([^'\n]{1,40})'|“([^”\n]{1,40})”|‘([^’\n]{1,40})’"""
+    r"|([A-Za-z0-9][A-Za-z0-9_.-]{0,39}?))(?=[\s,.;:!?)]|$)"
+)
+_TEXT_TESTS = ("starts", "ends", "contains")
+_LITERAL_TOKEN = re.compile(r"%l\d+$")
+# "pending or shipped", "Asia, Europe or Africa": one field equal to one of the values
+_ONE_OF = re.compile(r"%v\d+(?:\s*,\s*%v\d+)*\s*,?\s+or\s+%v\d+(?![\w])")
 _CLOSED = (
     _SORT | _KEEP | _FIELDWORDS | _BENIGN | _LINKS | _UP | _DOWN | _NUMBER_WORDS
     | frozenset(_AGGREGATES) | _CONVERT | frozenset(_FORMATS)
@@ -466,6 +480,11 @@ class _Op:
             return f"the {self.comparison} {field}"
         if self.kind == "is":
             return f"filter where {field} is {'not ' * self.negated}{self.value}"
+        if self.kind == "one_of":
+            return f"filter where {field} is one of {self.value}"
+        if self.kind == "text":
+            test = {"starts": "starts with", "ends": "ends with", "contains": "contains"}
+            return f"filter where {field} {test[self.comparison]} {self.value}"
         if self.kind == "lookup":  # the one record whose second field holds the value
             return f"give the {field} of the record where {name(self.fields[1])} is {self.value}"
         return f"filter where {field} {_CMP_WORDS[self.comparison]} {self.number}"
@@ -485,6 +504,8 @@ class Records:
     numeric: Mapping[str, bool]
     texts: Mapping[str, frozenset[str]]
     flags: frozenset[str] = frozenset()  # the keys whose value is true or false in every record
+    # the keys whose value is an array of strings in every record, with the strings
+    members: Mapping[str, frozenset[str]] = dataclass_field(default_factory=dict)
 
 
 def record_shape(payload: str | None) -> Records | None:
@@ -511,7 +532,12 @@ def records_of(data: Any) -> Records | None:
     }
     texts = {k: frozenset(r[k] for r in data if isinstance(r[k], str)) for k in numeric}
     flags = frozenset(k for k in numeric if all(isinstance(r[k], bool) for r in data))
-    return Records(numeric, texts, flags)
+    members = {
+        k: frozenset(item for r in data for item in r[k])
+        for k in numeric
+        if all(isinstance(r[k], list) and all(isinstance(i, str) for i in r[k]) for r in data)
+    }
+    return Records(numeric, texts, flags, {k: v for k, v in members.items() if v})
 
 
 def record_keys(payload: str | None) -> dict[str, bool] | None:
@@ -528,27 +554,36 @@ def query_sentence(
     source: str = "json",
     reserved: frozenset[str] = frozenset(),
     flags: frozenset[str] = frozenset(),
+    members: Mapping[str, frozenset[str]] | None = None,
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
     text values ``texts`` of each key, read from a payload in the format ``source`` ("json"
     or "yaml": a conversion asked for is to the other); a key that is one of the ``reserved``
     words of the grammar is quoted in the sentence ("code" is a word the grammar skips); the
+    ``members`` (keys whose values are arrays of strings, with the strings) are filtered by
+    the strings they hold ("users with the admin role"); the
     ``flags`` (keys whose values are true or false) are said as adjectives of the records
     ("the remote ones" for ``isRemote``).
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
-    if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
-        raise _refuse("the instruction quotes words")
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
     lowered = {k.lower(): k for k in keys}
+    instruction, literals = _mark_literals(instruction, lowered)
+    if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
+        raise _refuse("the instruction quotes words")
     if len(lowered) != len(keys):
         raise _refuse("the records have keys that differ only in case")
+    members = members or {}
+    if members and texts is not None and set(members) & {k for k, vs in texts.items() if vs}:
+        raise _refuse("a key holds strings and arrays of strings")
+    texts = {**(texts or {}), **members}
     if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
         values = {v for vs in (texts or {}).values() for v in vs}
         instruction = english_clauses(instruction, lowered, values)  # core/query_zh.py
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
     text, values = _mark_values(instruction, lowered, texts or {})
+    text = _ONE_OF.sub(lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*", " %or ", m[0]), text)
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
     text = _YES_NO.sub(" %yn ", text)  # before "/" joins fields: "yes/no", "true/false"
     text = re.sub(r"\s[-–—]+\s", " , ", text)  # "sort by salary - highest to lowest"
@@ -607,10 +642,15 @@ def query_sentence(
     for op in (
         op
         for clause in _clauses(text)
-        for op in _clause(
-            clause, lowered, values, texts or {}, source, tuple(sorted(flags)), numeric
-        )
+        for op in _literal_clause(clause, lowered, literals)
+        or _clause(clause, lowered, values, texts or {}, source, tuple(sorted(flags)), numeric)
     ):
+        if op.fields and op.fields[0] in members:  # "users with the admin role"
+            if op.kind != "is" or op.negated:
+                raise _refuse(f"'{op.fields[0]}' holds arrays: only what they hold is read")
+            op = replace(op, kind="text", comparison="contains")
+        elif any(f in members for f in op.fields[1:]):
+            raise _refuse("an array field in an operation that reads no array")
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
         if op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
@@ -1028,6 +1068,8 @@ def _clause(
     class or the slots make no one operation. ``numeric``: the keys that are a number in
     every record (a comparison or an extreme of the records that names no field is of the
     one such key)."""
+    if "%or" in words:  # "pending or shipped orders": one field, one of the values
+        return _one_of_clause(words, keys, values, texts, source, flags, numeric)
     asked = "%any" in words  # "does anyone earn over 100k": whether any record is so
     asked_q = asked or "%yn" in words  # 吗 ends a question that "有没有" or "yes or no" asks
     words = [w for w in words if w not in ("%any", "%yn") and (w != "%q" or not asked_q)]
@@ -1562,6 +1604,104 @@ def _value_filter(
         raise _refuse(f"{value!r} is a value of {len(holders)} fields: name the field")
     negated = any(_EQUALITY[c] for c in cmps)
     return _Op("is", (field,), value=json.dumps(value, ensure_ascii=False), negated=negated)
+
+
+def _mark_literals(instruction: str, keys: Mapping[str, str]) -> tuple[str, list[str]]:
+    """``instruction`` with each text test said right after a field ("name starts with 'M'",
+    "customer name starts with M") and its literal replaced by the test's mark and a mark
+    ``%lN``; the literals in mark order, as written."""
+    literals: list[str] = []
+
+    def mark(m: re.Match[str]) -> str:
+        before = re.findall(r"[A-Za-z0-9_]+", instruction[: m.start()])[-2:]
+        if before and before[-1].lower() == "name" and "name" not in keys:
+            before = before[:-1]  # "customer name": the field's own word
+        if not before or _field(before[-1].lower(), keys) is None:
+            return m[0]
+        test = "starts" if m[1] else "ends" if m[2] else "contains"
+        literals.append(next(g for g in m.groups()[3:] if g is not None))
+        return f" #{test} %l{len(literals) - 1} "
+
+    return _TEXT_TEST.sub(mark, instruction), literals
+
+
+def _literal_clause(
+    words: Sequence[str], keys: Mapping[str, str], literals: Sequence[str]
+) -> list[_Op]:
+    """The text test of a clause that holds one ("customers whose name starts with M",
+    "products with Hub in the name" is not one): one field, one test, one literal, and
+    otherwise only words of a filter; none for a clause with no literal."""
+    said = [w for w in words if _LITERAL_TOKEN.match(w)]
+    if not said:
+        return []
+    tests = [w[1:] for w in words if w[1:] in _TEXT_TESTS and w.startswith("#")]
+    fields: list[str] = []
+    rest: list[str] = []
+    for i, w in enumerate(words):
+        if w in said or (w.startswith("#") and w[1:] in _TEXT_TESTS):
+            continue
+        key = _field(w, keys)
+        if key is not None:
+            fields.append(key)
+        elif w == "name" and i and _field(words[i - 1], keys) is not None:
+            continue  # "customer name": the field's own word, when no key is "name"
+        elif w not in _BENIGN and w not in RECORD_NOUNS:
+            rest.append(w)
+    if len(said) != 1 or len(tests) != 1 or len(set(fields)) != 1:
+        raise _refuse("a text test with other than one field and one literal")
+    test_at = next(i for i, w in enumerate(words) if w.startswith("#") and w[1:] in _TEXT_TESTS)
+    if not any(_field(w, keys) for w in words[:test_at]) or words[test_at + 1] != said[0]:
+        raise _refuse("a text test names its field after it ('include name and price')")
+    literal = literals[int(said[0][2:])]
+    if _field(literal.lower(), keys) is not None:
+        raise _refuse(f"the literal {literal!r} is also a field")
+    if set(rest) - _FILTER_WORDS - _LINKS - {"in", "field"}:
+        raise _refuse("a text test with words it does not know")
+    if tests[0] == "contains" and "in" in rest:
+        raise _refuse("'contains … in': which holds which?")
+    return [_Op("text", (fields[0],), comparison=tests[0], value=json.dumps(literal))]
+
+
+def _one_of_clause(
+    words: Sequence[str],
+    keys: dict[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+    source: str,
+    flags: tuple[str, ...],
+    numeric: tuple[str, ...],
+) -> list[_Op]:
+    """A clause with values joined by "or" ("pending or shipped orders", "in Asia or
+    Africa"): read with the first value alone, its value filter becomes one of all of them;
+    every value must be a value of that one field, and of no other when no field is named."""
+    start = words.index("%or") - 1
+    end = start
+    while end + 2 < len(words) and words[end + 1] == "%or" and _VALUE_TOKEN.match(words[end + 2]):
+        end += 2
+    run = words[start : end + 1]
+    if "%or" in words[end + 1 :] or not all(_VALUE_TOKEN.match(w) for w in run[::2]):
+        raise _refuse("'or' between words that are not values of the records")
+    said = [values[int(w[2:])] for w in run[::2]]
+    if len(set(said)) != len(said):
+        raise _refuse("a value said twice")
+    ops = _clause(
+        [*words[:start], run[0], *words[end + 1 :]], keys, values, texts, source, flags, numeric
+    )
+    found = [op for op in ops if op.kind == "is"]
+    if (
+        len(found) != 1
+        or found[0].negated
+        or found[0].value != json.dumps(said[0], ensure_ascii=False)
+    ):
+        raise _refuse("values joined by 'or' that are no one value filter")
+    field = found[0].fields[0]
+    named = any(_field(w, keys) == field for w in words)
+    for value in said:
+        holders = [k for k, vs in texts.items() if value in vs]
+        if field not in holders or (not named and len(holders) != 1):
+            raise _refuse(f"{value!r} is not a value of {field!r} alone")
+    quoted = " ".join(json.dumps(v, ensure_ascii=False) for v in said)
+    return [replace(op, kind="one_of", value=quoted) if op is found[0] else op for op in ops]
 
 
 def _refuse(message: str) -> Unsupported:

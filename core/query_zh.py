@@ -103,6 +103,10 @@ _LEXICON: dict[str, str] = {
     "哪个": " which ", "哪一个": " which ", "哪些": " which ", "哪位": " which ",
     # "the one" a question or a request points at (给我人口最少的那个)
     "那个": " one ", "那一个": " one ", "那条": " one ", "那位": " one ",
+    # per value of a field: 各部门, 每个部门 (a count or an aggregate of each group);
+    # 分别 (respectively) and 统计 (tally: a count) around it
+    "各": " each ", "分别": " ", "统计": " count ",
+    "拥有": " have ",
 }  # fmt: skip
 _LONGEST = max(map(len, _LEXICON))
 _NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
