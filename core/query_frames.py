@@ -35,7 +35,13 @@ Fields and values are found in the data, not in a word list:
   that says neither falls back), a count ("count the …", "how many …"), an answer asked for as
   a number ("bare integer", "number only"), an aggregate of a number field ("the highest
   stock", "the average pay") and one field of the record with the highest or lowest value
-  ("who earns the most? just the name").
+  ("who earns the most? just the name");
+- more conditions: values joined by "or" ("pending or shipped orders": one of them), a test
+  of a string's text by the literal after it ("name starts with L", "contains 'Hub'": its
+  case kept, and a case-dependent answer falls back), what an array field holds ("users with
+  the admin role"), a string inside an object every record has ("users in Toronto" for
+  ``address.city``: filters only), and a flag with more of the same clause ("in-stock
+  products that cost more than 40": the flag first).
 """
 
 from __future__ import annotations
@@ -532,10 +538,18 @@ def records_of(data: Any) -> Records | None:
     }
     texts = {k: frozenset(r[k] for r in data if isinstance(r[k], str)) for k in numeric}
     flags = frozenset(k for k in numeric if all(isinstance(r[k], bool) for r in data))
+    for k in list(numeric):  # address.city: a string in an object every record has
+        if not all(isinstance(r[k], dict) for r in data) or "." in k:
+            continue
+        inner = [s for s in data[0][k] if isinstance(s, str) and "." not in s]
+        for sub in (s for s in inner if all(isinstance(r[k].get(s), str) for r in data)):
+            numeric[f"{k}.{sub}"] = False
+            texts[f"{k}.{sub}"] = frozenset(r[k][sub] for r in data)
     members = {
         k: frozenset(item for r in data for item in r[k])
         for k in numeric
-        if all(isinstance(r[k], list) and all(isinstance(i, str) for i in r[k]) for r in data)
+        if "." not in k
+        and all(isinstance(r[k], list) and all(isinstance(i, str) for i in r[k]) for r in data)
     }
     return Records(numeric, texts, flags, {k: v for k, v in members.items() if v})
 
@@ -569,11 +583,16 @@ def query_sentence(
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
     lowered = {k.lower(): k for k in keys}
+    if len(lowered) != len(keys):
+        raise _refuse("the records have keys that differ only in case")
+    nested = [k for k in keys if "." in k]
+    for key in nested:  # "city" for address.city, when no other key is so named
+        last = key.lower().rsplit(".", 1)[1]
+        if last not in lowered and sum(k.lower().endswith("." + last) for k in nested) == 1:
+            lowered[last] = key
     instruction, literals = _mark_literals(instruction, lowered)
     if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
         raise _refuse("the instruction quotes words")
-    if len(lowered) != len(keys):
-        raise _refuse("the records have keys that differ only in case")
     members = members or {}
     if members and texts is not None and set(members) & {k for k, vs in texts.items() if vs}:
         raise _refuse("a key holds strings and arrays of strings")
@@ -645,6 +664,8 @@ def query_sentence(
         for op in _literal_clause(clause, lowered, literals)
         or _clause(clause, lowered, values, texts or {}, source, tuple(sorted(flags)), numeric)
     ):
+        if any("." in f for f in op.fields) and op.kind not in ("is", "one_of", "text"):
+            raise _refuse("a field inside an object is read only by a filter")
         if op.fields and op.fields[0] in members:  # "users with the admin role"
             if op.kind != "is" or op.negated:
                 raise _refuse(f"'{op.fields[0]}' holds arrays: only what they hold is read")
@@ -695,6 +716,9 @@ def query_sentence(
             ops.append(op)
         if op.kind == "sort" and op.magnitude and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number: 'highest' and 'lowest' say no order")
+    inside = {f.split(".")[0] for op in ops for f in op.fields if "." in f}
+    if inside & {f for op in ops for f in op.fields}:  # "buyers in FR": the buyers, or orders?
+        raise _refuse("an object that is filtered by a field inside it and also named itself")
     if any(op.kind == "by" for op in ops):
         raise _refuse("a field after 'by' with no word of sorting or order")
     if any(op.kind == "fields" for op in ops):
@@ -1100,11 +1124,27 @@ def _clause(
             _Op("keep", fields_said),
         ]
     said = [w for w in words if _FLAG_TOKEN.match(w)]
-    if said and ("count" in words or {"how", "many"} <= set(words)):  # "how many are in stock"
-        rest = [w for w in words if w not in ("count", "how", "many", "there")]
-        return [_flag_filter(said, rest, flags), _Op("count")]
     if said:
-        return [_flag_filter(said, words, flags)]
+        counted = "count" in words or {"how", "many"} <= set(words)  # "how many are in stock"
+        rest = (
+            [w for w in words if w not in ("count", "how", "many", "there")] if counted else words
+        )
+        try:
+            ops = [_flag_filter(said, rest, flags)]
+        except Unsupported:
+            if len(said) > 1:
+                raise
+            # "in-stock products that cost more than 40", "the cheapest remote employee": the
+            # flag says which records, and the rest of the clause is read of them
+            rest = [w for w in rest if w not in said]
+            if set(rest) & (_REMOVE | {"except", "not", "without", "but"}):
+                raise _refuse("a flag with a word that inverts it") from None
+            more = _clause(rest, keys, values, texts, source, flags, numeric)
+            kinds = _AFTER_FLAG & {"filter", "is", "one_of", "text"} if counted else _AFTER_FLAG
+            if not more or any(op.kind not in kinds for op in more):
+                raise _refuse("a flag with an operation it does not go with") from None
+            ops = [_flag_filter(said, [], flags), *more]
+        return [*ops, _Op("count")] if counted else ops
     words = _value_superlatives(words, keys)
     one = "one" in words and "one" not in keys  # "give me the one with …", 那个
     words = [w for w in words if w != "one" or w in keys]
@@ -1325,6 +1365,10 @@ def _noun_after_extreme(words: Sequence[str], i: int, keys: Mapping[str, str]) -
         )
         and "by" not in words
     )
+
+
+# what a clause may ask of the records a flag picks ("the average price of in-stock products")
+_AFTER_FLAG = frozenset({"filter", "is", "one_of", "text", "sort", "top", "first", "agg", "keep"})
 
 
 def _flag_filter(said: list[str], words: Sequence[str], flags: tuple[str, ...]) -> _Op:
@@ -1634,6 +1678,9 @@ def _literal_clause(
     said = [w for w in words if _LITERAL_TOKEN.match(w)]
     if not said:
         return []
+    picked = _fields_of_records(words, keys)
+    if picked is not None:  # "ids of the members whose nick starts with N": then the ids
+        return [*_literal_clause(picked[1], keys, literals), _Op("keep", picked[0])]
     tests = [w[1:] for w in words if w[1:] in _TEXT_TESTS and w.startswith("#")]
     fields: list[str] = []
     rest: list[str] = []
