@@ -367,8 +367,9 @@ _KEEP_PHRASES = re.compile(
 )
 # A negation before a value ("dept isn't Sales", "everyone except Sales").
 _NOT_VALUE = re.compile(
-    r"(?:is\s+not|isn't|not\s+in|not|except(?:\s+for)?|other\s+than|excluding|apart\s+from"
-    r"|but(?:\s+for)?|without)"
+    r"(?:is\s+not|isn't|not\s+in|not|(?:except(?:\s+for)?|other\s+than|excluding|apart\s+from"
+    r"|but(?:\s+for)?|without)(?:\s+(?:those|the\s+ones|ones|people|records|anyone|any))?"
+    r"(?:\s+(?:in|from|at|of|based\s+in))?)"  # "except those in Asia", "but the ones from HR"
     r"\s+(?:the\s+)?(?=%v\d)"
 )
 _TOKEN = re.compile(
@@ -892,9 +893,10 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
             lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
             text,
         )
-        # "cities that are not coastal", "express is true", "在职 set to false"
+        # "cities that are not coastal", "which cities are coastal", "express is true",
+        # "在职 set to false"
         text = re.sub(
-            rf"(?<![a-z0-9_%-])(?:(?:that|which|who)\s+(?:is|are)\s+(not\s+)?)?{adjective}"
+            rf"(?<![a-z0-9_%-])(?:(?:(?:that|which|who)\s+)?(?:is|are)\s+(not\s+)?)?{adjective}"
             r"(?:\s+(?:is|are|set\s+to|=+)\s+(true|false))?(?![a-z0-9_])",
             lambda m, n=n: _flag_said(m, n),
             text,
@@ -903,10 +905,11 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
 
 
 def _flag_said(m: re.Match[str], n: int) -> str:
-    """ "that are not coastal" → the flag false; "express is true" → true; the flag's words
+    """ "that are not coastal", "are not coastal" → the flag false; "express is true" → true;
+    the flag's words
     alone stay as they are written (a field of the clause)."""
     said = m[0].split()
-    if m[2] is None and said[0] not in ("that", "which", "who"):
+    if m[2] is None and said[0] not in ("that", "which", "who", "is", "are"):
         return m[0]
     false = bool(m[1]) != (m[2] == "false")
     return f" %{'f' if false else 't'}{n} "
@@ -1401,13 +1404,14 @@ def _noun_before_field(words: Sequence[str], i: int, keys: Mapping[str, str]) ->
 def _noun_with(words: Sequence[str], keys: Mapping[str, str]) -> bool:
     """Whether a clause is the records' noun, "with" and an extreme ("the employee with the
     highest salary", "the city with the most people"): it names one record."""
-    at = next((i for i, w in enumerate(words) if w in RECORD_NOUNS and w not in keys), None)
-    return (
-        at is not None
+    return any(
+        w in RECORD_NOUNS
+        and w not in keys
         and at + 1 < len(words)
         and words[at + 1] == "with"
         and any(w in _UP | _DOWN for w in words[at + 2 :])
-    )
+        for at, w in enumerate(words)
+    )  # "the full record of the city with the lowest population" too
 
 
 def _verb_form(word: str, keys: Mapping[str, str]) -> bool:
