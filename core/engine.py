@@ -723,6 +723,7 @@ class Engine:
             self._grammar_words,
             shape.flags,
             shape.members,
+            shape.numbers,
         )
 
     def _data(self, payload: Payload | None) -> tuple[Any, str] | None:

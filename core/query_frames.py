@@ -279,6 +279,10 @@ _SYMBOL_MARKS = {"≥": ">=", "≤": "<=", "≠": "!=", "=": "=="}
 # Removal verbs before a filter ("remove the records where dept is Sales", "filter out …").
 _REMOVE = frozenset({"remove", "drop", "exclude", "delete", "omit", "%out", "discard", "eliminate"})
 _INVERSE = {"<": ">=", ">": "<=", ">=": "<", "<=": ">", "!=": "==", "==": "!="}
+# a bound said without saying whether it is included (以下 below, 以上 above): read as strict
+# when no record holds the bound itself, when both readings agree
+_LOOSE = {"xlt": "<", "xgt": ">"}
+_INVERSE |= {"xlt": "xgt", "xgt": "xlt"}
 _EQUALITY = {"ne": True, "!=": True, "==": False}  # before a text value: negated or not
 _CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most", "!=": "!=", "==": "="}
 # Words a top N ("which 3 have the highest stock") and a filter ("the ones whose age is over
@@ -513,6 +517,8 @@ class Records:
     flags: frozenset[str] = frozenset()  # the keys whose value is true or false in every record
     # the keys whose value is an array of strings in every record, with the strings
     members: Mapping[str, frozenset[str]] = dataclass_field(default_factory=dict)
+    # the numbers of each key that is a number in every record
+    numbers: Mapping[str, frozenset[int | float]] = dataclass_field(default_factory=dict)
 
 
 def record_shape(payload: str | None) -> Records | None:
@@ -552,7 +558,8 @@ def records_of(data: Any) -> Records | None:
         if "." not in k
         and all(isinstance(r[k], list) and all(isinstance(i, str) for i in r[k]) for r in data)
     }
-    return Records(numeric, texts, flags, {k: v for k, v in members.items() if v})
+    numbers = {k: frozenset(r[k] for r in data) for k, number in numeric.items() if number}
+    return Records(numeric, texts, flags, {k: v for k, v in members.items() if v}, numbers)
 
 
 def record_keys(payload: str | None) -> dict[str, bool] | None:
@@ -570,6 +577,7 @@ def query_sentence(
     reserved: frozenset[str] = frozenset(),
     flags: frozenset[str] = frozenset(),
     members: Mapping[str, frozenset[str]] | None = None,
+    numbers: Mapping[str, frozenset[int | float]] | None = None,
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
@@ -579,7 +587,8 @@ def query_sentence(
     ``members`` (keys whose values are arrays of strings, with the strings) are filtered by
     the strings they hold ("users with the admin role"); the
     ``flags`` (keys whose values are true or false) are said as adjectives of the records
-    ("the remote ones" for ``isRemote``).
+    ("the remote ones" for ``isRemote``); the ``numbers`` of each number key decide a bound
+    said without saying whether it is included (以下, 以上): only when no record holds it.
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
@@ -665,6 +674,11 @@ def query_sentence(
         for op in _literal_clause(clause, lowered, literals)
         or _clause(clause, lowered, values, texts or {}, source, tuple(sorted(flags)), numeric)
     ):
+        if op.kind == "filter" and op.comparison in _LOOSE:  # 30岁以下: 30 itself or not?
+            held = (numbers or {}).get(op.fields[0], frozenset())
+            if not held or any(Decimal(str(v)) == Decimal(op.number) for v in held):
+                raise _refuse(f"a record holds {op.number}: is the bound included or not?")
+            op = replace(op, comparison=_LOOSE[op.comparison])
         if any("." in f for f in op.fields) and op.kind not in ("is", "one_of", "text"):
             raise _refuse("a field inside an object is read only by a filter")
         if op.fields and op.fields[0] in members:  # "users with the admin role"
