@@ -600,6 +600,7 @@ def query_sentence(
         last = key.lower().rsplit(".", 1)[1]
         if last not in lowered and sum(k.lower().endswith("." + last) for k in nested) == 1:
             lowered[last] = key
+    instruction = _ZH_TEXT_TEST.sub(_zh_text_test, instruction)  # 以L开头: starts with L
     instruction, literals = _mark_literals(instruction, lowered)
     if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
         raise _refuse("the instruction quotes words")
@@ -1668,6 +1669,22 @@ def _value_filter(
     return _Op("is", (field,), value=json.dumps(value, ensure_ascii=False), negated=negated)
 
 
+# Chinese text tests, written as the English ones: 以L开头 (starts with), 以son结尾 (ends
+# with), 包含/含有 Hub (contains); the literal is Latin letters and digits, or quoted
+_ZH_LITERAL = (
+    r"""(?:"[^"\n]{1,40}"|“[^”\n]{1,40}”|'[^'\n]{1,40}'|[A-Za-z0-9][A-Za-z0-9_.-]{0,39})"""
+)
+_ZH_TEXT_TEST = re.compile(
+    rf"\s*(?:以\s*({_ZH_LITERAL})\s*(开头|打头|开始|结尾|结束)|(?:包含|含有)\s*({_ZH_LITERAL}))\s*"
+)
+
+
+def _zh_text_test(m: re.Match[str]) -> str:
+    if m[3]:
+        return f" contains {m[3]} "
+    return f" {'starts' if m[2] in ('开头', '打头', '开始') else 'ends'} with {m[1]} "
+
+
 def _mark_literals(instruction: str, keys: Mapping[str, str]) -> tuple[str, list[str]]:
     """``instruction`` with each text test said right after a field ("name starts with 'M'",
     "customer name starts with M") and its literal replaced by the test's mark and a mark
@@ -1675,7 +1692,7 @@ def _mark_literals(instruction: str, keys: Mapping[str, str]) -> tuple[str, list
     literals: list[str] = []
 
     def mark(m: re.Match[str]) -> str:
-        before = re.findall(r"[A-Za-z0-9_]+", instruction[: m.start()])[-2:]
+        before = re.findall(r"[A-Za-z0-9_]+|[\u3400-\u9fff]+", instruction[: m.start()])[-2:]
         if before and before[-1].lower() == "name" and "name" not in keys:
             before = before[:-1]  # "customer name": the field's own word
         if not before or _field(before[-1].lower(), keys) is None:
@@ -1699,6 +1716,9 @@ def _literal_clause(
     picked = _fields_of_records(words, keys)
     if picked is not None:  # "ids of the members whose nick starts with N": then the ids
         return [*_literal_clause(picked[1], keys, literals), _Op("keep", picked[0])]
+    if "count" in words or {"how", "many"} <= set(words):  # "how many names start with L"
+        rest = [w for w in words if w not in ("count", "how", "many", "there")]
+        return [*_literal_clause(rest, keys, literals), _Op("count")]
     tests = [w[1:] for w in words if w[1:] in _TEXT_TESTS and w.startswith("#")]
     fields: list[str] = []
     rest: list[str] = []
