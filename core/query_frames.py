@@ -267,6 +267,11 @@ _ANY = re.compile(
     r"|(?:does|do)\s+(?:the|this|these)\s+(?:list|data|array|records?)\s+(?:contain|have|include)"
     r"(?:\s+any(?:one|body|thing)?)?)(?![a-z0-9_])"
 )
+# a question that opens with "any …" ("anyone over 30?"): whether any record is so, when a
+# yes/no answer is asked for
+_BARE_ANY = re.compile(
+    r"(?:^|(?<=[,.;:!?\n]))\s*any(?:one|body|thing)?(?![a-z0-9_])(?=[^,.;:!?\n]*\?)"
+)
 _YES_NO = re.compile(r"(?<![a-z0-9_])(?:yes\s*(?:or|/)\s*no|true\s*(?:or|/)\s*false)(?![a-z0-9_])")
 # A sum of money ("under $60", "over 50 dollars"): a number of the one field of cost.
 _MONEY = re.compile(
@@ -436,6 +441,7 @@ _MAX_VALUES = 400
 _TEXT_TEST = re.compile(
     r"(?<![\w'])(?:(starts?|begins?|starting|beginning)|(ends?|ending)|(contains?|containing"
     r"|includes?|including))\s+(?:with\s+)?(?(3)|(?<=with\s))"
+    r"(?:(?:the\s+letter|an?)\s+(?=[A-Za-z0-9](?![\w'])))?"  # "begins with a C"
     r"""(?:"([^"\n]{1,40})"|'([^'\n]{1,40})'|“([^”\n]{1,40})”|‘([^’\n]{1,40})’"""
     r"|([A-Za-z0-9][A-Za-z0-9_.-]{0,39}?))(?=[\s,.;:!?)]|$)"
 )
@@ -654,6 +660,8 @@ def query_sentence(
     text = _MAGNITUDE.sub(_magnitude, text)  # "over 15 million", "100k"
     text = _HOW.sub(lambda m: f" {_HOW_CONCEPTS[m[1]]} ", text)
     text = _ANY.sub(" %any ", text)
+    if "%yn" in text and "%any" not in text:  # "anyone earning over 9000? true or false"
+        text = _BARE_ANY.sub(" %any ", text, count=1)
     if "%yn" in text and "%any" not in text:
         raise _refuse("yes or no, asked of no question whether any record is so")
     if "%any" in text and set(_TOKEN.findall(text)) & (_ASKS | {"list"}):
@@ -682,7 +690,7 @@ def query_sentence(
             op = replace(op, comparison=_LOOSE[op.comparison])
         if any("." in f for f in op.fields) and op.kind not in ("is", "one_of", "text"):
             raise _refuse("a field inside an object is read only by a filter")
-        if op.fields and op.fields[0] in members:  # "users with the admin role"
+        if op.fields and op.fields[0] in members and op.kind != "text":  # "with the admin role"
             if op.kind != "is" or op.negated:
                 raise _refuse(f"'{op.fields[0]}' holds arrays: only what they hold is read")
             op = replace(op, kind="text", comparison="contains")
@@ -1693,7 +1701,7 @@ def _mark_literals(instruction: str, keys: Mapping[str, str]) -> tuple[str, list
 
     def mark(m: re.Match[str]) -> str:
         before = re.findall(r"[A-Za-z0-9_]+|[\u3400-\u9fff]+", instruction[: m.start()])[-2:]
-        if before and before[-1].lower() == "name" and "name" not in keys:
+        if len(before) == 2 and before[-1].lower() == "name" and _field(before[0].lower(), keys):
             before = before[:-1]  # "customer name": the field's own word
         if not before or _field(before[-1].lower(), keys) is None:
             return m[0]
@@ -1737,6 +1745,9 @@ def _literal_clause(
     test_at = next(i for i, w in enumerate(words) if w.startswith("#") and w[1:] in _TEXT_TESTS)
     if not any(_field(w, keys) for w in words[:test_at]) or words[test_at + 1] != said[0]:
         raise _refuse("a text test names its field after it ('include name and price')")
+    named = [w for w in words[:test_at] if _field(w, keys) is not None][-1]
+    if named.endswith("s") and not named.endswith("ss") and not fields[0].lower().endswith("s"):
+        raise _refuse("'names starting with E': the names, or the records?")
     literal = literals[int(said[0][2:])]
     if _field(literal.lower(), keys) is not None:
         raise _refuse(f"the literal {literal!r} is also a field")
