@@ -237,6 +237,18 @@ def cond_between(children: Children) -> list[tuple[str, Any, Any, Any]]:
     return [("cond", field, "ge", low), ("cond", field, "le", high)]
 
 
+def text_test(children: Children) -> str:
+    """ "starts with", "ends with", "contains": the test of a string's text."""
+    word = str(children[0]).lower()
+    return (
+        "starts"
+        if word.startswith(("start", "begin"))
+        else "ends"
+        if word.startswith("end")
+        else "contains"
+    )
+
+
 def cond_one_of(children: Children) -> tuple[str, Any, Any, Any]:
     """ "status is one of pending, shipped": equal to one of two or more values."""
     values = [c for c in children[1:] if not isinstance(c, Token)]
@@ -749,9 +761,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_cond": cond,
     "jy_cond_between": cond_between,
     "jy_cond_one_of": cond_one_of,
-    "jy_starts": _const("starts"),
-    "jy_ends": _const("ends"),
-    "jy_contains": _const("contains"),
+    "jy_text_test": text_test,
     "jy_cond_eq": lambda children: ("cond", children[0], "eq", children[-1]),
     "jy_filter": filter_,
     "jy_filter_which": filter_which,
