@@ -741,7 +741,14 @@ class Engine:
             if shape is None:
                 raise
         return query_sentence(
-            instruction, shape.numeric, shape.texts, source, self._grammar_words, shape.flags
+            instruction,
+            shape.numeric,
+            shape.texts,
+            source,
+            self._grammar_words,
+            shape.flags,
+            shape.members,
+            shape.numbers,
         )
 
     def _data(self, payload: Payload | None) -> tuple[Any, str] | None:

@@ -157,7 +157,7 @@ OPEN_ENDED = _words(
         "currently",
         "latest",
         "right now",
-        "live",
+        r"live(?!\s+in\b)",  # "live scores", not where people live ("users who live in Lyon")
         "news",
         "weather",
         "forecast",

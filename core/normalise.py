@@ -101,9 +101,9 @@ _SPACES = re.compile(r"[ \t\r\f\v]+")
 
 
 def chinese_to_int(numeral: str) -> int:
-    """Value of a Chinese numeral: 三 → 3, 十二 → 12, 二十五 → 25, 一百零三 → 103; a last digit
-    right after 百, 千 or 万 counts in the next lower unit, as it is said: 一万五 → 15000,
-    三千五 → 3500, 两百五 → 250 (一万零五 → 10005)."""
+    """Value of a Chinese numeral: 三 → 3, 十二 → 12, 二十五 → 25, 一百零三 → 103; a last
+    digit right after 百, 千 or 万 counts the next lower unit, as it is said (一万五 → 15000,
+    两千五 → 2500, 三百五 → 350; 一万零五 → 10005)."""
     if all(ch in _DIGITS for ch in numeral):  # digit by digit: 二〇二四 → 2024
         if len(numeral) > 1:
             return int("".join(str(_DIGITS[ch]) for ch in numeral))
@@ -112,13 +112,16 @@ def chinese_to_int(numeral: str) -> int:
     for ch in numeral:
         if ch in _DIGITS:
             digit = _DIGITS[ch]
-        elif ch == "万":
+            unit = unit if digit else 0  # 零 between: the digit is units (一百零五)
+            continue
+        if ch == "万":
             total += (section + digit) * 10000
-            section, digit, unit = 0, 0, 10000
+            section, digit = 0, 0
         else:
             section += (digit or 1) * _UNITS[ch]
-            digit, unit = 0, _UNITS[ch]
-    if digit and unit >= 100 and numeral[-2:-1] in ("百", "千", "万"):
+            digit = 0
+        unit = _UNITS[ch]
+    if digit and unit >= 100:
         digit *= unit // 10
     return total + section + digit
 

@@ -35,7 +35,13 @@ Fields and values are found in the data, not in a word list:
   that says neither falls back), a count ("count the …", "how many …"), an answer asked for as
   a number ("bare integer", "number only"), an aggregate of a number field ("the highest
   stock", "the average pay") and one field of the record with the highest or lowest value
-  ("who earns the most? just the name").
+  ("who earns the most? just the name");
+- more conditions: values joined by "or" ("pending or shipped orders": one of them), a test
+  of a string's text by the literal after it ("name starts with L", "contains 'Hub'": its
+  case kept, and a case-dependent answer falls back), what an array field holds ("users with
+  the admin role"), a string inside an object every record has ("users in Toronto" for
+  ``address.city``: filters only), and a flag with more of the same clause ("in-stock
+  products that cost more than 40": the flag first).
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 from decimal import Decimal
 from typing import Any
 
@@ -260,6 +267,11 @@ _ANY = re.compile(
     r"|(?:does|do)\s+(?:the|this|these)\s+(?:list|data|array|records?)\s+(?:contain|have|include)"
     r"(?:\s+any(?:one|body|thing)?)?)(?![a-z0-9_])"
 )
+# a question that opens with "any …" ("anyone over 30?"): whether any record is so, when a
+# yes/no answer is asked for
+_BARE_ANY = re.compile(
+    r"(?:^|(?<=[,.;:!?\n]))\s*any(?:one|body|thing)?(?![a-z0-9_])(?=[^,.;:!?\n]*\?)"
+)
 _YES_NO = re.compile(r"(?<![a-z0-9_])(?:yes\s*(?:or|/)\s*no|true\s*(?:or|/)\s*false)(?![a-z0-9_])")
 # A sum of money ("under $60", "over 50 dollars"): a number of the one field of cost.
 _MONEY = re.compile(
@@ -272,6 +284,10 @@ _SYMBOL_MARKS = {"≥": ">=", "≤": "<=", "≠": "!=", "=": "=="}
 # Removal verbs before a filter ("remove the records where dept is Sales", "filter out …").
 _REMOVE = frozenset({"remove", "drop", "exclude", "delete", "omit", "%out", "discard", "eliminate"})
 _INVERSE = {"<": ">=", ">": "<=", ">=": "<", "<=": ">", "!=": "==", "==": "!="}
+# a bound said without saying whether it is included (以下 below, 以上 above): read as strict
+# when no record holds the bound itself, when both readings agree
+_LOOSE = {"xlt": "<", "xgt": ">"}
+_INVERSE |= {"xlt": "xgt", "xgt": "xlt"}
 _EQUALITY = {"ne": True, "!=": True, "==": False}  # before a text value: negated or not
 _CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most", "!=": "!=", "==": "="}
 # Words a top N ("which 3 have the highest stock") and a filter ("the ones whose age is over
@@ -360,8 +376,9 @@ _KEEP_PHRASES = re.compile(
 )
 # A negation before a value ("dept isn't Sales", "everyone except Sales").
 _NOT_VALUE = re.compile(
-    r"(?:is\s+not|isn't|not\s+in|not|except(?:\s+for)?|other\s+than|excluding|apart\s+from"
-    r"|but(?:\s+for)?|without)"
+    r"(?:is\s+not|isn't|not\s+in|not|(?:except(?:\s+for)?|other\s+than|excluding|apart\s+from"
+    r"|but(?:\s+for)?|without)(?:\s+(?:those|the\s+ones|ones|people|records|anyone|any))?"
+    r"(?:\s+(?:in|from|at|of|based\s+in))?)"  # "except those in Asia", "but the ones from HR"
     r"\s+(?:the\s+)?(?=%v\d)"
 )
 _TOKEN = re.compile(
@@ -418,6 +435,20 @@ _AND_SPLITS = _KEEP | {"give", "return", "output", "convert", "turn", "show"}
 # Text values read as values: short, a word or a few, never a word of the closed classes.
 _VALUE_TEXT = re.compile(r"[A-Za-z\u3400-\u9fff][\w&' .-]{1,39}$")
 _MAX_VALUES = 400
+# "name starts with L", "ends with 'son'", "contains Hub": a test of a field's text by the
+# literal said after it (quoted, or one word), which keeps its case; "contains" and
+# "includes" also test whether an array field holds the literal.
+_TEXT_TEST = re.compile(
+    r"(?<![\w'])(?:(starts?|begins?|starting|beginning)|(ends?|ending)|(contains?|containing"
+    r"|includes?|including))\s+(?:with\s+)?(?(3)|(?<=with\s))"
+    r"(?:(?:the\s+letter|an?)\s+(?=[A-Za-z0-9](?![\w'])))?"  # "begins with a C"
+    r"""(?:"([^"\n]{1,40})"|'([^'\n]{1,40})'|“([^”\n]{1,40})”|‘([^’\n]{1,40})’"""
+    r"|([A-Za-z0-9][A-Za-z0-9_.-]{0,39}?))(?=[\s,.;:!?)]|$)"
+)
+_TEXT_TESTS = ("starts", "ends", "contains")
+_LITERAL_TOKEN = re.compile(r"%l\d+$")
+# "pending or shipped", "Asia, Europe or Africa": one field equal to one of the values
+_ONE_OF = re.compile(r"%v\d+(?:\s*,\s*%v\d+)*\s*,?\s+or\s+%v\d+(?![\w])")
 _CLOSED = (
     _SORT | _KEEP | _FIELDWORDS | _BENIGN | _LINKS | _UP | _DOWN | _NUMBER_WORDS
     | frozenset(_AGGREGATES) | _CONVERT | frozenset(_FORMATS)
@@ -466,6 +497,11 @@ class _Op:
             return f"the {self.comparison} {field}"
         if self.kind == "is":
             return f"filter where {field} is {'not ' * self.negated}{self.value}"
+        if self.kind == "one_of":
+            return f"filter where {field} is one of {self.value}"
+        if self.kind == "text":
+            test = {"starts": "starts with", "ends": "ends with", "contains": "contains"}
+            return f"filter where {field} {test[self.comparison]} {self.value}"
         if self.kind == "lookup":  # the one record whose second field holds the value
             return f"give the {field} of the record where {name(self.fields[1])} is {self.value}"
         return f"filter where {field} {_CMP_WORDS[self.comparison]} {self.number}"
@@ -485,6 +521,10 @@ class Records:
     numeric: Mapping[str, bool]
     texts: Mapping[str, frozenset[str]]
     flags: frozenset[str] = frozenset()  # the keys whose value is true or false in every record
+    # the keys whose value is an array of strings in every record, with the strings
+    members: Mapping[str, frozenset[str]] = dataclass_field(default_factory=dict)
+    # the numbers of each key that is a number in every record
+    numbers: Mapping[str, frozenset[int | float]] = dataclass_field(default_factory=dict)
 
 
 def record_shape(payload: str | None) -> Records | None:
@@ -511,7 +551,21 @@ def records_of(data: Any) -> Records | None:
     }
     texts = {k: frozenset(r[k] for r in data if isinstance(r[k], str)) for k in numeric}
     flags = frozenset(k for k in numeric if all(isinstance(r[k], bool) for r in data))
-    return Records(numeric, texts, flags)
+    for k in list(numeric):  # address.city: a string in an object every record has
+        if not all(isinstance(r[k], dict) for r in data) or "." in k:
+            continue
+        inner = [s for s in data[0][k] if isinstance(s, str) and "." not in s]
+        for sub in (s for s in inner if all(isinstance(r[k].get(s), str) for r in data)):
+            numeric[f"{k}.{sub}"] = False
+            texts[f"{k}.{sub}"] = frozenset(r[k][sub] for r in data)
+    members = {
+        k: frozenset(item for r in data for item in r[k])
+        for k in numeric
+        if "." not in k
+        and all(isinstance(r[k], list) and all(isinstance(i, str) for i in r[k]) for r in data)
+    }
+    numbers = {k: frozenset(r[k] for r in data) for k, number in numeric.items() if number}
+    return Records(numeric, texts, flags, {k: v for k, v in members.items() if v}, numbers)
 
 
 def record_keys(payload: str | None) -> dict[str, bool] | None:
@@ -528,27 +582,44 @@ def query_sentence(
     source: str = "json",
     reserved: frozenset[str] = frozenset(),
     flags: frozenset[str] = frozenset(),
+    members: Mapping[str, frozenset[str]] | None = None,
+    numbers: Mapping[str, frozenset[int | float]] | None = None,
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
     text values ``texts`` of each key, read from a payload in the format ``source`` ("json"
     or "yaml": a conversion asked for is to the other); a key that is one of the ``reserved``
     words of the grammar is quoted in the sentence ("code" is a word the grammar skips); the
+    ``members`` (keys whose values are arrays of strings, with the strings) are filtered by
+    the strings they hold ("users with the admin role"); the
     ``flags`` (keys whose values are true or false) are said as adjectives of the records
-    ("the remote ones" for ``isRemote``).
+    ("the remote ones" for ``isRemote``); the ``numbers`` of each number key decide a bound
+    said without saying whether it is included (以下, 以上): only when no record holds it.
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
-    if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
-        raise _refuse("the instruction quotes words")
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
     lowered = {k.lower(): k for k in keys}
     if len(lowered) != len(keys):
         raise _refuse("the records have keys that differ only in case")
+    nested = [k for k in keys if "." in k]
+    for key in nested:  # "city" for address.city, when no other key is so named
+        last = key.lower().rsplit(".", 1)[1]
+        if last not in lowered and sum(k.lower().endswith("." + last) for k in nested) == 1:
+            lowered[last] = key
+    instruction = _ZH_TEXT_TEST.sub(_zh_text_test, instruction)  # 以L开头: starts with L
+    instruction, literals = _mark_literals(instruction, lowered)
+    if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
+        raise _refuse("the instruction quotes words")
+    members = members or {}
+    if members and texts is not None and set(members) & {k for k, vs in texts.items() if vs}:
+        raise _refuse("a key holds strings and arrays of strings")
+    texts = {**(texts or {}), **members}
     if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
         values = {v for vs in (texts or {}).values() for v in vs}
         instruction = english_clauses(instruction, lowered, values)  # core/query_zh.py
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
     text, values = _mark_values(instruction, lowered, texts or {})
+    text = _ONE_OF.sub(lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*", " %or ", m[0]), text)
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
     text = _YES_NO.sub(" %yn ", text)  # before "/" joins fields: "yes/no", "true/false"
     text = re.sub(r"\s[-–—]+\s", " , ", text)  # "sort by salary - highest to lowest"
@@ -589,6 +660,8 @@ def query_sentence(
     text = _MAGNITUDE.sub(_magnitude, text)  # "over 15 million", "100k"
     text = _HOW.sub(lambda m: f" {_HOW_CONCEPTS[m[1]]} ", text)
     text = _ANY.sub(" %any ", text)
+    if "%yn" in text and "%any" not in text:  # "anyone earning over 9000? true or false"
+        text = _BARE_ANY.sub(" %any ", text, count=1)
     if "%yn" in text and "%any" not in text:
         raise _refuse("yes or no, asked of no question whether any record is so")
     if "%any" in text and set(_TOKEN.findall(text)) & (_ASKS | {"list"}):
@@ -607,10 +680,22 @@ def query_sentence(
     for op in (
         op
         for clause in _clauses(text)
-        for op in _clause(
-            clause, lowered, values, texts or {}, source, tuple(sorted(flags)), numeric
-        )
+        for op in _literal_clause(clause, lowered, literals)
+        or _clause(clause, lowered, values, texts or {}, source, tuple(sorted(flags)), numeric)
     ):
+        if op.kind == "filter" and op.comparison in _LOOSE:  # 30岁以下: 30 itself or not?
+            held = (numbers or {}).get(op.fields[0], frozenset())
+            if not held or any(Decimal(str(v)) == Decimal(op.number) for v in held):
+                raise _refuse(f"a record holds {op.number}: is the bound included or not?")
+            op = replace(op, comparison=_LOOSE[op.comparison])
+        if any("." in f for f in op.fields) and op.kind not in ("is", "one_of", "text"):
+            raise _refuse("a field inside an object is read only by a filter")
+        if op.fields and op.fields[0] in members and op.kind != "text":  # "with the admin role"
+            if op.kind != "is" or op.negated:
+                raise _refuse(f"'{op.fields[0]}' holds arrays: only what they hold is read")
+            op = replace(op, kind="text", comparison="contains")
+        elif any(f in members for f in op.fields[1:]):
+            raise _refuse("an array field in an operation that reads no array")
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
         if op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
@@ -655,6 +740,9 @@ def query_sentence(
             ops.append(op)
         if op.kind == "sort" and op.magnitude and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number: 'highest' and 'lowest' say no order")
+    inside = {f.split(".")[0] for op in ops for f in op.fields if "." in f}
+    if inside & {f for op in ops for f in op.fields}:  # "buyers in FR": the buyers, or orders?
+        raise _refuse("an object that is filtered by a field inside it and also named itself")
     if any(op.kind == "by" for op in ops):
         raise _refuse("a field after 'by' with no word of sorting or order")
     if any(op.kind == "fields" for op in ops):
@@ -828,9 +916,10 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
             lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
             text,
         )
-        # "cities that are not coastal", "express is true", "在职 set to false"
+        # "cities that are not coastal", "which cities are coastal", "express is true",
+        # "在职 set to false"
         text = re.sub(
-            rf"(?<![a-z0-9_%-])(?:(?:that|which|who)\s+(?:is|are)\s+(not\s+)?)?{adjective}"
+            rf"(?<![a-z0-9_%-])(?:(?:(?:that|which|who)\s+)?(?:is|are)\s+(not\s+)?)?{adjective}"
             r"(?:\s+(?:is|are|set\s+to|=+)\s+(true|false))?(?![a-z0-9_])",
             lambda m, n=n: _flag_said(m, n),
             text,
@@ -839,10 +928,11 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
 
 
 def _flag_said(m: re.Match[str], n: int) -> str:
-    """ "that are not coastal" → the flag false; "express is true" → true; the flag's words
+    """ "that are not coastal", "are not coastal" → the flag false; "express is true" → true;
+    the flag's words
     alone stay as they are written (a field of the clause)."""
     said = m[0].split()
-    if m[2] is None and said[0] not in ("that", "which", "who"):
+    if m[2] is None and said[0] not in ("that", "which", "who", "is", "are"):
         return m[0]
     false = bool(m[1]) != (m[2] == "false")
     return f" %{'f' if false else 't'}{n} "
@@ -1028,6 +1118,8 @@ def _clause(
     class or the slots make no one operation. ``numeric``: the keys that are a number in
     every record (a comparison or an extreme of the records that names no field is of the
     one such key)."""
+    if "%or" in words:  # "pending or shipped orders": one field, one of the values
+        return _one_of_clause(words, keys, values, texts, source, flags, numeric)
     asked = "%any" in words  # "does anyone earn over 100k": whether any record is so
     asked_q = asked or "%yn" in words  # 吗 ends a question that "有没有" or "yes or no" asks
     words = [w for w in words if w not in ("%any", "%yn") and (w != "%q" or not asked_q)]
@@ -1058,11 +1150,27 @@ def _clause(
             _Op("keep", fields_said),
         ]
     said = [w for w in words if _FLAG_TOKEN.match(w)]
-    if said and ("count" in words or {"how", "many"} <= set(words)):  # "how many are in stock"
-        rest = [w for w in words if w not in ("count", "how", "many", "there")]
-        return [_flag_filter(said, rest, flags), _Op("count")]
     if said:
-        return [_flag_filter(said, words, flags)]
+        counted = "count" in words or {"how", "many"} <= set(words)  # "how many are in stock"
+        rest = (
+            [w for w in words if w not in ("count", "how", "many", "there")] if counted else words
+        )
+        try:
+            ops = [_flag_filter(said, rest, flags)]
+        except Unsupported:
+            if len(said) > 1:
+                raise
+            # "in-stock products that cost more than 40", "the cheapest remote employee": the
+            # flag says which records, and the rest of the clause is read of them
+            rest = [w for w in rest if w not in said]
+            if set(rest) & (_REMOVE | {"except", "not", "without", "but"}):
+                raise _refuse("a flag with a word that inverts it") from None
+            more = _clause(rest, keys, values, texts, source, flags, numeric)
+            kinds = _AFTER_FLAG & {"filter", "is", "one_of", "text"} if counted else _AFTER_FLAG
+            if not more or any(op.kind not in kinds for op in more):
+                raise _refuse("a flag with an operation it does not go with") from None
+            ops = [_flag_filter(said, [], flags), *more]
+        return [*ops, _Op("count")] if counted else ops
     words = _value_superlatives(words, keys)
     one = "one" in words and "one" not in keys  # "give me the one with …", 那个
     words = [w for w in words if w != "one" or w in keys]
@@ -1285,6 +1393,10 @@ def _noun_after_extreme(words: Sequence[str], i: int, keys: Mapping[str, str]) -
     )
 
 
+# what a clause may ask of the records a flag picks ("the average price of in-stock products")
+_AFTER_FLAG = frozenset({"filter", "is", "one_of", "text", "sort", "top", "first", "agg", "keep"})
+
+
 def _flag_filter(said: list[str], words: Sequence[str], flags: tuple[str, ...]) -> _Op:
     """ "only the remote ones": the records whose flag is true (false for "non-remote"); the
     clause holds nothing else."""
@@ -1315,13 +1427,14 @@ def _noun_before_field(words: Sequence[str], i: int, keys: Mapping[str, str]) ->
 def _noun_with(words: Sequence[str], keys: Mapping[str, str]) -> bool:
     """Whether a clause is the records' noun, "with" and an extreme ("the employee with the
     highest salary", "the city with the most people"): it names one record."""
-    at = next((i for i, w in enumerate(words) if w in RECORD_NOUNS and w not in keys), None)
-    return (
-        at is not None
+    return any(
+        w in RECORD_NOUNS
+        and w not in keys
         and at + 1 < len(words)
         and words[at + 1] == "with"
         and any(w in _UP | _DOWN for w in words[at + 2 :])
-    )
+        for at, w in enumerate(words)
+    )  # "the full record of the city with the lowest population" too
 
 
 def _verb_form(word: str, keys: Mapping[str, str]) -> bool:
@@ -1562,6 +1675,129 @@ def _value_filter(
         raise _refuse(f"{value!r} is a value of {len(holders)} fields: name the field")
     negated = any(_EQUALITY[c] for c in cmps)
     return _Op("is", (field,), value=json.dumps(value, ensure_ascii=False), negated=negated)
+
+
+# Chinese text tests, written as the English ones: 以L开头 (starts with), 以son结尾 (ends
+# with), 包含/含有 Hub (contains); the literal is Latin letters and digits, or quoted
+_ZH_LITERAL = (
+    r"""(?:"[^"\n]{1,40}"|“[^”\n]{1,40}”|'[^'\n]{1,40}'|[A-Za-z0-9][A-Za-z0-9_.-]{0,39})"""
+)
+_ZH_TEXT_TEST = re.compile(
+    rf"\s*(?:以\s*({_ZH_LITERAL})\s*(开头|打头|开始|结尾|结束)|(?:包含|含有)\s*({_ZH_LITERAL}))\s*"
+)
+
+
+def _zh_text_test(m: re.Match[str]) -> str:
+    if m[3]:
+        return f" contains {m[3]} "
+    return f" {'starts' if m[2] in ('开头', '打头', '开始') else 'ends'} with {m[1]} "
+
+
+def _mark_literals(instruction: str, keys: Mapping[str, str]) -> tuple[str, list[str]]:
+    """``instruction`` with each text test said right after a field ("name starts with 'M'",
+    "customer name starts with M") and its literal replaced by the test's mark and a mark
+    ``%lN``; the literals in mark order, as written."""
+    literals: list[str] = []
+
+    def mark(m: re.Match[str]) -> str:
+        before = re.findall(r"[A-Za-z0-9_]+|[\u3400-\u9fff]+", instruction[: m.start()])[-2:]
+        if len(before) == 2 and before[-1].lower() == "name" and _field(before[0].lower(), keys):
+            before = before[:-1]  # "customer name": the field's own word
+        if not before or _field(before[-1].lower(), keys) is None:
+            return m[0]
+        test = "starts" if m[1] else "ends" if m[2] else "contains"
+        literals.append(next(g for g in m.groups()[3:] if g is not None))
+        return f" #{test} %l{len(literals) - 1} "
+
+    return _TEXT_TEST.sub(mark, instruction), literals
+
+
+def _literal_clause(
+    words: Sequence[str], keys: Mapping[str, str], literals: Sequence[str]
+) -> list[_Op]:
+    """The text test of a clause that holds one ("customers whose name starts with M",
+    "products with Hub in the name" is not one): one field, one test, one literal, and
+    otherwise only words of a filter; none for a clause with no literal."""
+    said = [w for w in words if _LITERAL_TOKEN.match(w)]
+    if not said:
+        return []
+    picked = _fields_of_records(words, keys)
+    if picked is not None:  # "ids of the members whose nick starts with N": then the ids
+        return [*_literal_clause(picked[1], keys, literals), _Op("keep", picked[0])]
+    if "count" in words or {"how", "many"} <= set(words):  # "how many names start with L"
+        rest = [w for w in words if w not in ("count", "how", "many", "there")]
+        return [*_literal_clause(rest, keys, literals), _Op("count")]
+    tests = [w[1:] for w in words if w[1:] in _TEXT_TESTS and w.startswith("#")]
+    fields: list[str] = []
+    rest: list[str] = []
+    for i, w in enumerate(words):
+        if w in said or (w.startswith("#") and w[1:] in _TEXT_TESTS):
+            continue
+        key = _field(w, keys)
+        if key is not None:
+            fields.append(key)
+        elif w == "name" and i and _field(words[i - 1], keys) is not None:
+            continue  # "customer name": the field's own word, when no key is "name"
+        elif w not in _BENIGN and w not in RECORD_NOUNS:
+            rest.append(w)
+    if len(said) != 1 or len(tests) != 1 or len(set(fields)) != 1:
+        raise _refuse("a text test with other than one field and one literal")
+    test_at = next(i for i, w in enumerate(words) if w.startswith("#") and w[1:] in _TEXT_TESTS)
+    if not any(_field(w, keys) for w in words[:test_at]) or words[test_at + 1] != said[0]:
+        raise _refuse("a text test names its field after it ('include name and price')")
+    named = [w for w in words[:test_at] if _field(w, keys) is not None][-1]
+    if named.endswith("s") and not named.endswith("ss") and not fields[0].lower().endswith("s"):
+        raise _refuse("'names starting with E': the names, or the records?")
+    literal = literals[int(said[0][2:])]
+    if _field(literal.lower(), keys) is not None:
+        raise _refuse(f"the literal {literal!r} is also a field")
+    if set(rest) - _FILTER_WORDS - _LINKS - {"in", "field"}:
+        raise _refuse("a text test with words it does not know")
+    if tests[0] == "contains" and "in" in rest:
+        raise _refuse("'contains … in': which holds which?")
+    return [_Op("text", (fields[0],), comparison=tests[0], value=json.dumps(literal))]
+
+
+def _one_of_clause(
+    words: Sequence[str],
+    keys: dict[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+    source: str,
+    flags: tuple[str, ...],
+    numeric: tuple[str, ...],
+) -> list[_Op]:
+    """A clause with values joined by "or" ("pending or shipped orders", "in Asia or
+    Africa"): read with the first value alone, its value filter becomes one of all of them;
+    every value must be a value of that one field, and of no other when no field is named."""
+    start = words.index("%or") - 1
+    end = start
+    while end + 2 < len(words) and words[end + 1] == "%or" and _VALUE_TOKEN.match(words[end + 2]):
+        end += 2
+    run = words[start : end + 1]
+    if "%or" in words[end + 1 :] or not all(_VALUE_TOKEN.match(w) for w in run[::2]):
+        raise _refuse("'or' between words that are not values of the records")
+    said = [values[int(w[2:])] for w in run[::2]]
+    if len(set(said)) != len(said):
+        raise _refuse("a value said twice")
+    ops = _clause(
+        [*words[:start], run[0], *words[end + 1 :]], keys, values, texts, source, flags, numeric
+    )
+    found = [op for op in ops if op.kind == "is"]
+    if (
+        len(found) != 1
+        or found[0].negated
+        or found[0].value != json.dumps(said[0], ensure_ascii=False)
+    ):
+        raise _refuse("values joined by 'or' that are no one value filter")
+    field = found[0].fields[0]
+    named = any(_field(w, keys) == field for w in words)
+    for value in said:
+        holders = [k for k, vs in texts.items() if value in vs]
+        if field not in holders or (not named and len(holders) != 1):
+            raise _refuse(f"{value!r} is not a value of {field!r} alone")
+    quoted = " ".join(json.dumps(v, ensure_ascii=False) for v in said)
+    return [replace(op, kind="one_of", value=quoted) if op is found[0] else op for op in ops]
 
 
 def _refuse(message: str) -> Unsupported:

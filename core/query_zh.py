@@ -110,6 +110,10 @@ _LEXICON: dict[str, str] = {
     "哪个": " which ", "哪一个": " which ", "哪些": " which ", "哪位": " which ",
     # "the one" a question or a request points at (给我人口最少的那个)
     "那个": " one ", "那一个": " one ", "那条": " one ", "那位": " one ",
+    # per value of a field: 各部门, 每个部门 (a count or an aggregate of each group);
+    # 分别 (respectively) and 统计 (tally: a count) around it
+    "各": " each ", "分别": " ", "统计": " count ",
+    "拥有": " have ",
 }  # fmt: skip
 _NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
 # "在30到40之间（含两端）": a range; one that does not say whether its ends count is left
@@ -143,6 +147,7 @@ def english_clauses(
     text = _ZH_DATE.sub(_zh_date, text)
     text = _HAS_QUESTION.sub(r" is there any \1 ", text)
     text = _SCALED.sub(_scaled, text)
+    text = _BOUND.sub(_bound, text)
     text = _COLUMNS.sub(" fields ", text)
     text = _FIELD_TOP.sub(lambda m: f" top {m[1]} ", text)
     text = _LAST_N.sub(lambda m: f" last {m[1]} ", text)
@@ -223,6 +228,20 @@ _LAST_N = re.compile(r"最后\s*(\d+|[两二三四五六七八九十]+)\s*(?:名
 # "10万", "9.5万", "3千": digits times a Chinese unit of magnitude.
 _SCALED = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(万|千|亿)")
 _SCALES = {"千": 1000, "万": 10000, "亿": 100000000}
+
+
+# "30岁以下", "100元以上": a bound whose inclusion is not said (core/query_frames.py reads it
+# only when no record holds the bound); 岁 says the field of age
+_BOUND = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*"
+    r"(岁|元|块钱|块|分|人|个|本|页|天)?\s*(以下|以上)(?!的?(?:数据|内容|JSON|json))"
+)
+
+
+def _bound(m: re.Match[str]) -> str:
+    number = m[1] if m[1][0].isdigit() else str(chinese_to_int(m[1]))
+    field = " age " if m[2] == "岁" else " "
+    return f"{field}#{'xlt' if m[3] == '以下' else 'xgt'} {number} "
 
 
 def _scaled(m: re.Match[str]) -> str:

@@ -141,6 +141,22 @@ SHAPED_TEXTS = {"firstName": frozenset({"Maria"}), "省份": frozenset({"浙江"
         ("the average employee salary", "the average annualSalary"),
         ("the highest paid employee", None),
         ("省份是浙江的记录数量", 'filter where 省份 is "浙江", then count'),
+        # a flag and more of the same clause: the flag first
+        ("remote employees who joined after 2018",
+         "filter where isRemote is true, then filter where startYear > 2018"),
+        ("how many remote employees earn over 50000?",
+         "filter where isRemote is true, then filter where annualSalary > 50000, then count"),
+        ("the average salary of remote employees",
+         "filter where isRemote is true, then the average annualSalary"),
+        ("remote employees except Maria",
+         'filter where isRemote is true, then filter where firstName is not "Maria"'),
+        ("remote employees but not Maria", None),
+        ("remove remote employees who joined after 2018", None),
+        # a flag said after "is"/"are"
+        ("which employees are remote? first names only",
+         "filter where isRemote is true, then keep only firstName"),
+        ("which employees are not remote? first names only",
+         "filter where isRemote is false, then keep only firstName"),
     ],
 )  # fmt: skip
 def test_fields_by_structure(words: str, sentence: str | None) -> None:

@@ -66,6 +66,15 @@ def test_normalise_skips_only_passes_with_nothing_to_do(text: str) -> None:
         ("三千零五十", 3050),
         ("一万二千", 12000),
         ("二〇二四", 2024),
+        # a last digit right after 百, 千 or 万 counts the next lower unit, as it is said
+        ("一万五", 15000),
+        ("两千五", 2500),
+        ("三百五", 350),
+        ("一百二", 120),
+        ("两万三", 23000),
+        ("一万零五", 10005),
+        ("一万五千", 15000),
+        ("一百二十三", 123),
     ],
 )
 def test_chinese_numerals(numeral: str, value: int) -> None:

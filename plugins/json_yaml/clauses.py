@@ -6,6 +6,7 @@ sub-rules) and returns a value; clause rules return lists of ``Step``/``Option``
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -208,7 +209,7 @@ def rename(children: Children) -> list[Directive]:
     return [Step("rename", {"field": old, "to": str(new)})]
 
 
-_COMPARISONS = frozenset(("ge", "le", "gt", "lt", "ne", "eq"))
+_COMPARISONS = frozenset(("ge", "le", "gt", "lt", "ne", "eq", "starts", "ends", "contains"))
 
 
 def cond(children: Children) -> tuple[str, Any, Any, Any]:
@@ -234,6 +235,26 @@ def cond_between(children: Children) -> list[tuple[str, Any, Any, Any]]:
     if low > high:
         raise Unsupported("query.range", f"the range {low} to {high} is empty; swap its bounds")
     return [("cond", field, "ge", low), ("cond", field, "le", high)]
+
+
+def text_test(children: Children) -> str:
+    """ "starts with", "ends with", "contains": the test of a string's text."""
+    word = str(children[0]).lower()
+    return (
+        "starts"
+        if word.startswith(("start", "begin"))
+        else "ends"
+        if word.startswith("end")
+        else "contains"
+    )
+
+
+def cond_one_of(children: Children) -> tuple[str, Any, Any, Any]:
+    """ "status is one of pending, shipped": equal to one of two or more values."""
+    values = [c for c in children[1:] if not isinstance(c, Token)]
+    if len(values) < 2 or len({json.dumps(v) for v in values}) != len(values):
+        raise Unsupported("query.one_of", "'one of' needs two or more different values")
+    return ("cond", children[0], "one_of", values)
 
 
 def flag(value: bool, prefix: str) -> Callable[[Children], tuple[str, Any, Any, Any]]:
@@ -739,6 +760,8 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_eq": _const("eq"),
     "jy_cond": cond,
     "jy_cond_between": cond_between,
+    "jy_cond_one_of": cond_one_of,
+    "jy_text_test": text_test,
     "jy_cond_eq": lambda children: ("cond", children[0], "eq", children[-1]),
     "jy_filter": filter_,
     "jy_filter_which": filter_which,

@@ -17,6 +17,8 @@ def _obj(**properties: Any) -> dict[str, Any]:
 
 _FIELD = {"type": "string", "minLength": 1}
 _FIELDS = {"type": "array", "items": _FIELD, "minItems": 1}
+# a filter's comparisons: of numbers and text, one of several values, tests of a text
+_COMPARISONS = ["eq", "ne", "gt", "ge", "lt", "le", "one_of", "starts", "ends", "contains"]
 _COUNT = {"type": "integer", "minimum": 0}
 _INDENT = {"type": "integer", "minimum": 1, "maximum": 10}
 
@@ -188,8 +190,12 @@ OPS = (
         params={
             **_obj(
                 field=_FIELD,
-                op={"enum": ["eq", "ne", "gt", "ge", "lt", "le"]},
-                value={"type": ["string", "number", "boolean", "null"]},
+                op={"enum": _COMPARISONS},
+                value={
+                    "type": ["string", "number", "boolean", "null", "array"],
+                    "items": {"type": ["string", "number", "boolean", "null"]},
+                    "minItems": 2,
+                },
             ),
             "required": ["field", "op", "value"],
         },

@@ -183,16 +183,82 @@ def _field_value(record: Record, field: str) -> Any:
         return _ABSENT
 
 
+_TEXT_TESTS = {
+    "starts": str.startswith,
+    "ends": str.endswith,
+    "contains": lambda text, part: part in text,
+}
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values: ``1``, ``true`` and ``"1"`` are three values."""
+    return isinstance(a, bool) == isinstance(b, bool) and a == b
+
+
+def _text_test(current: Any, value: Any, field: str, op: str) -> bool:
+    """ "starts with", "ends with", "contains": a test of a string field's text (exact case;
+    an instruction whose answer would change with case is no exact request), or, for
+    "contains", whether an array field holds the value."""
+    if isinstance(current, list) and op == "contains":
+        return any(_same_json(item, value) for item in current)
+    if not isinstance(current, str) or not isinstance(value, str) or not value:
+        raise Unsupported(
+            "query.type_mismatch",
+            f"{field!r} holds {_kind(current)}; '{op}' tests the text of a string",
+        )
+    return _TEXT_TESTS[op](current, value)
+
+
+def _one_of(current: Any, value: Any, field: str) -> bool:
+    """Whether ``current`` equals one of the values (each compared as ``eq`` compares)."""
+    if not isinstance(value, list) or not value:
+        raise OpError("filter: 'one of' needs a list of values")
+    return any(_comparable(current, v, field, "eq") and current == v for v in value)
+
+
+def _text_matches(
+    records: list[Any], values: list[Any], field: str, op: str, value: Any
+) -> list[Any]:
+    """The records whose text passes the test; ``Unsupported`` when matching without regard
+    to case would keep other records ("starts with l": l or L?)."""
+    out = [
+        r
+        for r, v in zip(records, values, strict=True)
+        if v is not _ABSENT and _text_test(v, value, field, op)
+    ]
+    if isinstance(value, str):
+        folded = [
+            r
+            for r, v in zip(records, values, strict=True)
+            if isinstance(v, str) and _TEXT_TESTS[op](v.casefold(), value.casefold())
+        ]
+        if any(isinstance(v, str) for v in values) and len(folded) != len(out):
+            raise Unsupported(
+                "query.case", f"'{op} {value}' keeps other records when case is ignored"
+            )
+    return out
+
+
 def filter_records(data: Any, *, field: str, op: str = "eq", value: Any = None) -> list[Any]:
-    """Records whose ``field`` (a key or a dotted path) compares true with ``value``; records
-    without it never match, and a field no record has is a misread instruction."""
+    """Records whose ``field`` (a key or a dotted path) compares true with ``value`` (``one_of``:
+    equals one of a list of values; ``starts``, ``ends``, ``contains``: a test of the text, or
+    for ``contains`` of an array's items); records without it never match, and a field no
+    record has is a misread instruction."""
     records = _records(data, "filter")
     test = _COMPARE.get(op)
-    if test is None:
+    if test is None and op not in _TEXT_TESTS and op != "one_of":
         raise OpError(f"filter: unknown comparison {op!r}")
     values = [_field_value(record, field) for record in records]
     if records and all(v is _ABSENT for v in values):
         raise Unsupported("field.unknown", f"no record has a field {field!r}")
+    if op in _TEXT_TESTS:
+        return _text_matches(records, values, field, op, value)
+    if op == "one_of":
+        return [
+            r
+            for r, v in zip(records, values, strict=True)
+            if v is not _ABSENT and _one_of(v, value, field)
+        ]
     out = []
     for record, current in zip(records, values, strict=True):
         if current is _ABSENT:
