@@ -245,6 +245,11 @@ def is_answer_only(text: str, formats: frozenset[str]) -> bool:
     return terse
 
 
+def words(text: str) -> list[str]:
+    """The tokens the answer-only reading looks at: words, CJK runs, other characters."""
+    return _TOKEN.findall(text)
+
+
 def answer_formats(text: str, formats: frozenset[str]) -> tuple[str, ...]:
     """The formats the answer-only clauses of ``text`` name, in order ("Return only the
     YAML." names YAML)."""

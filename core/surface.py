@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from zerolayer.core.answer_only import CUES as ANSWER_ONLY_CUES
-from zerolayer.core.answer_only import answer_formats, drop_answer_only, is_answer_only
+from zerolayer.core.answer_only import answer_formats, drop_answer_only, is_answer_only, words
 from zerolayer.core.message import TEMPLATE_LABEL
 
 # Spellings of formats a user writes besides the names of installed ops' formats.
@@ -192,7 +192,12 @@ class Surface:
         if not ANSWER_ONLY_CUES.search(text):
             return text
         if payloads:
-            return drop_answer_only(text, self.format_names, self._names, PayloadKeys(payloads))
+            keys = PayloadKeys(payloads)
+            # a text whose every token is a whole word and none a key reads as without data
+            if not (text.isascii() and len(text) <= 512) or any(
+                w.lower() in keys for w in words(text)
+            ):
+                return drop_answer_only(text, self.format_names, self._names, keys)
         return self._terse_cached(text) if len(text) <= 512 else self._terse(text)
 
     @lru_cache(maxsize=4096)  # noqa: B019 -- one Surface per engine, instructions recur

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from zerolayer.core.answer_only import drop_answer_only
 from zerolayer.core.engine import Engine
 from zerolayer.core.messages import Route
 from zerolayer.core.surface import PayloadKeys, Surface, _one_edit
@@ -172,3 +173,23 @@ def test_payload_keys_read_json_and_yaml() -> None:
     keys = PayloadKeys(('[{"Code": 1, "name": "x"}]', "- id: 1\n  only: true\n"))
     assert "code" in keys and "name" in keys and "only" in keys and "id" in keys
     assert "x" not in keys and "true" not in keys and "nam" not in keys
+
+
+_TERSE_WORDS = st.sampled_from(
+    ["convert", "to", "YAML", "JSON", "only", "output", "the", "code", "name", "no",
+     "explanation", "just", "result", "please", ",", ".", "Code", "nothing", "else", "只输出"]
+)  # fmt: skip
+_TERSE_DATA = ['[{"code": "LH401", "price": 612}]', "- name: Ann\n  only: true\n", "plain text"]
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(_TERSE_WORDS, min_size=1, max_size=10).map(" ".join), st.sampled_from(_TERSE_DATA))
+def test_terse_with_data_looks_up_every_word(engine: Engine, text: str, data: str) -> None:
+    """``terse`` with payloads reads a text none of whose words is a key of the data as it
+    reads it without data: the same text as the reading that looks every word up."""
+    surface = engine.surface
+    keys = PayloadKeys((data,))
+    want = drop_answer_only(text, surface.format_names, surface._names, keys)
+    assert surface.terse(text, (data,)) == want
