@@ -284,7 +284,7 @@ async def answer_chat_completion(
             if opened is not None:
                 stream = relayed_stream(service, prepared, decision, started, relay,
                                         *opened, (cid, created))  # fmt: skip
-                return RelayResponse(stream, {**headers, **SSE_HEADERS})
+                return RelayResponse(stream, {**headers, **SSE_HEADERS}, watch=True)
             start = await open_fallback_stream(service, API, prepared, decision, started)
         else:
             text, finish = await fallback_completion(service, API, prepared, decision, started)

@@ -20,7 +20,7 @@ between them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 import anyio
@@ -78,7 +78,9 @@ class RelayResponse(Response):
 
     ``watch``: the stream is stopped when the client goes away (``http.disconnect``), as
     Starlette's ``StreamingResponse`` stops it: the pieces are cancelled where they wait
-    (the upstream's next read) and closed, and the answer ends without an error."""
+    (the upstream's next read) and closed, and the answer ends without an error. Once the
+    last piece is sent the client is no longer watched (uvicorn reports a disconnect as soon
+    as the answer is whole): what the pieces read after it, the upstream's end, is read on."""
 
     media_type = "text/event-stream"
 
@@ -113,7 +115,7 @@ class RelayResponse(Response):
 
         gone.add_done_callback(stop)
         try:
-            await self._send(send)
+            await self._send(send, gone.cancel)
         except asyncio.CancelledError:
             if not stopped or task.uncancel() > 0:
                 raise
@@ -122,12 +124,15 @@ class RelayResponse(Response):
             gone.cancel()
             await self.pieces.aclose()
 
-    async def _send(self, send: Send) -> None:
+    async def _send(self, send: Send, whole: Callable[[], object] | None = None) -> None:
+        """The pieces sent; ``whole`` called once the last is (no suspension between)."""
         more = True
         async for data, last in self.pieces:  # read on after the last: the upstream's end
             if more:
                 await send({"type": "http.response.body", "body": data, "more_body": not last})
                 more = not last
+                if last and whole is not None:
+                    whole()
         if more:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 

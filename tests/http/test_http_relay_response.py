@@ -85,3 +85,29 @@ def test_another_cancellation_goes_on() -> None:
             await task
 
     asyncio.run(asyncio.wait_for(run(), 5))
+
+
+def test_the_pieces_after_the_last_are_read_on_when_the_answer_is_whole() -> None:
+    """A server says the client is gone once the answer is whole (uvicorn does): what the
+    pieces read after the last (the upstream's end, its connection back to the pool) is not
+    cancelled for that."""
+    read_on = []
+
+    async def pieces() -> AsyncGenerator[tuple[bytes, bool], None]:
+        yield b"a", True
+        await asyncio.sleep(0.05)  # the upstream's end, read after the answer
+        read_on.append(True)
+
+    class Server(Client):
+        async def send(self, message: dict[str, Any]) -> None:
+            await super().send(message)
+            if message["type"] == "http.response.body" and not message["more_body"]:
+                self.gone.set()
+
+    async def run() -> list[tuple[bytes, bool]]:
+        client = Server()
+        await RelayResponse(pieces(), {}, watch=True)({}, client.receive, client.send)
+        return client.bodies()
+
+    assert asyncio.run(asyncio.wait_for(run(), 5)) == [(b"a", False)]
+    assert read_on == [True]
