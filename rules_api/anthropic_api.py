@@ -37,7 +37,7 @@ from zerolayer.rules_api.answers import (
     record,
     shape_deterministic,
 )
-from zerolayer.rules_api.api_errors import ApiError
+from zerolayer.rules_api.api_errors import ApiError, UnencodableText, invalid_text
 from zerolayer.rules_api.credentials import upstream_key
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.encoding import dump_json, dump_str, dump_value
@@ -266,6 +266,8 @@ async def answer_message(
     token = caller_api_key.set(forwarded_key(request))
     try:
         return await _create_message(service, body, request, version)
+    except UnencodableText as exc:  # a field of the request holds a lone surrogate
+        raise invalid_text(exc, body) from None
     finally:  # a stream's fallback has sent its upstream request before this returns
         caller_api_key.reset(token)
 

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from zerolayer.rules_api.credentials import ANSWER_PATHS
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
+from zerolayer.rules_api.encoding import unencodable_field
 from zerolayer.rules_api.headers import STATUS, answer_headers
 
 log = logging.getLogger("zerolayer.rules_api")
@@ -89,6 +90,26 @@ class ApiError(Exception):
         self.param = param
         self.openai = openai
         self.headers = dict(headers or {})
+
+
+class UnencodableText(ApiError):
+    """The fallback's failure to encode the upstream request body as UTF-8 (text with a lone
+    surrogate): the route names the field that holds it (``invalid_text``), else it is the
+    502 it was made as."""
+
+
+def invalid_text(exc: ApiError, body: Any) -> ApiError:
+    """The 400 naming the field of ``body`` (the client's request) that holds a lone
+    surrogate, or ``exc`` itself when no field of the body does."""
+    found = unencodable_field(body)
+    if found is None:
+        return exc
+    field, char = found
+    message = (
+        f"{field}: the text holds a lone surrogate (U+{ord(char):04X}), which is not valid "
+        "Unicode: it cannot be encoded as UTF-8 to be sent to the model"
+    )
+    return ApiError(400, message, param=field, headers=exc.headers)
 
 
 class BodyTooLarge(StarletteHTTPException):

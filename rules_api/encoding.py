@@ -12,6 +12,7 @@ from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any
 
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 
 
 def dump_json(data: Any) -> bytes:
@@ -20,6 +21,40 @@ def dump_json(data: Any) -> bytes:
         return json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         return json.dumps(data, ensure_ascii=True).encode("ascii")
+
+
+def unencodable_field(value: Any, path: str = "") -> tuple[str, str] | None:
+    """The path (``messages.0.content.1.text``, as validation errors name fields) of the
+    first string of a request body (a model, or JSON values) that UTF-8 cannot encode, one
+    with a lone surrogate (JSON ``"\\ud800"``), and that surrogate; None when every string
+    encodes. A key is looked at as its value is. It walks the whole body: for a request
+    whose upstream body failed to encode, not for every request."""
+    if type(value) is str:
+        if value.isascii():
+            return None
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return path or "body", value[exc.start]
+        return None
+    if isinstance(value, BaseModel):
+        items: Any = value.__dict__.items()
+        if value.__pydantic_extra__:
+            items = [*items, *value.__pydantic_extra__.items()]
+    elif isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list | tuple):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        where = f"{path}.{key}" if path else str(key)
+        if type(key) is str and (bad := unencodable_field(key, where)) is not None:
+            return bad
+        found = unencodable_field(item, where)
+        if found is not None:
+            return found
+    return None
 
 
 def dump_str(text: str) -> bytes:

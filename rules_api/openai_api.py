@@ -38,7 +38,7 @@ from zerolayer.rules_api.anthropic_api import (
     disabled,
     syntax_version,
 )
-from zerolayer.rules_api.api_errors import OPENAI_OF_KIND
+from zerolayer.rules_api.api_errors import OPENAI_OF_KIND, UnencodableText, invalid_text
 from zerolayer.rules_api.encoding import SafeJSONResponse as JSONResponse
 from zerolayer.rules_api.encoding import dump_json
 from zerolayer.rules_api.fast_path import CREATED, ID, Template, slot_values
@@ -266,6 +266,15 @@ async def answer_chat_completion(
 ) -> Response:
     """The answer to POST /v1/chat/completions (the route's, and the lean path's)."""
     version = syntax_version(syntax)
+    try:
+        return await _create_chat_completion(service, body, request, version)
+    except UnencodableText as exc:  # a field of the request holds a lone surrogate
+        raise invalid_text(exc, body) from None
+
+
+async def _create_chat_completion(
+    service: AnswerService, body: ChatCompletionRequest, request: Request, version: str | None
+) -> Response:
     prepared = from_openai(body, disabled=disabled(request), syntax=version)
     decision, started = await answer(service, prepared, API)
     headers = service.headers(decision)
@@ -284,7 +293,7 @@ async def answer_chat_completion(
             if opened is not None:
                 stream = relayed_stream(service, prepared, decision, started, relay,
                                         *opened, (cid, created))  # fmt: skip
-                return RelayResponse(stream, {**headers, **SSE_HEADERS})
+                return RelayResponse(stream, {**headers, **SSE_HEADERS}, watch=True)
             start = await open_fallback_stream(service, API, prepared, decision, started)
         else:
             text, finish = await fallback_completion(service, API, prepared, decision, started)

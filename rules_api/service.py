@@ -41,6 +41,7 @@ from zerolayer.core.protocol.model import Protocol
 from zerolayer.rules_api.api_errors import (
     OPENAI_OF_KIND,
     ApiError,
+    UnencodableText,
     describe_validation,
     kind_of_status,
 )
@@ -460,7 +461,9 @@ class AnswerService:
     def _unavailable(self, decision: Decision, exc: BaseException) -> ApiError:
         """The answer of a fallback that failed: an upstream's HTTP error as it came (its
         status, message, error type and Retry-After), 400 for a parameter the backend cannot
-        honour, 503 (with Retry-After when known) when it is unavailable, else 502."""
+        honour, 503 (with Retry-After when known) when it is unavailable, else 502 (for a
+        request body that UTF-8 cannot encode, ``UnencodableText``: the route makes it the
+        400 that names the field)."""
         headers = self.headers(decision)
         if isinstance(exc, UpstreamAnswerError):
             kind = exc.kind or kind_of_status(exc.status)
@@ -484,6 +487,9 @@ class AnswerService:
         if isinstance(exc, UpstreamError):
             return ApiError(502, f"the neural fallback's answer could not be read: {exc}",
                             kind="api_error", headers=headers)  # fmt: skip
+        if isinstance(exc, UnicodeEncodeError):
+            return UnencodableText(502, "the neural fallback failed to answer", kind="api_error",
+                                   headers=headers)  # fmt: skip
         log.error("fallback backend failed: %r", exc)
         return ApiError(502, "the neural fallback failed to answer", kind="api_error",
                         headers=headers)  # fmt: skip

@@ -20,7 +20,7 @@ between them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 import anyio
@@ -28,6 +28,7 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 MAX_PENDING = 64  # events made and not yet sent; the maker waits beyond this
+WATCH_AFTER_S = 0.02  # a relay's client is watched from this age of its stream on
 
 
 class EventStreamResponse(StreamingResponse):
@@ -78,7 +79,12 @@ class RelayResponse(Response):
 
     ``watch``: the stream is stopped when the client goes away (``http.disconnect``), as
     Starlette's ``StreamingResponse`` stops it: the pieces are cancelled where they wait
-    (the upstream's next read) and closed, and the answer ends without an error."""
+    (the upstream's next read) and closed, and the answer ends without an error. The client
+    is watched from ``WATCH_AFTER_S`` into the stream on (a listener task costs more than
+    the relay of a short answer that is whole by then; one that left before is noticed
+    then). Once the last piece is sent the client is no longer watched (uvicorn reports a
+    disconnect as soon as the answer is whole): what the pieces read after it, the
+    upstream's end, is read on."""
 
     media_type = "text/event-stream"
 
@@ -102,8 +108,8 @@ class RelayResponse(Response):
             return
         task = asyncio.current_task()
         assert task is not None
-        gone = asyncio.ensure_future(disconnected(receive))
         active, stopped = True, False
+        gone: asyncio.Future[None] | None = None
 
         def stop(listener: asyncio.Future[Any]) -> None:
             nonlocal stopped
@@ -111,23 +117,38 @@ class RelayResponse(Response):
                 stopped = True
                 task.cancel()  # delivered where the task waits, inside the try below
 
-        gone.add_done_callback(stop)
+        def watch() -> None:
+            nonlocal gone
+            if active:
+                gone = asyncio.ensure_future(disconnected(receive))
+                gone.add_done_callback(stop)
+
+        def whole() -> None:
+            nonlocal active
+            active = False
+            timer.cancel()
+            if gone is not None:
+                gone.cancel()
+
+        timer = asyncio.get_running_loop().call_later(WATCH_AFTER_S, watch)
         try:
-            await self._send(send)
+            await self._send(send, whole)
         except asyncio.CancelledError:
             if not stopped or task.uncancel() > 0:
                 raise
         finally:
-            active = False
-            gone.cancel()
+            whole()
             await self.pieces.aclose()
 
-    async def _send(self, send: Send) -> None:
+    async def _send(self, send: Send, whole: Callable[[], object] | None = None) -> None:
+        """The pieces sent; ``whole`` called once the last is (no suspension between)."""
         more = True
         async for data, last in self.pieces:  # read on after the last: the upstream's end
             if more:
                 await send({"type": "http.response.body", "body": data, "more_body": not last})
                 more = not last
+                if last and whole is not None:
+                    whole()
         if more:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 

@@ -293,6 +293,42 @@ def test_the_anthropic_backend_refuses_what_it_cannot_send(via_anthropic) -> Non
     assert exc.param == "seed" and "seed=3" in exc.message
 
 
+LONE = "a story \\ud800 lone"  # JSON of a string with a lone surrogate
+LONE_BODIES = {
+    "openai": ("/v1/chat/completions", "messages.1.content",
+               '{"model": "m", "max_tokens": 50, "stream": %s, "messages": [{"role": "system", '
+               '"content": "be brief"}, {"role": "user", "content": "%s"}]}'),
+    "anthropic": ("/v1/messages", "messages.0.content.1.text",
+                  '{"model": "m", "max_tokens": 50, "stream": %s, "messages": [{"role": "user", '
+                  '"content": [{"type": "text", "text": "hi"}, {"type": "text", "text": "%s"}]}]}'),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.parametrize("gateway", ["via_openai", "via_anthropic"])
+def test_a_lone_surrogate_is_a_400_that_names_its_field_before_any_upstream_call(
+    request: pytest.FixtureRequest, upstream: str, gateway: str, api: str, stream: bool
+) -> None:
+    """Text that UTF-8 cannot encode cannot reach the upstream: the client gets a 400 in its
+    API's shape naming the field, and the upstream is not called."""
+    url = request.getfixturevalue(gateway).url
+    path, field, template = LONE_BODIES[api]
+    before = httpx.get(upstream + "/calls").json()["count"]
+    content = (template % ("true" if stream else "false", LONE)).encode()
+    got = httpx.post(url + path, content=content, timeout=10,
+                     headers={"content-type": "application/json", "x-api-key": "k"})  # fmt: skip
+    assert got.status_code == 400, got.text
+    error = got.json()["error"]
+    assert error["type"] == "invalid_request_error"
+    assert error["message"].startswith(field + ": the text holds a lone surrogate (U+D800)")
+    if api == "openai":
+        assert error["param"] == field and error["code"] is None
+    else:
+        assert got.json()["type"] == "error"
+    assert httpx.get(upstream + "/calls").json()["count"] == before
+
+
 def dead_url() -> str:
     return f"http://127.0.0.1:{free_port()}/v1"
 

@@ -113,6 +113,7 @@ def served(pair: Pair) -> int:
         ("a story fault=errevent", None),
         ("ECHO-UPPER: a deterministic answer", 200),
         ("BAD:{not json", 400),
+        ("a story \ud800 with a lone surrogate", 400),
         ("CRASH: the engine fails", 200),
     ],
 )

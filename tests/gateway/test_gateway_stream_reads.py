@@ -253,3 +253,39 @@ def test_a_client_that_goes_away_stops_the_stream_and_closes_the_upstreams_answe
     while CLOSED.get(name, 0) < 1 and time.monotonic() < deadline:
         time.sleep(0.02)
     assert CLOSED.get(name) == 1
+
+
+@pytest.fixture(scope="module")
+def openai_servers() -> Iterator[tuple[str, str]]:
+    """Two servers of an OpenAI-compatible upstream's relayed stream: the lean path's and
+    the full path's (every request through FastAPI's stack)."""
+    lean = create_app(FakeEngine(), fallback=backend(UpstreamBackend))
+    full = create_app(FakeEngine(), fallback=backend(UpstreamBackend))
+    full.lean_path = None  # type: ignore[attr-defined]
+    with serve_app(lean) as a, serve_app(full) as b:
+        yield a, b
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_a_client_that_leaves_an_openai_stream_stops_the_relay_and_closes_the_upstreams_answer(
+    openai_servers: tuple[str, str], which: int
+) -> None:
+    """The relay of an OpenAI-compatible upstream's stream stops reading the upstream when
+    the client leaves in the middle, and closes its answer, on the lean path and the full
+    path, instead of waiting on an upstream that sends nothing more."""
+    name = f"{HANG}-openai-{which}"
+    host, port = openai_servers[which].removeprefix("http://").split(":")
+    body = json.dumps({"model": "m", "max_tokens": 50, "stream": True,
+                       "messages": [{"role": "user", "content": f"script={name} split=0"}]})  # fmt: skip
+    with socket.create_connection((host, int(port)), timeout=5) as sock:
+        sock.sendall(
+            b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json"
+            b"\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body.encode())
+        )
+        seen = b""
+        while b'"content": "a "' not in seen:
+            seen += sock.recv(65536)
+    deadline = time.monotonic() + 5
+    while CLOSED.get(name, 0) < 1 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert CLOSED.get(name) == 1
