@@ -1319,6 +1319,10 @@ def _clause(
         ops = [replace(op, record=True) if _extreme(op) else op for op in ops]
     if whole:  # "which item has the highest rating", "give me the one with …": the record
         ops = [replace(op, whole=True) if op.record and _extreme(op) else op for op in ops]
+        if {"which", "who", "who's"} & set(words):
+            # "rating highest is which", 人口最少的是哪些, "who earns the most": "which" and
+            # "who" ask for a record, never for the extreme value of its field
+            ops = [replace(op, record=True, whole=True) if _extreme(op) else op for op in ops]
     if removing:
         if counted or len(ops) != 1 or ops[0].kind not in ("filter", "is"):
             raise _refuse("a removal of something other than the records of one filter")
