@@ -179,19 +179,25 @@ def _terminal_patterns(engine: Engine) -> list[tuple[str, str]]:
     return [(t.name, t.pattern.to_regexp()) for t in engine.parser._lark.terminals]
 
 
+def _sample(engine: Engine, data: st.DataObject) -> tuple[str, str, str] | None:
+    """A terminal's name and pattern, and a non-empty string the pattern matches whole; None
+    where hypothesis cannot generate from the pattern (look-arounds …)."""
+    name, pattern = data.draw(st.sampled_from(_terminal_patterns(engine)))
+    try:
+        sample = data.draw(st.from_regex(re.compile(pattern), fullmatch=True))
+    except Exception:
+        return None
+    return (name, pattern, sample) if sample and re.fullmatch(pattern, sample) else None
+
+
 @settings(
     max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(st.data())
 def test_first_characters_cover_every_terminal(engine: Engine, data: st.DataObject) -> None:
-    name, pattern = data.draw(st.sampled_from(_terminal_patterns(engine)))
-    try:
-        strategy = st.from_regex(re.compile(pattern), fullmatch=True)
-        sample = data.draw(strategy)
-    except Exception:  # a pattern hypothesis cannot generate from (look-arounds …)
-        return
-    if sample and re.fullmatch(pattern, sample):
-        assert sample[0] in first_chars(pattern), (name, pattern, sample)
+    if (drawn := _sample(engine, data)) is not None:
+        _name, pattern, sample = drawn
+        assert sample[0] in first_chars(pattern), drawn
 
 
 @settings(
@@ -199,11 +205,6 @@ def test_first_characters_cover_every_terminal(engine: Engine, data: st.DataObje
 )
 @given(st.data())
 def test_first_two_characters_cover_every_terminal(engine: Engine, data: st.DataObject) -> None:
-    name, pattern = data.draw(st.sampled_from(_terminal_patterns(engine)))
-    try:
-        strategy = st.from_regex(re.compile(pattern), fullmatch=True)
-        sample = data.draw(strategy)
-    except Exception:  # a pattern hypothesis cannot generate from (look-arounds …)
-        return
-    if sample and re.fullmatch(pattern, sample):
-        assert pair_starts(pattern).may_start(sample[0], sample[1:2]), (name, pattern, sample)
+    if (drawn := _sample(engine, data)) is not None:
+        _name, pattern, sample = drawn
+        assert pair_starts(pattern).may_start(sample[0], sample[1:2]), drawn
