@@ -134,6 +134,19 @@ def anthropic_body(text: str, **extra: Any) -> dict[str, Any]:
     }
 
 
+def chunk_event(choices: list[dict[str, Any]], **extra: Any) -> bytes:
+    """One server-sent event of an OpenAI-compatible upstream's stream (a chat completion
+    chunk with ``choices``), as the upstream writes it."""
+    data = {"id": "up-1", "object": "chat.completion.chunk", "model": "up-model",
+            "choices": choices, **extra}  # fmt: skip
+    return b"data: " + json.dumps(data).encode() + b"\n\n"
+
+
+def chunk_delta(text: str, finish: str | None = None, index: int = 0) -> bytes:
+    """The event of one piece of text of choice ``index`` (and its finish reason)."""
+    return chunk_event([{"index": index, "delta": {"content": text}, "finish_reason": finish}])
+
+
 def free_socket() -> socket.socket:
     """A listening-ready TCP socket bound to a free loopback port."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -30,21 +30,13 @@ from zerolayer.core.neural.upstream import UpstreamBackend
 from zerolayer.rules_api import anthropic_api, create_app
 from zerolayer.rules_api.anthropic_api import read_stream
 from zerolayer.rules_api.testing import FakeEngine, serve_app
+from zerolayer.rules_api.testing import chunk_delta as delta
+from zerolayer.rules_api.testing import chunk_event as event
 
 pytestmark = pytest.mark.slow  # live servers
 
 IDS = re.compile(rb"(msg_|req_)[0-9a-f]{24}")
 VARYING = {"date", "request-id", "x-zero-layer-time-ms"}
-
-
-def event(choices: list[dict[str, Any]], **extra: Any) -> bytes:
-    data = {"id": "up-1", "object": "chat.completion.chunk", "model": "up-model",
-            "choices": choices, **extra}  # fmt: skip
-    return b"data: " + json.dumps(data).encode() + b"\n\n"
-
-
-def delta(text: str, finish: str | None = None, index: int = 0) -> bytes:
-    return event([{"index": index, "delta": {"content": text}, "finish_reason": finish}])
 
 
 ROLE = event([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}])

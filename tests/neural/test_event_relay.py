@@ -14,17 +14,8 @@ from hypothesis import strategies as st
 from zerolayer.core.neural.transport import UpstreamError
 from zerolayer.core.neural.upstream import FINISHED, MODEL, EventRelay
 from zerolayer.core.neural.upstream import USAGE as USAGE_MARK
-
-
-def event(choices: list[dict], **extra: object) -> bytes:
-    data = {"id": "up-1", "object": "chat.completion.chunk", "model": "up-model",
-            "choices": choices, **extra}  # fmt: skip
-    return b"data: " + json.dumps(data).encode() + b"\n\n"
-
-
-def delta(text: str, finish: str | None = None) -> bytes:
-    return event([{"index": 0, "delta": {"content": text}, "finish_reason": finish}])
-
+from zerolayer.rules_api.testing import chunk_delta as delta
+from zerolayer.rules_api.testing import chunk_event as event
 
 USAGE = event([], usage={"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5})
 BODY = delta("a ") + delta("b", "stop") + USAGE + b"data: [DONE]\n\n"

@@ -18,18 +18,10 @@ from hypothesis import strategies as st
 from zerolayer.core.fallback import ChoiceDelta, Completion
 from zerolayer.core.neural.transport import DONE, EventParser, UpstreamError
 from zerolayer.core.neural.upstream import ChunkReader, StreamReader, first_items, read_items
+from zerolayer.rules_api.testing import chunk_delta as delta
+from zerolayer.rules_api.testing import chunk_event as event
 
 SOURCE = "http://up.test/v1"
-
-
-def event(choices: list[dict[str, Any]], **extra: Any) -> bytes:
-    data = {"id": "up-1", "object": "chat.completion.chunk", "model": "up-model",
-            "choices": choices, **extra}  # fmt: skip
-    return b"data: " + json.dumps(data).encode() + b"\n\n"
-
-
-def delta(text: str, finish: str | None = None, index: int = 0) -> bytes:
-    return event([{"index": index, "delta": {"content": text}, "finish_reason": finish}])
 
 
 USAGE = event([], usage={"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5})
