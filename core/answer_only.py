@@ -36,7 +36,7 @@ def _words(text: str) -> frozenset[str]:
 
 
 _NEG_EN = _words("no without zero don't dont not never skip omit avoid nothing")
-_ONLY_EN = _words("only just solely simply")
+_ONLY_EN = _words("only just solely simply alone")
 _EXTRA_EN = _words(
     "explanation explanations explain explaining explained commentary comment comments "
     "prose preamble chit-chat chitchat chatter notes note remarks remark talk intro "
@@ -235,14 +235,23 @@ _TAIL_OPENERS = _words("and with but so please pls") | _NEG_EN | _ONLY_EN | _ANS
 def is_answer_only(text: str, formats: frozenset[str]) -> bool:
     """Whether ``text`` is answer-only clauses alone, besides clauses of benign words
     ("just the result, thanks")."""
+    return answer_only_formats(text, formats) is not None
+
+
+def answer_only_formats(text: str, formats: frozenset[str]) -> tuple[str, ...] | None:
+    """The formats ``text`` names, as written and in order, when it is answer-only clauses
+    alone besides clauses of benign words ("Return only the JSON." names JSON); else None."""
     terse = False
+    named: list[str] = []
     for a, b in _clauses(text):
         tokens = _TOKEN.findall(text[a:b])
-        if _answer_only(tokens, formats) is not None:
+        found = _answer_only(tokens, formats)
+        if found is not None:
             terse = True
+            named += found
         elif _classes(tokens, formats) != ["benign"] * len(tokens):
-            return False
-    return terse
+            return None
+    return tuple(dict.fromkeys(named)) if terse else None
 
 
 def words(text: str) -> list[str]:

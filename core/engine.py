@@ -13,9 +13,11 @@ import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from zerolayer.core.answer_only import words
 from zerolayer.core.blocks.parts import merge_texts
 from zerolayer.core.blocks.split import Block, split_blocks
 from zerolayer.core.blocks.syntax import CURRENT, to_current
@@ -63,7 +65,7 @@ from zerolayer.core.segment import (
     segment,
 )
 from zerolayer.core.skipped_fields import SkippedFieldCheck
-from zerolayer.core.surface import Surface
+from zerolayer.core.surface import PayloadKeys, Surface
 from zerolayer.core.types import CONVERSATION, JSON_VALUE, TEXT
 
 if TYPE_CHECKING:
@@ -150,6 +152,16 @@ class EngineConfig:
             plugins=selected_plugins(env),
             router=RouterSettings.from_env(env),
         )
+
+
+class _Closing(Enum):
+    """What a sentence after the payload ("Return only the JSON.") is to the instruction."""
+
+    DATA = "data"  # the payload's last line, or text of the conversation
+    TOGETHER = "together"  # instruction, read with the words before the payload
+    # answer-only words after an instruction the grammar reads, naming no other format:
+    # the reading is that instruction's (the surface would drop the sentence)
+    ANSWER_ONLY = "answer-only"
 
 
 @dataclass(frozen=True)
@@ -249,9 +261,7 @@ class Engine:
         self.plugin_manager, self.registry = load_plugins(self.config.plugins, extra=plugins)
         self.parser = InstructionParser(self.registry.fragments)
         self._parse_cached = _ParseCache(self._parse, self.config.plan_cache_size)
-        self._closing_cached = lru_cache(maxsize=self.config.plan_cache_size)(
-            self._closing_is_instruction
-        )
+        self._closing_cached = lru_cache(maxsize=self.config.plan_cache_size)(self._closing_role)
         formats = self.format_words() - NOT_FORMATS
         self.surface = Surface(formats, self.parser.keywords())
         self.frames = FrameReader(formats, self.registry.lexicons, self._parse_cached)
@@ -549,10 +559,22 @@ class Engine:
                 if payload.error is not None:  # a block that says what its payload is not
                     raise payload.error
             texts = tuple(p.text for p in candidate.payloads)
+            closing = self._closing_reads(candidate) if candidate.closing else None
             written = normalise(candidate.instruction)
-            instruction = self.surface.canonical(written, texts)
+            # the words read: all of the instruction, or the words before the payload when
+            # the sentence after it only asks for the answer alone (as the surface drops it)
+            said = written
+            after = candidate.closing or candidate.after_fence
+            if (
+                after
+                and (closing or self._closing_cached(_head(candidate), after))
+                is _Closing.ANSWER_ONLY
+                and not _names_key(after, texts)
+            ):
+                said = normalise(_head(candidate))
+            instruction = self.surface.canonical(said, texts)
             gate = check_text(instruction, texts)
-            if candidate.closing and not self._closing_reads(candidate):
+            if closing is _Closing.DATA:
                 if candidate.how == TIGHT_CLOSING:
                     continue  # a line right under the data is the data's unless answer-only
                 unread = unread or candidate.closing
@@ -563,14 +585,14 @@ class Engine:
                 refused.append((candidate, gate))
                 continue
             try:
-                directives = self._parse_surface(instruction, written)
-                if instruction != written:
+                directives = self._parse_surface(instruction, said)
+                if instruction != said:
                     if not self._agrees(directives, candidate, self.surface.named(instruction)):
                         raise NoMatch(
                             "the payload is not in the format the instruction names; "
                             "name its format as it is"
                         )
-                    self._screened(written)
+                    self._screened(said)
             except NoMatch as exc:
                 first_failure = first_failure or exc
                 unparsed.append((candidate, instruction))
@@ -627,6 +649,14 @@ class Engine:
                     "segment.ambiguous",
                     "the line before the data names a format and may be the data's own key: "
                     "fence the payload",
+                )
+            if unread and not candidate.closing and self._asks_of_answer(unread):
+                # the data would end in a sentence that asks for the answer in some way
+                # ("…, no commentary") and more that is not read: not the data's own line
+                raise Unsupported(
+                    "segment.closing_sentence",
+                    f"the payload ends in {unread!r}, which asks for more than the answer "
+                    "alone: put all of the instruction before the payload, or fence it",
                 )
             reading = _Reading(candidate, instruction, directives, closing_unread=unread)
             return _accepted(reading, refused)
@@ -778,35 +808,48 @@ class Engine:
         except (ZeroLayerError, ValueError, RecursionError):
             return None
 
-    def _closing_reads(self, candidate: Segmented) -> bool:
-        """Whether a reading's closing sentence is instruction: the instruction before the
+    def _closing_reads(self, candidate: Segmented) -> _Closing:
+        """What a reading's closing sentence is: instruction when the instruction before the
         payload asks for an operation on a payload of its own (text of the conversation may
-        end in any sentence), and the grammar reads the sentence."""
+        end in any sentence) and the grammar reads the sentence."""
         tight = candidate.how == TIGHT_CLOSING
         if tight and not self.surface.answer_only(normalise(candidate.closing)):
-            return False
-        head = candidate.instruction[: len(candidate.instruction) - len(candidate.closing)]
-        return self._closing_cached(head, candidate.closing)
+            return _Closing.DATA
+        return self._closing_cached(_head(candidate), candidate.closing)
 
-    def _closing_is_instruction(self, head: str, closing: str) -> bool:
+    def _closing_role(self, head: str, closing: str) -> _Closing:
         if _one_word(head):
-            return False  # "key" in "key:\n - item1": a word of the data, not an instruction
+            return _Closing.DATA  # "key" in "key:\n - item1": a word of the data
+        answers = self.surface.answer_only_formats(normalise(closing))
+        terse = answers is not None
         try:
             written = normalise(head)
             directives = self._parse_surface(self.surface.canonical(written), written)
             if not any(isinstance(d, Step) for d in directives):
-                return False
+                return _Closing.DATA
             if self._conversational(directives):
-                return False
+                return _Closing.DATA
         except NoMatch:
             # an instruction the grammar has no shape for (a frame may read it) takes a
             # closing sentence of answer-only words ("Only output valid JSON, no prose.")
-            return self.surface.answer_only(normalise(closing))
+            return _Closing.TOGETHER if terse else _Closing.DATA
         except (Unsupported, PlanError):
-            return False
+            return _Closing.DATA
         # answer-only words are instruction, whatever the grammar makes of them ("Only
-        # return the HTML.", "typescript please, no commentary"); else the grammar decides
-        return self.surface.answer_only(normalise(closing)) or self._is_instruction(closing)
+        # return the HTML.", "typescript please, no commentary"): naming no format the words
+        # before the payload do not, they ask for what those words ask for, alone
+        if answers is not None:
+            named = self.surface.named(written)
+            if all(name in named for name in answers):
+                return _Closing.ANSWER_ONLY
+            return _Closing.TOGETHER
+        return _Closing.TOGETHER if self._is_instruction(closing) else _Closing.DATA
+
+    def _asks_of_answer(self, sentence: str) -> bool:
+        """Whether a clause of ``sentence`` asks for the answer alone ("no commentary"): it
+        is the user's, whatever the rest of it is."""
+        written = normalise(sentence)
+        return self.surface.terse(written) != written
 
     def _ambiguous_end(
         self, directives: tuple[Directive, ...], sentence: str, candidate: Segmented
@@ -1191,6 +1234,22 @@ def _current_syntax(request: EngineRequest) -> tuple[EngineRequest, tuple[str, .
 # Readings whose one payload follows the instruction: "<instruction>:\n\n<text>", the
 # instruction's paragraph then the rest, its first line then the rest, and payloads given
 # apart from the message (the Python API's ``engine.run(instruction, payload)``).
+def _head(candidate: Segmented) -> str:
+    """The instruction of a reading before its closing sentence (or the words after its
+    last fence)."""
+    after = candidate.closing or candidate.after_fence
+    return candidate.instruction[: len(candidate.instruction) - len(after)]
+
+
+def _names_key(sentence: str, payloads: tuple[str, ...]) -> bool:
+    """Whether a word of ``sentence`` is a key of the payloads' data ("只输出code" asks for
+    the records' code, not for the answer alone)."""
+    if not payloads:
+        return False
+    keys = PayloadKeys(payloads)
+    return any(w.lower() in keys for w in words(sentence))
+
+
 def _one_word(instruction: str) -> bool:
     """Whether an instruction has at most one word of letters, and no Chinese."""
     return len(_LETTERS.findall(instruction)) < 2 and not _CJK_CHAR.search(instruction)

@@ -96,6 +96,8 @@ class Segmented:
     before: str = ""  # text of the same message that precedes the instruction (context)
     how: str = "plain"  # which rule produced this reading (for traces)
     closing: str = ""  # a sentence after the payload read as part of the instruction
+    # the instruction's words after the last fence, when words stand before the first one too
+    after_fence: str = ""
 
 
 def convert_attributes(attrs: str) -> dict[str, str]:
@@ -158,9 +160,12 @@ def _fenced(text: str, found: list[Fence], slot_lines: re.Pattern[str]) -> Segme
         pieces.append(text[last : f.start])
         last = f.end
     pieces.append(text[last:])
-    kept = (slot_lines.sub("", p) if ":" in p or "：" in p else p for p in pieces)
-    instruction = " ".join(p.strip() for p in kept if p.strip())
-    return Segmented(_strip_colon(instruction), payloads, before="", how="fenced")
+    kept = [slot_lines.sub("", p) if ":" in p or "：" in p else p for p in pieces]
+    instruction = _strip_colon(" ".join(p.strip() for p in kept if p.strip()))
+    after = kept[-1].strip() if kept[0].strip() and len(kept) > 1 else ""
+    if not instruction.endswith(f" {after}"):
+        after = ""
+    return Segmented(instruction, payloads, before="", how="fenced", after_fence=after)
 
 
 def _unfenced(full: str, slot: re.Pattern[str]) -> Iterator[Segmented]:

@@ -34,7 +34,13 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from zerolayer.core.answer_only import CUES as ANSWER_ONLY_CUES
-from zerolayer.core.answer_only import answer_formats, drop_answer_only, is_answer_only, words
+from zerolayer.core.answer_only import (
+    answer_formats,
+    answer_only_formats,
+    drop_answer_only,
+    is_answer_only,
+    words,
+)
 from zerolayer.core.message import TEMPLATE_LABEL
 
 # Spellings of formats a user writes besides the names of installed ops' formats.
@@ -211,6 +217,14 @@ class Surface:
         """Whether ``text`` is answer-only clauses alone ("No explanation needed, just
         code.", "Only output valid JSON, no prose.", 只要YAML，别的不用说)."""
         return is_answer_only(text, self.format_names)
+
+    def answer_only_formats(self, text: str) -> tuple[str, ...] | None:
+        """The formats ``text`` names, aliases resolved, when it is answer-only clauses alone
+        (``()`` for none: "No explanation needed."); else None."""
+        found = answer_only_formats(text, self.format_names)
+        if found is None:
+            return None
+        return tuple(dict.fromkeys(ALIASES.get(f.lower(), f.lower()) for f in found))
 
     def answer_formats(self, text: str) -> tuple[str, ...]:
         """The formats ``text``'s answer-only clauses name, aliases resolved."""
