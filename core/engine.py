@@ -650,7 +650,7 @@ class Engine:
                     "the line before the data names a format and may be the data's own key: "
                     "fence the payload",
                 )
-            if unread and not candidate.closing and self._asks_of_answer(unread):
+            if unread and _ends_in(candidate, unread) and self._asks_of_answer(unread):
                 # the data would end in a sentence that asks for the answer in some way
                 # ("…, no commentary") and more that is not read: not the data's own line
                 raise Unsupported(
@@ -1239,6 +1239,11 @@ def _head(candidate: Segmented) -> str:
     last fence)."""
     after = candidate.closing or candidate.after_fence
     return candidate.instruction[: len(candidate.instruction) - len(after)]
+
+
+def _ends_in(candidate: Segmented, sentence: str) -> bool:
+    """Whether the last payload of a reading ends in ``sentence``."""
+    return bool(candidate.payloads) and candidate.payloads[-1].text.rstrip().endswith(sentence)
 
 
 def _names_key(sentence: str, payloads: tuple[str, ...]) -> bool:

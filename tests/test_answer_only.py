@@ -131,3 +131,15 @@ def test_an_answer_in_the_source_format_contradicts_the_request(
 ) -> None:
     route, output = _ask(engine, message)
     assert route is Route.FALLBACK, f"{message!r} answered {output!r}"
+
+
+def test_an_instruction_after_the_text_it_reads_is_not_taken_for_its_last_line(
+    engine: Engine,
+) -> None:
+    # the last paragraph holds an answer-only clause ("nothing else") and is the instruction
+    # on the text above it, not a sentence that ends that text
+    message = (
+        "Rain fell on the old town all night.\n\nBy morning the river had risen.\n\n"
+        "please quote the second paragraph above, nothing else."
+    )
+    assert _ask(engine, message) == (Route.DETERMINISTIC, "By morning the river had risen.")
