@@ -51,6 +51,7 @@ def _flatten(children: Children) -> list[Directive]:
 TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "md_convert": _const([Step("markdown.render")]),
     "md_gfm": _const([Option("gfm", True)]),
+    "md_convert_gfm": _const([Step("markdown.render"), Option("gfm", True)]),
     "md_commonmark": _const([Option("gfm", False)]),
     "md_safe": _const([Option("safe", True)]),
     "md_raw_html": _const([Option("safe", False)]),

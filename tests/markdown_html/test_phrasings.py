@@ -13,6 +13,10 @@ PHRASINGS = [
     ("Convert this Markdown to HTML", "markdown.render"),
     ("Render the following Markdown as HTML (CommonMark).", "markdown.render(gfm=false)"),
     ("Turn this Markdown into HTML, GitHub-flavoured", "markdown.render(gfm=true)"),
+    # the dialect in the source's place names the source and asks for its extensions
+    ("Render this GitHub flavoured Markdown as HTML", "markdown.render(gfm=true)"),
+    ("Convert the GFM below into HTML", "markdown.render(gfm=true)"),
+    ("把这段GitHub风格的Markdown转为HTML", "markdown.render(gfm=true)"),
     ("Markdown转HTML", "markdown.render"),
     ("Convert this Markdown to HTML in safe mode", "markdown.render(safe=true)"),
     ("Markdown转HTML，安全模式", "markdown.render(safe=true)"),

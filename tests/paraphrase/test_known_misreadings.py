@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 
 from zerolayer.core.engine import Engine
 from zerolayer.core.messages import EngineRequest, Route
@@ -35,7 +36,8 @@ def test_who_earns_the_most_is_not_an_error(engine: Engine) -> None:
     ("instruction", "payload"),
     [
         # "compact JSON" read as the field "compact" of JSON data, "this YAML" as a second
-        # source: a 400 on the YAML payload, or the field's value where the data has one
+        # source: a 400 on the YAML payload, or the field's value where the data has one.
+        # "compact" is the one-line option of the JSON written; "indented" is no option here.
         ("Give me compact JSON for this YAML", "a: 1\n"),
         ("Give me compact JSON for this YAML", '{"compact": {"a": 1}}'),
         ("Give me indented YAML for this JSON", '{"indented": {"a": 1}}'),
@@ -45,7 +47,11 @@ def test_an_adjective_before_a_format_is_not_a_field_of_another_source(
     engine: Engine, instruction: str, payload: str
 ) -> None:
     result = engine.run(EngineRequest.from_instruction(instruction, payload))
-    assert (result.route, result.reason) == (Route.FALLBACK, "plan.sources_conflict")
+    if result.route is Route.DETERMINISTIC:
+        assert "\n" not in (result.output or "").strip()
+        assert json.loads(result.output or "") == yaml.safe_load(payload)
+    else:
+        assert (result.route, result.reason) == (Route.FALLBACK, "plan.sources_conflict")
 
 
 @pytest.mark.parametrize(
