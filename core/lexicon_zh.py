@@ -61,6 +61,31 @@ UNIT_WORDS = frozenset(
     }
 )  # fmt: skip
 
+# Units said after a number ("延误超过30分钟", "零度以下", "100元以上"): each with the unit
+# words a key may end with (delay_minutes, temperature_c, price_cny) and the field words of
+# the keys that hold it when the key says no unit (a price in 元, a temperature in 度). A unit
+# is read only of the field the clause names before the number, when the key ends with one
+# of its unit words, or says no unit and is one of its fields; anything else falls back.
+_YUAN = frozenset({"cny", "rmb", "yuan"})
+_MONEY = frozenset({"price", "cost", "fee", "amount", "fare", "salary", "pay", "total"})
+NUMBER_UNITS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "分钟": (frozenset({"min", "mins", "minute", "minutes"}), frozenset()),
+    "小时": (frozenset({"h", "hr", "hrs", "hour", "hours"}), frozenset()),
+    "秒": (frozenset({"s", "sec", "secs", "second", "seconds"}), frozenset()),
+    "天": (frozenset({"day", "days"}), frozenset()),
+    "度": (frozenset({"c", "celsius"}), frozenset({"temperature", "temp"})),
+    "摄氏度": (frozenset({"c", "celsius"}), frozenset({"temperature", "temp"})),
+    "元": (_YUAN, _MONEY),
+    "块钱": (_YUAN, _MONEY),
+    "块": (_YUAN, _MONEY),
+    "美元": (frozenset({"usd"}), frozenset()),
+    "欧元": (frozenset({"eur"}), frozenset()),
+    "公斤": (frozenset({"kg"}), frozenset({"weight"})),
+    "千克": (frozenset({"kg"}), frozenset({"weight"})),
+    "公里": (frozenset({"km"}), frozenset({"distance"})),
+    "页": (frozenset({"page", "pages"}), frozenset({"pages", "page"})),
+}  # fmt: skip
+
 CLASS_WORDS: dict[str, str] = {
     # points in time compared ("早于2015年", "晚于3月")
     "早于": " before ", "晚于": " after ",
@@ -76,6 +101,10 @@ CLASS_WORDS: dict[str, str] = {
     "没有库存": " out of stock ",
     # already ("已经校准的"); 过 after a field word is read by the reader ("校准过的")
     "已经": " ",
+    # now ("目前在职的员工"): the data is as it is now, a word that changes nothing
+    "目前": " ", "现在": " ", "当前": " ", "眼下": " ",
+    # the value of an aggregate ("湿度的平均值", "价格的最大值")
+    "平均值": " average ", "平均数": " average ", "最大值": " top ", "最小值": " bottom ",
 }  # fmt: skip
 
 # "哪本", "哪一班", "哪台": which, with a measure word (a closed class).

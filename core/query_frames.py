@@ -491,6 +491,8 @@ class _Op:
             return f"count by {field}"
         if self.kind == "exists":
             return "whether any remain"
+        if self.kind == "round":
+            return f"round to {self.number} decimals"
         if self.kind == "agg" and self.whole:
             return f"which record has the {self.comparison} {field}"
         if self.kind == "agg":
@@ -523,7 +525,8 @@ class Records:
     flags: frozenset[str] = frozenset()  # the keys whose value is true or false in every record
     # the keys whose value is an array of strings in every record, with the strings
     members: Mapping[str, frozenset[str]] = dataclass_field(default_factory=dict)
-    # the numbers of each key that is a number in every record
+    # the numbers of each key that is a number in every record, and of each key that is a
+    # number or null in every record (its numbers; ``numeric`` says False for it)
     numbers: Mapping[str, frozenset[int | float]] = dataclass_field(default_factory=dict)
 
 
@@ -565,7 +568,15 @@ def records_of(data: Any) -> Records | None:
         and all(isinstance(r[k], list) and all(isinstance(i, str) for i in r[k]) for r in data)
     }
     numbers = {k: frozenset(r[k] for r in data) for k, number in numeric.items() if number}
+    for k in (k for k, number in numeric.items() if not number and "." not in k):
+        held = [r[k] for r in data if r[k] is not None]  # a number or null in every record
+        if held and len(held) < len(data) and all(_number(v) for v in held):
+            numbers[k] = frozenset(held)
     return Records(numeric, texts, flags, {k: v for k, v in members.items() if v}, numbers)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def record_keys(payload: str | None) -> dict[str, bool] | None:
@@ -677,6 +688,8 @@ def query_sentence(
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
     numeric = tuple(k for k, number in keys.items() if number)
     ops: list[_Op] = []
+    nulls = {k for k in numbers or {} if not keys.get(k)}  # a number or null in every record
+    skip_nulls = "%nn" in _TOKEN.findall(text)  # 空值不算: an aggregate leaves nulls out
     for op in (
         op
         for clause in _clauses(text)
@@ -701,8 +714,19 @@ def query_sentence(
         if op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
             if not _all_dates((texts or {}).get(op.fields[0], frozenset())):
                 raise _refuse(f"'{op.fields[0]}' does not hold a date in every record")
+        elif op.kind in ("top", "filter", "agg") and op.fields[0] in nulls:
+            # a null is on no side of a comparison (a removal would keep it) and no value of
+            # an aggregate, unless the instruction leaves nulls out
+            if op.negated or not (op.kind == "filter" or (op.kind == "agg" and skip_nulls)):
+                raise _refuse(f"'{op.fields[0]}' is null in some records")
+            if op.kind == "agg":
+                ops.append(_Op("is", op.fields[:1], value="null", negated=True))
+                nulls.discard(op.fields[0])
+                skip_nulls = False
         elif op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number in every record")
+        if op.kind == "nonnull":
+            continue
         if op.kind == "fields" and (not ops or ops[-1].kind != "keep"):
             ops.append(op)  # a field alone: an order may follow ("price: low to high")
             continue
@@ -743,6 +767,8 @@ def query_sentence(
     inside = {f.split(".")[0] for op in ops for f in op.fields if "." in f}
     if inside & {f for op in ops for f in op.fields}:  # "buyers in FR": the buyers, or orders?
         raise _refuse("an object that is filtered by a field inside it and also named itself")
+    if skip_nulls:
+        raise _refuse("nulls left out of no aggregate of a field that holds them")
     if any(op.kind == "by" for op in ops):
         raise _refuse("a field after 'by' with no word of sorting or order")
     if any(op.kind == "fields" for op in ops):
@@ -757,9 +783,15 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
     if not ops:
         raise _refuse("the instruction asks for no query")
     number = [op for op in ops if op.kind == "number"]
-    ops = [op for op in ops if op.kind != "number"]
+    rounded = [op for op in ops if op.kind == "round"]  # 保留两位小数: of the value at the end
+    ops = [op for op in ops if op.kind not in ("number", "round")]
     if not ops:
         raise _refuse("the instruction asks for no query")
+    if rounded:
+        if len(rounded) > 1 or ops[-1].kind != "agg" or ops[-1].record:
+            raise _refuse("decimals asked for of no one value")
+        said = f"{_sentence(ops, name)}, then {rounded[0].sentence(name)}"
+        return f"{said}. Number only." if number else said
     if any(op.record and op.kind == "agg" and not op.whole for op in ops[-1:]):
         raise _refuse("a superlative asks for a record: name the field to answer with")
     if any(op.kind == "lookup" for op in ops) and len(ops) > 1:
@@ -1118,6 +1150,10 @@ def _clause(
     class or the slots make no one operation. ``numeric``: the keys that are a number in
     every record (a comparison or an extreme of the records that names no field is of the
     one such key)."""
+    if len(words) == 1 and (rounded := re.fullmatch(r"%r(\d)", words[0])):
+        return [_Op("round", number=rounded[1])]  # 保留两位小数 (core/query_zh.py)
+    if words == ["%nn"]:  # 空值不算: nulls left out of an aggregate (core/query_zh.py)
+        return [_Op("nonnull")]
     if "%or" in words:  # "pending or shipped orders": one field, one of the values
         return _one_of_clause(words, keys, values, texts, source, flags, numeric)
     asked = "%any" in words  # "does anyone earn over 100k": whether any record is so
@@ -1528,7 +1564,7 @@ def _inverted(op: _Op) -> _Op:
     record for a comparison, so each record is on exactly one side)."""
     if op.kind == "is":
         return replace(op, negated=not op.negated)
-    return replace(op, comparison=_INVERSE[op.comparison])
+    return replace(op, comparison=_INVERSE[op.comparison], negated=True)  # nulls: no side
 
 
 def _operation(

@@ -22,6 +22,7 @@ from zerolayer.core.lexicon_zh import (
     CLASS_WORDS,
     FIELD_WORDS,
     MEASURE_WORDS,
+    NUMBER_UNITS,
     UNIT_WORDS,
 )
 from zerolayer.core.lexicon_zh import RECORD_NOUNS as ZH_RECORD_NOUNS
@@ -142,6 +143,8 @@ def english_clauses(
     as its English word, each Chinese field word as the key it names among ``keys`` (lower
     case → key), each text value of the records among ``values`` kept as it is, and each
     Chinese numeral as digits; ``Unsupported`` for Chinese no entry covers."""
+    text = _ROUND.sub(lambda m: f" , %r{m[1] or m[2]} , ", text)
+    text = _NULLS.sub(" , %nn , ", text)
     text = _RANGE.sub(_range, text)
     text = _TOP_RANKS.sub(lambda m: f" top {m[1]} ", text)
     text = _ZH_DATE.sub(_zh_date, text)
@@ -162,6 +165,13 @@ def english_clauses(
         if not _CJK.match(ch) and ch not in _WORDS:
             out.append(ch)
             i += 1
+            continue
+        unit = _unit_at(text, i, out)
+        if unit:  # "30分钟": a unit after a number, of the field said before it
+            key = _clause_field(out, keys)
+            if key is None or not _unit_fits(unit, key):
+                raise Unsupported("parse.no_match", f"'{unit}' is not said to be the unit of {key}")
+            i += len(unit)
             continue
         word = _longest(text, i) or ""
         field = _field_word(text, i, keys)
@@ -206,6 +216,17 @@ def english_clauses(
     return "".join(out)
 
 
+# "保留两位小数", "小数点后1位": the decimals of the value asked for (read only after an
+# aggregate, core/query_frames.py); normalise has written the numeral as a digit.
+_ROUND = re.compile(
+    r"(?:(?:四舍五入)?(?:保留|精确到)|四舍五入到)\s*(\d)\s*位小数|小数点后\s*(\d)\s*位"
+)
+# "（空值不算）", "忽略空值": an aggregate of a field that is null in some records leaves them out.
+_NULLS = re.compile(
+    r"[(（]?\s*(?:空值|null值?|缺失值)\s*(?:不算|不计|除外|不计入|不算在内)\s*[)）]?"
+    r"|(?:不算|不计|忽略|跳过|排除|去掉)\s*(?:空值|null值?|缺失值)",
+    re.IGNORECASE,
+)
 # "两列", "2个字段": how many fields, said with them ("只看name和price两列").
 _COLUMNS = re.compile(r"(?:\d+|[两二三四五六七八九十])\s*(?:列|个字段)")
 # "2024年3月1日之前": a date (written as ISO for the query frame) and a comparison after it.
@@ -230,23 +251,50 @@ _SCALED = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(万|千|亿)")
 _SCALES = {"千": 1000, "万": 10000, "亿": 100000000}
 
 
-# "30岁以下", "100元以上": a bound whose inclusion is not said (core/query_frames.py reads it
-# only when no record holds the bound); 岁 says the field of age
+# "30岁以下", "100元以上", "在零度以下": a bound whose inclusion is not said (core/query_frames.py
+# reads it only when no record holds the bound); 岁 says the field of age, and a unit of
+# NUMBER_UNITS is left for the reader to check against the field it is said of
+_UNITS = "|".join(sorted(NUMBER_UNITS, key=len, reverse=True))
 _BOUND = re.compile(
-    r"(?<![\d.])(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*"
-    r"(岁|元|块钱|块|分|人|个|本|页|天)?\s*(以下|以上)(?!的?(?:数据|内容|JSON|json))"
+    r"(?:在\s*)?(?<![\d.])(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*"
+    rf"({_UNITS}|岁|分|人|个|本)?\s*(以下|以上)(?!的?(?:数据|内容|JSON|json))"
 )
 
 
 def _bound(m: re.Match[str]) -> str:
     number = m[1] if m[1][0].isdigit() else str(chinese_to_int(m[1]))
     field = " age " if m[2] == "岁" else " "
-    return f"{field}#{'xlt' if m[3] == '以下' else 'xgt'} {number} "
+    unit = m[2] if m[2] in NUMBER_UNITS else ""  # read by the field it is said of
+    return f"{field}#{'xlt' if m[3] == '以下' else 'xgt'} {number} {unit}"
 
 
 def _scaled(m: re.Match[str]) -> str:
     value = Decimal(m[1]) * _SCALES[m[2]]
     return f" {value.normalize():f} "
+
+
+def _unit_at(text: str, i: int, out: list[str]) -> str:
+    """The unit word at ``i`` right after a number already read (30分钟, 零度); "" for none."""
+    if not re.search(r"\d\s*$", "".join(out[-3:])):
+        return ""
+    return next((u for u in _UNITS.split("|") if text.startswith(u, i)), "")
+
+
+def _clause_field(out: list[str], keys: Mapping[str, str]) -> str | None:
+    """The last key named in the clause read so far; None for none."""
+    clause = re.split(r"[,;?!]|\.(?!\w)|\bthen\b", "".join(out))[-1]
+    named = [keys[w.lower()] for w in re.findall(r"[^\s\d#]+", clause) if w.lower() in keys]
+    return named[-1] if named else None
+
+
+def _unit_fits(unit: str, key: str) -> bool:
+    """Whether ``key`` holds numbers in ``unit``: its last word is that unit (delay_minutes,
+    temperature_c), or it says no unit and is a field the lexicon says is in it (price in 元)."""
+    units, fields = NUMBER_UNITS[unit]
+    words = _words_of(key)
+    if len(words) > 1 and words[-1] in UNIT_WORDS | units:
+        return words[-1] in units
+    return bool(set(words) & fields)
 
 
 def _after_de(out: list[str]) -> bool:
