@@ -627,7 +627,11 @@ def query_sentence(
     texts = {**(texts or {}), **members}
     if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
         values = {v for vs in (texts or {}).values() for v in vs}
-        instruction = english_clauses(instruction, lowered, values)  # core/query_zh.py
+        dates = {k: vs for k, vs in (texts or {}).items() if _all_dates(vs)}
+        instruction = english_clauses(instruction, lowered, values, dates)  # core/query_zh.py
+        # "标签包含 bug": a text test after a field said in Chinese, now said as its key
+        instruction, more = _mark_literals(instruction, lowered, len(literals))
+        literals += more
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
     text, values = _mark_values(instruction, lowered, texts or {})
     text = _ONE_OF.sub(lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*", " %or ", m[0]), text)
@@ -1733,10 +1737,12 @@ def _zh_text_test(m: re.Match[str]) -> str:
     return f" {'starts' if m[2] in ('开头', '打头', '开始') else 'ends'} with {m[1]} "
 
 
-def _mark_literals(instruction: str, keys: Mapping[str, str]) -> tuple[str, list[str]]:
+def _mark_literals(
+    instruction: str, keys: Mapping[str, str], start: int = 0
+) -> tuple[str, list[str]]:
     """``instruction`` with each text test said right after a field ("name starts with 'M'",
     "customer name starts with M") and its literal replaced by the test's mark and a mark
-    ``%lN``; the literals in mark order, as written."""
+    ``%lN`` (N from ``start``); the literals in mark order, as written."""
     literals: list[str] = []
 
     def mark(m: re.Match[str]) -> str:
@@ -1747,7 +1753,7 @@ def _mark_literals(instruction: str, keys: Mapping[str, str]) -> tuple[str, list
             return m[0]
         test = "starts" if m[1] else "ends" if m[2] else "contains"
         literals.append(next(g for g in m.groups()[3:] if g is not None))
-        return f" #{test} %l{len(literals) - 1} "
+        return f" #{test} %l{start + len(literals) - 1} "
 
     return _TEXT_TEST.sub(mark, instruction), literals
 
