@@ -721,7 +721,9 @@ def query_sentence(
         elif op.kind in ("top", "filter", "agg") and op.fields[0] in nulls:
             # a null is on no side of a comparison (a removal would keep it) and no value of
             # an aggregate, unless the instruction leaves nulls out
-            if op.negated or not (op.kind == "filter" or (op.kind == "agg" and skip_nulls)):
+            # ("!=": is a null other than 50?)
+            negated = op.negated or op.comparison == "!="
+            if negated or not (op.kind == "filter" or (op.kind == "agg" and skip_nulls)):
                 raise _refuse(f"'{op.fields[0]}' is null in some records")
             if op.kind == "agg":
                 ops.append(_Op("is", op.fields[:1], value="null", negated=True))
