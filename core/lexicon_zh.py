@@ -44,11 +44,16 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "全名": ("full_name", "fullName", "name"), "技能": ("skills",),
     "远程": ("isRemote", "remote", "is_remote"), "翻新": ("isRefurbished", "refurbished"),
     "经理": ("manager_id", "manager"),
+    "入职": ("hireDate", "hire_date", "hired", "hiredAt", "hired_at", "joined", "start_date"),
+    "入职日期": ("hireDate", "hire_date", "hired", "hiredAt", "hired_at", "joined", "start_date"),
+    "入职时间": ("hireDate", "hire_date", "hired", "hiredAt", "hired_at", "joined", "start_date"),
     # issues and tasks
     "评论数": ("comments", "comment_count", "comments_count"),
     "评论": ("comments", "comment_count", "comments_count"),
     "标签": ("labels", "tags"), "里程碑": ("milestone",), "关闭时间": ("closed_at", "closed"),
     "指派人": ("assignee",), "负责人": ("owner", "assignee"), "编号": ("id", "number"),
+    # a verb whose object is the field's value ("分配给 rwu 的": assignee rwu)
+    "分配给": ("assignee",), "指派给": ("assignee",),
 }  # fmt: skip
 
 # Words that may end a key after the field's own words: its unit (price_usd, temperature_c,
@@ -60,6 +65,47 @@ UNIT_WORDS = frozenset(
         "percent", "kg", "g", "lb", "lbs", "km", "m", "cm", "mm", "mb", "gb", "kb",
     }
 )  # fmt: skip
+
+# Chinese words for values the records hold in English ("关闭的 issue": state closed), each with
+# the English values it may stand for. A word is read as the one of its values that is a text
+# value of the records (the query frame then finds the one field holding it); none or two of
+# them there, and the word is no value. Only words with one meaning are listed (延误 is also
+# the field delay; 正常 is "ok" or "normal").
+VALUE_WORDS: dict[str, tuple[str, ...]] = {
+    "关闭": ("closed",), "已关闭": ("closed",), "关掉": ("closed",),
+    "打开": ("open",), "开放": ("open",), "开启": ("open",),
+    "已完成": ("done", "completed", "complete"), "完成": ("done", "completed", "complete"),
+    "进行中": ("in progress", "in_progress", "ongoing"),
+    "待处理": ("pending",), "已取消": ("cancelled", "canceled"), "取消": ("cancelled", "canceled"),
+    "已发货": ("shipped",), "已送达": ("delivered",), "已付款": ("paid",),
+    "准点": ("on time", "on_time"), "准时": ("on time", "on_time"),
+    "警告": ("warning",), "离线": ("offline",), "在线": ("online",),
+}  # fmt: skip
+
+# Units said after a number ("延误超过30分钟", "零度以下", "100元以上"): each with the unit
+# words a key may end with (delay_minutes, temperature_c, price_cny) and the field words of
+# the keys that hold it when the key says no unit (a price in 元, a temperature in 度). A unit
+# is read only of the field the clause names before the number, when the key ends with one
+# of its unit words, or says no unit and is one of its fields; anything else falls back.
+_YUAN = frozenset({"cny", "rmb", "yuan"})
+_MONEY = frozenset({"price", "cost", "fee", "amount", "fare", "salary", "pay", "total"})
+NUMBER_UNITS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "分钟": (frozenset({"min", "mins", "minute", "minutes"}), frozenset()),
+    "小时": (frozenset({"h", "hr", "hrs", "hour", "hours"}), frozenset()),
+    "秒": (frozenset({"s", "sec", "secs", "second", "seconds"}), frozenset()),
+    "天": (frozenset({"day", "days"}), frozenset()),
+    "度": (frozenset({"c", "celsius"}), frozenset({"temperature", "temp"})),
+    "摄氏度": (frozenset({"c", "celsius"}), frozenset({"temperature", "temp"})),
+    "元": (_YUAN, _MONEY),
+    "块钱": (_YUAN, _MONEY),
+    "块": (_YUAN, _MONEY),
+    "美元": (frozenset({"usd"}), frozenset()),
+    "欧元": (frozenset({"eur"}), frozenset()),
+    "公斤": (frozenset({"kg"}), frozenset({"weight"})),
+    "千克": (frozenset({"kg"}), frozenset({"weight"})),
+    "公里": (frozenset({"km"}), frozenset({"distance"})),
+    "页": (frozenset({"page", "pages"}), frozenset({"pages", "page"})),
+}  # fmt: skip
 
 CLASS_WORDS: dict[str, str] = {
     # points in time compared ("早于2015年", "晚于3月")
@@ -76,6 +122,14 @@ CLASS_WORDS: dict[str, str] = {
     "没有库存": " out of stock ",
     # already ("已经校准的"); 过 after a field word is read by the reader ("校准过的")
     "已经": " ",
+    # where the records live or work, before a value ("住在 Dublin 的": the one field holding it)
+    "住在": " live in ", "居住在": " live in ", "位于": " located in ",
+    # not yet ("还没关闭的": not closed), before a value word or a flag
+    "还没": " not ", "还没有": " not ", "尚未": " not ", "还未": " not ", "未": " not ",
+    # now ("目前在职的员工"): the data is as it is now, a word that changes nothing
+    "目前": " ", "现在": " ", "当前": " ", "眼下": " ",
+    # the value of an aggregate ("湿度的平均值", "价格的最大值")
+    "平均值": " average ", "平均数": " average ", "最大值": " top ", "最小值": " bottom ",
 }  # fmt: skip
 
 # "哪本", "哪一班", "哪台": which, with a measure word (a closed class).

@@ -491,6 +491,8 @@ class _Op:
             return f"count by {field}"
         if self.kind == "exists":
             return "whether any remain"
+        if self.kind == "round":
+            return f"round to {self.number} decimals"
         if self.kind == "agg" and self.whole:
             return f"which record has the {self.comparison} {field}"
         if self.kind == "agg":
@@ -523,7 +525,8 @@ class Records:
     flags: frozenset[str] = frozenset()  # the keys whose value is true or false in every record
     # the keys whose value is an array of strings in every record, with the strings
     members: Mapping[str, frozenset[str]] = dataclass_field(default_factory=dict)
-    # the numbers of each key that is a number in every record
+    # the numbers of each key that is a number in every record, and of each key that is a
+    # number or null in every record (its numbers; ``numeric`` says False for it)
     numbers: Mapping[str, frozenset[int | float]] = dataclass_field(default_factory=dict)
 
 
@@ -565,7 +568,15 @@ def records_of(data: Any) -> Records | None:
         and all(isinstance(r[k], list) and all(isinstance(i, str) for i in r[k]) for r in data)
     }
     numbers = {k: frozenset(r[k] for r in data) for k, number in numeric.items() if number}
+    for k in (k for k, number in numeric.items() if not number and "." not in k):
+        held = [r[k] for r in data if r[k] is not None]  # a number or null in every record
+        if held and len(held) < len(data) and all(_number(v) for v in held):
+            numbers[k] = frozenset(held)
     return Records(numeric, texts, flags, {k: v for k, v in members.items() if v}, numbers)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def record_keys(payload: str | None) -> dict[str, bool] | None:
@@ -616,7 +627,11 @@ def query_sentence(
     texts = {**(texts or {}), **members}
     if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
         values = {v for vs in (texts or {}).values() for v in vs}
-        instruction = english_clauses(instruction, lowered, values)  # core/query_zh.py
+        dates = {k: vs for k, vs in (texts or {}).items() if _all_dates(vs)}
+        instruction = english_clauses(instruction, lowered, values, dates)  # core/query_zh.py
+        # "标签包含 bug": a text test after a field said in Chinese, now said as its key
+        instruction, more = _mark_literals(instruction, lowered, len(literals))
+        literals += more
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
     text, values = _mark_values(instruction, lowered, texts or {})
     text = _ONE_OF.sub(lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*", " %or ", m[0]), text)
@@ -677,6 +692,8 @@ def query_sentence(
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
     numeric = tuple(k for k, number in keys.items() if number)
     ops: list[_Op] = []
+    nulls = {k for k in numbers or {} if not keys.get(k)}  # a number or null in every record
+    skip_nulls = "%nn" in _TOKEN.findall(text)  # 空值不算: an aggregate leaves nulls out
     for op in (
         op
         for clause in _clauses(text)
@@ -701,8 +718,21 @@ def query_sentence(
         if op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
             if not _all_dates((texts or {}).get(op.fields[0], frozenset())):
                 raise _refuse(f"'{op.fields[0]}' does not hold a date in every record")
+        elif op.kind in ("top", "filter", "agg") and op.fields[0] in nulls:
+            # a null is on no side of a comparison (a removal would keep it) and no value of
+            # an aggregate, unless the instruction leaves nulls out
+            # ("!=": is a null other than 50?)
+            negated = op.negated or op.comparison == "!="
+            if negated or not (op.kind == "filter" or (op.kind == "agg" and skip_nulls)):
+                raise _refuse(f"'{op.fields[0]}' is null in some records")
+            if op.kind == "agg":
+                ops.append(_Op("is", op.fields[:1], value="null", negated=True))
+                nulls.discard(op.fields[0])
+                skip_nulls = False
         elif op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number in every record")
+        if op.kind == "nonnull":
+            continue
         if op.kind == "fields" and (not ops or ops[-1].kind != "keep"):
             ops.append(op)  # a field alone: an order may follow ("price: low to high")
             continue
@@ -743,6 +773,8 @@ def query_sentence(
     inside = {f.split(".")[0] for op in ops for f in op.fields if "." in f}
     if inside & {f for op in ops for f in op.fields}:  # "buyers in FR": the buyers, or orders?
         raise _refuse("an object that is filtered by a field inside it and also named itself")
+    if skip_nulls:
+        raise _refuse("nulls left out of no aggregate of a field that holds them")
     if any(op.kind == "by" for op in ops):
         raise _refuse("a field after 'by' with no word of sorting or order")
     if any(op.kind == "fields" for op in ops):
@@ -757,9 +789,15 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
     if not ops:
         raise _refuse("the instruction asks for no query")
     number = [op for op in ops if op.kind == "number"]
-    ops = [op for op in ops if op.kind != "number"]
+    rounded = [op for op in ops if op.kind == "round"]  # 保留两位小数: of the value at the end
+    ops = [op for op in ops if op.kind not in ("number", "round")]
     if not ops:
         raise _refuse("the instruction asks for no query")
+    if rounded:
+        if len(rounded) > 1 or ops[-1].kind != "agg" or ops[-1].record:
+            raise _refuse("decimals asked for of no one value")
+        said = f"{_sentence(ops, name)}, then {rounded[0].sentence(name)}"
+        return f"{said}. Number only." if number else said
     if any(op.record and op.kind == "agg" and not op.whole for op in ops[-1:]):
         raise _refuse("a superlative asks for a record: name the field to answer with")
     if any(op.kind == "lookup" for op in ops) and len(ops) > 1:
@@ -1118,6 +1156,10 @@ def _clause(
     class or the slots make no one operation. ``numeric``: the keys that are a number in
     every record (a comparison or an extreme of the records that names no field is of the
     one such key)."""
+    if len(words) == 1 and (rounded := re.fullmatch(r"%r(\d)", words[0])):
+        return [_Op("round", number=rounded[1])]  # 保留两位小数 (core/query_zh.py)
+    if words == ["%nn"]:  # 空值不算: nulls left out of an aggregate (core/query_zh.py)
+        return [_Op("nonnull")]
     if "%or" in words:  # "pending or shipped orders": one field, one of the values
         return _one_of_clause(words, keys, values, texts, source, flags, numeric)
     asked = "%any" in words  # "does anyone earn over 100k": whether any record is so
@@ -1528,7 +1570,7 @@ def _inverted(op: _Op) -> _Op:
     record for a comparison, so each record is on exactly one side)."""
     if op.kind == "is":
         return replace(op, negated=not op.negated)
-    return replace(op, comparison=_INVERSE[op.comparison])
+    return replace(op, comparison=_INVERSE[op.comparison], negated=True)  # nulls: no side
 
 
 def _operation(
@@ -1697,10 +1739,12 @@ def _zh_text_test(m: re.Match[str]) -> str:
     return f" {'starts' if m[2] in ('开头', '打头', '开始') else 'ends'} with {m[1]} "
 
 
-def _mark_literals(instruction: str, keys: Mapping[str, str]) -> tuple[str, list[str]]:
+def _mark_literals(
+    instruction: str, keys: Mapping[str, str], start: int = 0
+) -> tuple[str, list[str]]:
     """``instruction`` with each text test said right after a field ("name starts with 'M'",
     "customer name starts with M") and its literal replaced by the test's mark and a mark
-    ``%lN``; the literals in mark order, as written."""
+    ``%lN`` (N from ``start``); the literals in mark order, as written."""
     literals: list[str] = []
 
     def mark(m: re.Match[str]) -> str:
@@ -1711,7 +1755,7 @@ def _mark_literals(instruction: str, keys: Mapping[str, str]) -> tuple[str, list
             return m[0]
         test = "starts" if m[1] else "ends" if m[2] else "contains"
         literals.append(next(g for g in m.groups()[3:] if g is not None))
-        return f" #{test} %l{len(literals) - 1} "
+        return f" #{test} %l{start + len(literals) - 1} "
 
     return _TEXT_TEST.sub(mark, instruction), literals
 

@@ -22,7 +22,9 @@ from zerolayer.core.lexicon_zh import (
     CLASS_WORDS,
     FIELD_WORDS,
     MEASURE_WORDS,
+    NUMBER_UNITS,
     UNIT_WORDS,
+    VALUE_WORDS,
 )
 from zerolayer.core.lexicon_zh import RECORD_NOUNS as ZH_RECORD_NOUNS
 from zerolayer.core.normalise import chinese_to_int
@@ -136,12 +138,20 @@ _FIELD_TOP = re.compile(
 
 
 def english_clauses(
-    text: str, keys: Mapping[str, str], values: Collection[str] = frozenset()
+    text: str,
+    keys: Mapping[str, str],
+    values: Collection[str] = frozenset(),
+    dates: Mapping[str, Collection[str]] | None = None,
 ) -> str:
     """``text`` (a query with Chinese words) with each Chinese word of a clause class written
     as its English word, each Chinese field word as the key it names among ``keys`` (lower
     case → key), each text value of the records among ``values`` kept as it is, and each
-    Chinese numeral as digits; ``Unsupported`` for Chinese no entry covers."""
+    Chinese numeral as digits; a year said of one of the ``dates`` (keys holding an ISO date in
+    every record, with those dates) as the dates of that year; ``Unsupported`` for Chinese no
+    entry covers."""
+    text = _ROUND.sub(lambda m: f" , %r{m[1] or m[2]} , ", text)
+    text = _NULLS.sub(" , %nn , ", text)
+    text = _HOLDS.sub(" contains ", text)
     text = _RANGE.sub(_range, text)
     text = _TOP_RANKS.sub(lambda m: f" top {m[1]} ", text)
     text = _ZH_DATE.sub(_zh_date, text)
@@ -151,9 +161,10 @@ def english_clauses(
     text = _COLUMNS.sub(" fields ", text)
     text = _FIELD_TOP.sub(lambda m: f" top {m[1]} ", text)
     text = _LAST_N.sub(lambda m: f" last {m[1]} ", text)
-    text = _DATE_THEN.sub(lambda m: f" {_AFTER_WORDS[m[2]]} {m[1]} ", text)
+    text = _DATE_THEN.sub(_date_then, text)
+    text = _HOW_MANY.sub(" how many ", text)
     text = _WHICH.sub(" which ", text)
-    text = _YEAR.sub(r" \1 ", text)
+    text = _YEAR.sub(r" %Y\1 ", text)
     text = _COUNTED.sub(r"\1 ", text)
     out: list[str] = []
     i = 0
@@ -163,12 +174,24 @@ def english_clauses(
             out.append(ch)
             i += 1
             continue
+        unit = _unit_at(text, i, out)
+        if unit:  # "30分钟": a unit after a number, of the field said before it
+            key = _clause_field(out, keys)
+            if key is None or not _unit_fits(unit, key):
+                raise Unsupported("parse.no_match", f"'{unit}' is not said to be the unit of {key}")
+            i += len(unit)
+            continue
         word = _longest(text, i) or ""
         field = _field_word(text, i, keys)
         value = _value_word(text, i, values)
         if value and len(value) >= max(len(word), len(field[0]) if field else 0):
             out.append(f" {value} ")  # 浙江: a value of the records, read as a value
             i += len(value)
+            continue
+        said = _value_said(text, i, values)
+        if said and len(said[0]) > max(len(word), len(field[0]) if field else 0):
+            out.append(f" {said[1]} ")  # 关闭: closed, a value of the records in English
+            i += len(said[0])
             continue
         if field and word == field[0] and _RECORD_NOUN.fullmatch(_WORDS[word]) and _after_de(out):
             field = None  # 湖北的城市: the records' noun after 的, though a key too
@@ -203,9 +226,86 @@ def english_clauses(
             i = numeral.end()
             continue
         raise Unsupported("parse.no_match", f"the query frame does not know {text[i : i + 4]!r}")
-    return "".join(out)
+    return _either(_years("".join(out), dates or {}), values)
 
 
+# Words of a clause that counts, aggregates or ranks: "A和B的平均工资" is the average of both
+# together, or of each? Values joined by 和 are read as either value only without them.
+_GATHERS = re.compile(
+    r"(?<![\w%])(?:average|total|sum|count|how many|top|bottom|median|each|per|cheapest"
+    r"|most expensive|youngest|oldest|longest|shortest|heaviest|lightest)(?![\w])"
+)
+
+
+def _either(said: str, values: Collection[str]) -> str:
+    """``said`` with "and" between two text values of the records (销售部和市场部, Dublin 和
+    Berlin) written as "or": the records holding either, as a value filter of one field reads
+    them (core/query_frames.py). Not after "contains" (标签里有 bug 和 ui: both), and not in a
+    request that counts or aggregates (of both together, or of each?)."""
+    if not values or " and " not in said or _GATHERS.search(said):
+        return said
+    names = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+    value = rf"(?<![\w.-])(?:{names})(?![\w-])"
+    pair = re.compile(rf"(\s+{value}\s+)and(\s+{value}\s)")
+    padded = f" {said} "
+
+    def either(m: re.Match[str]) -> str:
+        if re.search(r"#?contains\s*$", padded[: m.start()]):
+            return m[0]
+        return f"{m[1]}or{m[2]}"
+
+    return pair.sub(either, padded)[1:-1]
+
+
+def _date_then(m: re.Match[str]) -> str:
+    year = "%Y" if m[1].isdigit() else ""  # 2015年以前: a year, read by _years
+    return f" {_AFTER_WORDS[m[2]]} {year}{m[1]} "
+
+
+# "2019年入职", "入职日期在2019年之后": a year, then or after the field of dates it is said of.
+_YEAR_MARK = re.compile(r"(?:(?P<when>after|before)\s+)?%Y(?P<year>\d{4})")
+
+
+def _years(said: str, dates: Mapping[str, Collection[str]]) -> str:
+    """``said`` with each year said right before or after a key of ISO ``dates`` (with "in"
+    between) written as a comparison of those dates: the year itself is from its first day to
+    the next year's; after or before it (之后, 以前: the year itself in or out?) only when no
+    record's date is in that year, so both readings agree. Any other year is a number."""
+    for key, held in dates.items():
+        name = re.escape(key)
+        for pattern in (
+            rf"{_YEAR_MARK.pattern}\s+(?:in\s+)?(?P<key>{name})(?![\w.])",
+            rf"(?<![\w.])(?P<key>{name})\s+(?:in\s+)?{_YEAR_MARK.pattern}",
+        ):
+            said = re.sub(pattern, lambda m, held=held: _year_of(m, held), said)
+    return said.replace("%Y", "")
+
+
+def _year_of(m: re.Match[str], held: Collection[str]) -> str:
+    key, year, when = m["key"], int(m["year"]), m["when"]
+    if when and any(d.startswith(f"{year}-") for d in held):
+        raise Unsupported("parse.no_match", f"a record's {key} is in {year}: is it in or out?")
+    if when == "after":
+        return f" {key} at least {year + 1}-01-01 "
+    if when == "before":
+        return f" {key} before {year}-01-01 "
+    return f" {key} at least {year}-01-01 and {key} before {year + 1}-01-01 "
+
+
+# "标签里有 bug", "skills 中有 go": what an array field (or a text) holds, said before a literal in
+# Latin letters or quotes; read as "contains" right after the field (core/query_frames.py).
+_HOLDS = re.compile(r"(?:里面?|中)有(?=\s*[A-Za-z0-9\"“'])")
+# "保留两位小数", "小数点后1位": the decimals of the value asked for (read only after an
+# aggregate, core/query_frames.py); normalise has written the numeral as a digit.
+_ROUND = re.compile(
+    r"(?:(?:四舍五入)?(?:保留|精确到)|四舍五入到)\s*(\d)\s*位小数|小数点后\s*(\d)\s*位"
+)
+# "（空值不算）", "忽略空值": an aggregate of a field that is null in some records leaves them out.
+_NULLS = re.compile(
+    r"[(（]?\s*(?:空值|null值?|缺失值)\s*(?:不算|不计|除外|不计入|不算在内)\s*[)）]?"
+    r"|(?:不算|不计|忽略|跳过|排除|去掉)\s*(?:空值|null值?|缺失值)",
+    re.IGNORECASE,
+)
 # "两列", "2个字段": how many fields, said with them ("只看name和price两列").
 _COLUMNS = re.compile(r"(?:\d+|[两二三四五六七八九十])\s*(?:列|个字段)")
 # "2024年3月1日之前": a date (written as ISO for the query frame) and a comparison after it.
@@ -230,23 +330,50 @@ _SCALED = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(万|千|亿)")
 _SCALES = {"千": 1000, "万": 10000, "亿": 100000000}
 
 
-# "30岁以下", "100元以上": a bound whose inclusion is not said (core/query_frames.py reads it
-# only when no record holds the bound); 岁 says the field of age
+# "30岁以下", "100元以上", "在零度以下": a bound whose inclusion is not said (core/query_frames.py
+# reads it only when no record holds the bound); 岁 says the field of age, and a unit of
+# NUMBER_UNITS is left for the reader to check against the field it is said of
+_UNITS = "|".join(sorted(NUMBER_UNITS, key=len, reverse=True))
 _BOUND = re.compile(
-    r"(?<![\d.])(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*"
-    r"(岁|元|块钱|块|分|人|个|本|页|天)?\s*(以下|以上)(?!的?(?:数据|内容|JSON|json))"
+    r"(?:在\s*)?(?<![\d.])(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*"
+    rf"({_UNITS}|岁|分|人|个|本)?\s*(以下|以上)(?!的?(?:数据|内容|JSON|json))"
 )
 
 
 def _bound(m: re.Match[str]) -> str:
     number = m[1] if m[1][0].isdigit() else str(chinese_to_int(m[1]))
     field = " age " if m[2] == "岁" else " "
-    return f"{field}#{'xlt' if m[3] == '以下' else 'xgt'} {number} "
+    unit = m[2] if m[2] in NUMBER_UNITS else ""  # read by the field it is said of
+    return f"{field}#{'xlt' if m[3] == '以下' else 'xgt'} {number} {unit}"
 
 
 def _scaled(m: re.Match[str]) -> str:
     value = Decimal(m[1]) * _SCALES[m[2]]
     return f" {value.normalize():f} "
+
+
+def _unit_at(text: str, i: int, out: list[str]) -> str:
+    """The unit word at ``i`` right after a number already read (30分钟, 零度); "" for none."""
+    if not re.search(r"\d\s*$", "".join(out[-3:])):
+        return ""
+    return next((u for u in _UNITS.split("|") if text.startswith(u, i)), "")
+
+
+def _clause_field(out: list[str], keys: Mapping[str, str]) -> str | None:
+    """The last key named in the clause read so far; None for none."""
+    clause = re.split(r"[,;?!]|\.(?!\w)|\bthen\b", "".join(out))[-1]
+    named = [keys[w.lower()] for w in re.findall(r"[^\s\d#]+", clause) if w.lower() in keys]
+    return named[-1] if named else None
+
+
+def _unit_fits(unit: str, key: str) -> bool:
+    """Whether ``key`` holds numbers in ``unit``: its last word is that unit (delay_minutes,
+    temperature_c), or it says no unit and is a field the lexicon says is in it (price in 元)."""
+    units, fields = NUMBER_UNITS[unit]
+    words = _words_of(key)
+    if len(words) > 1 and words[-1] in UNIT_WORDS | units:
+        return words[-1] in units
+    return bool(set(words) & fields)
 
 
 def _after_de(out: list[str]) -> bool:
@@ -306,6 +433,17 @@ def _value_word(text: str, i: int, values: Collection[str]) -> str:
     return max(found, key=len, default="")
 
 
+def _value_said(text: str, i: int, values: Collection[str]) -> tuple[str, str] | None:
+    """The longest Chinese word for a value at ``i`` (core/lexicon_zh.VALUE_WORDS) with the
+    one of its English values the records hold; None for none, or for a word two of whose
+    values they hold."""
+    for size in range(min(_VALUE_LONGEST, len(text) - i), 0, -1):
+        held = [v for v in VALUE_WORDS.get(text[i : i + size], ()) if v in values]
+        if held:
+            return (text[i : i + size], held[0]) if len(held) == 1 else None
+    return None
+
+
 def _range(m: re.Match[str]) -> str:
     ends = m[3] or ""  # 在30到40之间: both ends included, unless 不含
     word = "exclusive" if ends.startswith("不") else "inclusive"
@@ -317,6 +455,7 @@ def _range(m: re.Match[str]) -> str:
 # overrides), with the Chinese field words of both glossaries.
 _WORDS: dict[str, str] = {**CLASS_WORDS, **ZH_RECORD_NOUNS, **_LEXICON}
 _LONGEST = max(map(len, _WORDS))
+_VALUE_LONGEST = max(map(len, VALUE_WORDS))
 _GLOSSARY: dict[str, tuple[str, ...]] = {
     word: tuple(dict.fromkeys((*GLOSSARY.get(word, ()), *FIELD_WORDS.get(word, ()))))
     for word in (*GLOSSARY, *FIELD_WORDS)
@@ -324,6 +463,9 @@ _GLOSSARY: dict[str, tuple[str, ...]] = {
 # "哪本", "哪一班": which, with a measure word, asking first ("哪本书最便宜"); "…的是哪本"
 # after the clause is left to the lexicon.
 _WHICH = re.compile(f"(?<!是)哪一?[{MEASURE_WORDS}]")
+# "有几名", "多少位", "几本": how many, with a measure word (a closed class); "前几名" (the first
+# few) is no count.
+_HOW_MANY = re.compile(f"(?<!前)(?:有\\s*)?(?:几|多少)\\s*[{MEASURE_WORDS}]")
 # "是远程的", "是校准过的": a field said as what the records are (a flag), then 的.
 _PREDICATE_END = re.compile(r"\s*过?\s*的")
 # "2024-03-15 之后", "2015年以前": a point in time, then whether after or before it.

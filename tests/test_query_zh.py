@@ -80,3 +80,26 @@ def test_two_keys_a_word_names_are_not_guessed() -> None:
     keys = {k.lower(): k for k in ("price_usd", "price_eur")}
     with pytest.raises(Unsupported, match="does not know"):
         query_zh.english_clauses("价格最高的", keys)
+
+
+SHAPES = yaml.safe_load(
+    (Path(__file__).parent / "cases" / "query_zh" / "shapes.yaml").read_text("utf-8")
+)
+
+
+@pytest.mark.parametrize("case", SHAPES["cases"], ids=lambda c: c["how"])
+def test_shape_case(engine: Engine, case: dict[str, Any]) -> None:
+    data = json.dumps(SHAPES["records"][case["records"]], indent=2, ensure_ascii=False)
+    text = f"{case['words']}\n\n```json\n{data}\n```"
+    result = engine.run(EngineRequest(messages=(Message("user", text),), temperature=0))
+    if case.get("fallback"):
+        assert result.route is not Route.DETERMINISTIC, result.output
+        return
+    assert result.route is Route.DETERMINISTIC, (result.reason, result.detail)
+    try:
+        got = json.loads(result.output or "")
+    except ValueError:
+        got = (result.output or "").strip()
+    if isinstance(got, list) and got and isinstance(got[0], dict):
+        got = [next(iter(g.values())) if len(g) == 1 else g for g in got]
+    assert got == case["answer"] and type(got) is type(case["answer"])
