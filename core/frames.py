@@ -115,6 +115,10 @@ _OPENER = re.compile(
     r"(?i)\b(?:would|could)\s+you\s+(?:mind|be\s+able\s+to)\b"
     r"|\bi(?:'d|’d|\s+would)\s+(?:really\s+)?appreciate\s+(?:it\s+)?if\s+you\s+(?:could|can|would)\b"
     r"|\bthanks?(?:\s+you)?\s+in\s+advance\b"
+    # "how would this look in TypeScript?", "how do I do this in pandas?": a question that
+    # asks for the payload in another form (a request word follows), not how something works
+    r"|\bhow\s+(?:would|will|does|do|can|could|should|might)\s+(?:i|we|you|one|this|it|that)"
+    r"(?=\s+(?:look|do|write|express|say|render|port|convert|translate|rewrite)\b)"
 )
 # Words that ask for something open (an explanation, an opinion, a judgement): never benign.
 OPEN_EN = _words(
@@ -268,7 +272,8 @@ class FrameReader:
     # ---- words ---------------------------------------------------------------------------
 
     def words(self, text: str) -> list[Word]:
-        if "you" in text.lower() or "advance" in text.lower():  # a polite phrase: benign
+        low = text.lower()
+        if "you" in low or "advance" in low or "how" in low:  # a polite phrase: benign
             text = _OPENER.sub(lambda m: "please".ljust(len(m.group(0))), text)
         out: list[Word] = []
         at = 0
