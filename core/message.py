@@ -49,8 +49,12 @@ _LABEL_WORD = (
     r"expected|任务|输入|输出|指令|要求|格式|回答|答案|结果)"
 )
 TEMPLATE_LABEL = rf"{_LABEL_WORD}(?:[ \t]*{_LABEL_WORD}){{0,2}}"
+# a label in brackets, as some templates write it ("【输入】", "[Task]")
+BRACKETED_LABEL = rf"[\[【][ \t]*{TEMPLATE_LABEL}[ \t]*[\]】]"
 # a line that is a label alone ("### Output", "输出要求：") and a label before a sentence
-LABEL_LINE = re.compile(rf"(?i)^[ \t]*(?:#{{1,6}}[ \t]*)?{TEMPLATE_LABEL}[ \t]*[:：]?[ \t]*$")
+LABEL_LINE = re.compile(
+    rf"(?i)^[ \t]*(?:#{{1,6}}[ \t]*)?(?:{BRACKETED_LABEL}|{TEMPLATE_LABEL})[ \t]*[:：]?[ \t]*$"
+)
 LABEL_PREFIX = re.compile(rf"(?i)^[ \t]*(?:#{{1,6}}[ \t]*)?{TEMPLATE_LABEL}[ \t]*[:：][ \t]*")
 
 

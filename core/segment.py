@@ -23,6 +23,7 @@ from functools import lru_cache
 from zerolayer.core.blocks.split import FenceLanguageError, TagBlock, block_payload, tag_blocks
 from zerolayer.core.errors import PayloadError
 from zerolayer.core.message import (
+    BRACKETED_LABEL,
     LABEL_LINE,
     LABEL_PREFIX,
     TEMPLATE_LABEL,
@@ -34,7 +35,11 @@ from zerolayer.core.message import (
 )
 
 _ATTR = re.compile(r"""(\w+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
+# a blank line, or a template's label in brackets alone on its line ("…}\n【要求】\n将JSON…"):
+# the label parts the message as a blank line does, and is no part's text
+_PARAGRAPH_BREAK = re.compile(
+    rf"\n[ \t]*\n+|\n[ \t]*{BRACKETED_LABEL}[ \t]*[:：]?[ \t]*\n+(?=[^\n])", re.IGNORECASE
+)
 _COLON_END = re.compile(r"[:：]\s*$")
 # The instruction ends at the first colon of the line; data follows on the same line when it
 # starts with a symbol rather than a word (a bracket, a quote, a tag, a YAML indicator, a
@@ -290,7 +295,7 @@ def _slot_label(formats: frozenset[str]) -> re.Pattern[str]:
     names = "|".join(sorted((re.escape(f) for f in formats), key=len, reverse=True)) or "(?!)"
     return re.compile(
         rf"(?i)^[ \t]*(?:#{{1,6}}[ \t]*)?(?:(?P<format>{names})(?:[ \t]+{_SLOT_NOUN})?"
-        rf"|{TEMPLATE_LABEL})[ \t]*(?P<colon>[:：]?)[ \t]*$"
+        rf"|(?P<bracket>{BRACKETED_LABEL})|{TEMPLATE_LABEL})[ \t]*(?P<colon>[:：]?)[ \t]*$"
     )
 
 
@@ -319,17 +324,25 @@ def _labelled(payload: str, lang: str | None, slot: re.Pattern[str]) -> Payload:
     """The payload without a template's label lines around the data: one that opens it
     ("Input:", "JSON:", "### Input", "输入：") and one alone after a blank line at its end,
     where the answer goes ("YAML:", "Output:"). A label stays the data's where it may be: a
-    word and an ASCII colon before indented lines or a sequence is a YAML key, and when that
-    word is a format's name the reading is ambiguous."""
+    word and an ASCII colon before indented lines or a sequence is a YAML key (when that word
+    is a format's name, the reading is ambiguous); before other lines it may be a key with
+    no value, and the reading is ambiguous but for a format's name (the label of a slot)."""
     ambiguous = False
     first, sep, rest = payload.partition("\n")
     label = slot.match(first) if sep else None
-    if label and (label["colon"] or first.lstrip().startswith("#")):
+    if label and (label["colon"] or label["bracket"] or first.lstrip().startswith("#")):
         data = rest.lstrip("\n")
         nested = data.startswith((" ", "\t", "- "))
-        if "：" in first or data.startswith(("{", "[")) or (label["format"] and not nested):
+        if (
+            "：" in first
+            or label["bracket"]
+            or data.startswith(("{", "["))
+            or (label["format"] and not nested)
+        ):
             payload = data
-        elif label["format"] and label["colon"]:
+        elif label["colon"] and (label["format"] or not nested):
+            # "Input:\nname: Kai" is a label, or a key of the data with no value; a word
+            # before indented lines or a sequence ("input:\n- a") is the data's key
             ambiguous = True
     return Payload(_without_answer_slot(payload, slot), lang, ambiguous=ambiguous)
 
