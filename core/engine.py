@@ -749,6 +749,7 @@ class Engine:
             shape.flags,
             shape.members,
             shape.numbers,
+            shape.nullable,
         )
 
     def _data(self, payload: Payload | None) -> tuple[Any, str] | None:

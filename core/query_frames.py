@@ -57,6 +57,7 @@ from typing import Any
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
+from zerolayer.core.lexicon_zh import UNIT_WORDS
 from zerolayer.core.query_zh import english_clauses
 
 _SORT = frozenset(
@@ -143,6 +144,7 @@ _BENIGN = frozenset(
         "entire",
         "everyone",
         "everybody",
+        "everything",
         "anyone",
         "anybody",
         "anything",
@@ -295,7 +297,7 @@ _CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most", "!=": "!=",
 _TOP_WORDS = frozenset({"with", "by", "first", "which", "have", "has", "the", "that"})
 _FILTER_WORDS = frozenset(
     {"only", "just", "with", "where", "filter", "to", "for", "those", "that", "whose", "is"}
-    | {"are", "have", "has", "keep", "which", "who", "of"}
+    | {"are", "have", "has", "keep", "which", "who", "of", "was", "were"}
     # "filter down to …", "narrow it down to …", "leave only …", "price should be under 50"
     | {"down", "narrow", "leave", "should", "must", "be", "limit"}
 )
@@ -376,7 +378,7 @@ _KEEP_PHRASES = re.compile(
 )
 # A negation before a value ("dept isn't Sales", "everyone except Sales").
 _NOT_VALUE = re.compile(
-    r"(?:is\s+not|isn't|not\s+in|not|(?:except(?:\s+for)?|other\s+than|excluding|apart\s+from"
+    r"(?:is\s+not|isn't|aren't|wasn't|weren't|not\s+in|not|(?:except(?:\s+for)?|other\s+than|excluding|apart\s+from"
     r"|but(?:\s+for)?|without)(?:\s+(?:those|the\s+ones|ones|people|records|anyone|any))?"
     r"(?:\s+(?:in|from|at|of|based\s+in))?)"  # "except those in Asia", "but the ones from HR"
     r"\s+(?:the\s+)?(?=%v\d)"
@@ -407,6 +409,16 @@ _DATES = re.compile(
     re.IGNORECASE,
 )
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}$")
+# A period of time said whole: a year or a month of a year after "in" or "during", a decade
+# ("the 1990s"), a year and on ("from 2021 onwards", "2019 or later")
+_PERIOD = re.compile(
+    r"(?<![\w%#])(?:(?:in|during)\s+(?:the\s+year\s+)?(?P<year>[12]\d{3})"
+    rf"|(?:in|during)\s+{_MONTH.replace('(', '(?P<month>', 1)}\s+(?P<myear>[12]\d{{3}})"
+    r"|(?:in\s+|during\s+)?the\s+(?P<decade>[12]\d{2})0s"
+    r"|(?:(?:from|since)\s+)?(?P<onward>[12]\d{3})\s+(?:on(?:wards?)?|and\s+later|or\s+later"
+    r"|and\s+after|or\s+after))(?![\w-])",
+    re.IGNORECASE,
+)
 _VALUE_TOKEN = re.compile(r"%v\d+$")
 _FLAG_TOKEN = re.compile(r"%[tf]\d+$")
 # "from the list below": where the records are, not a field named "from".
@@ -435,6 +447,16 @@ _AND_SPLITS = _KEEP | {"give", "return", "output", "convert", "turn", "show"}
 # Text values read as values: short, a word or a few, never a word of the closed classes.
 _VALUE_TEXT = re.compile(r"[A-Za-z\u3400-\u9fff][\w&' .-]{1,39}$")
 _MAX_VALUES = 400
+# Words of a key written short, and the word said in full ("flightNo": "flight number").
+_SHORT = {
+    "no": "number", "nr": "number", "num": "number", "qty": "quantity", "amt": "amount",
+    "pct": "percent(?:age)?", "dept": "department", "addr": "address", "desc": "description",
+}  # fmt: skip
+# "the number of comments", "by count of pages": the field itself when the noun after "of"
+# is a key that is a number in every record (not the records, which "count" counts).
+_NUMBER_OF = re.compile(
+    r"(?<![a-z])(?:the\s+)?(?:number|count)\s+of\s+([a-z_][a-z0-9_]*)(?![a-z0-9_])"
+)
 # "name starts with L", "ends with 'son'", "contains Hub": a test of a field's text by the
 # literal said after it (quoted, or one word), which keeps its case; "contains" and
 # "includes" also test whether an array field holds the literal.
@@ -469,6 +491,7 @@ class _Op:
     negated: bool = False
     record: bool = False  # an extreme said by a superlative asks for a record, not a value
     whole: bool = False  # the record itself is the answer ("which item has the highest …")
+    inverted: bool = False  # a filter said as what to remove ("drop those under 30")
 
     def sentence(self, name: Callable[[str], str]) -> str:
         """The grammar's words for the operation, each field written by ``name``."""
@@ -525,6 +548,8 @@ class Records:
     members: Mapping[str, frozenset[str]] = dataclass_field(default_factory=dict)
     # the numbers of each key that is a number in every record
     numbers: Mapping[str, frozenset[int | float]] = dataclass_field(default_factory=dict)
+    # the keys whose value is a number or null in every record, with at least one of each
+    nullable: frozenset[str] = frozenset()
 
 
 def record_shape(payload: str | None) -> Records | None:
@@ -565,7 +590,20 @@ def records_of(data: Any) -> Records | None:
         and all(isinstance(r[k], list) and all(isinstance(i, str) for i in r[k]) for r in data)
     }
     numbers = {k: frozenset(r[k] for r in data) for k, number in numeric.items() if number}
-    return Records(numeric, texts, flags, {k: v for k, v in members.items() if v}, numbers)
+    nullable = frozenset(
+        k
+        for k in numeric
+        if "." not in k
+        and any(r[k] is None for r in data)
+        and any(_is_number(r[k]) for r in data)
+        and all(r[k] is None or _is_number(r[k]) for r in data)
+    )
+    members = {k: v for k, v in members.items() if v}
+    return Records(numeric, texts, flags, members, numbers, nullable)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def record_keys(payload: str | None) -> dict[str, bool] | None:
@@ -584,6 +622,7 @@ def query_sentence(
     flags: frozenset[str] = frozenset(),
     members: Mapping[str, frozenset[str]] | None = None,
     numbers: Mapping[str, frozenset[int | float]] | None = None,
+    nullable: frozenset[str] = frozenset(),
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
@@ -594,7 +633,9 @@ def query_sentence(
     the strings they hold ("users with the admin role"); the
     ``flags`` (keys whose values are true or false) are said as adjectives of the records
     ("the remote ones" for ``isRemote``); the ``numbers`` of each number key decide a bound
-    said without saying whether it is included (以下, 以上): only when no record holds it.
+    said without saying whether it is included (以下, 以上): only when no record holds it;
+    the ``nullable`` keys (a number or null in every record) are read by a filter that keeps
+    the records it names (a null is above nothing and below nothing), never by one inverted.
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
@@ -618,6 +659,7 @@ def query_sentence(
         values = {v for vs in (texts or {}).values() for v in vs}
         instruction = english_clauses(instruction, lowered, values)  # core/query_zh.py
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
+    instruction = _PERIOD.sub(_period, instruction)  # "in March 2024", "from 2021 onwards"
     text, values = _mark_values(instruction, lowered, texts or {})
     text = _ONE_OF.sub(lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*", " %or ", m[0]), text)
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
@@ -627,15 +669,22 @@ def query_sentence(
         r"(?<![a-z])(?:based\s+on|according\s+to|on\s+the\s+basis\s+of)(?![a-z])", " by ", text
     )
     text = re.sub(r"\s*(?:→|->)\s*", " to ", text)  # "low→high"
-    text = re.sub(
-        r"(?<![a-z])(?:the\s+)?(?:total\s+)?(?:number|count)\s+of(?![a-z])", " count ", text
-    )
     text = re.sub(r"(?<![a-z])(?:add|sum)\s+up(?![a-z])", " sum ", text)
     for key in sorted(lowered, key=len, reverse=True):  # "flight time" for flight_time
         words = key_words(lowered[key])
         if len(words) > 1:  # the last word in a plural form too ("last names")
-            phrase = r"[\s_-]*".join(map(re.escape, words)) + "(?:e?s)?"
+            # a word of the key written short is said in full too ("flight number" for
+            # flightNo, "stock quantity" for stock_qty)
+            said = [
+                rf"(?:{re.escape(w)}|{_SHORT[w]})" if w in _SHORT else re.escape(w) for w in words
+            ]
+            phrase = r"[\s_-]*".join(said) + "(?:e?s)?"
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
+    # after the keys' words ("the track number of …" for trackNo is no count)
+    text = _NUMBER_OF.sub(lambda m: _number_of(m, lowered, keys), text)
+    text = re.sub(
+        r"(?<![a-z])(?:the\s+)?(?:total\s+)?(?:number|count)\s+of(?![a-z])", " count ", text
+    )
     text = _mark_flags(text, flags)
     text = re.sub(r"(?<=[a-z])-(?=[a-z0-9])", " ", text)  # "highest-priced", "top-2"
     text = _MONEY.sub(lambda m: f" {m[1] or m[2]} %money ", text)
@@ -699,8 +748,18 @@ def query_sentence(
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
         if op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
-            if not _all_dates((texts or {}).get(op.fields[0], frozenset())):
+            if keys[op.fields[0]] and key_words(op.fields[0])[-1] == "year":
+                op = _day_as_year(op)  # "published in the 1990s" of publishedYear
+            elif not _all_dates((texts or {}).get(op.fields[0], frozenset())):
                 raise _refuse(f"'{op.fields[0]}' does not hold a date in every record")
+        elif op.kind == "filter" and _YEAR.match(op.number) and not keys[op.fields[0]]:
+            # "hired after 2019" of a field of dates: from 2020-01-01 on
+            if not _all_dates((texts or {}).get(op.fields[0], frozenset())):
+                raise _refuse(f"'{op.fields[0]}' is not a number in every record")
+            ops.extend(_year_of_dates(op)[:-1])
+            op = _year_of_dates(op)[-1]
+        elif op.kind == "filter" and op.fields[0] in nullable and not op.inverted:
+            pass  # "readings above 30 degrees": a null is not above 30, nor below it
         elif op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number in every record")
         if op.kind == "fields" and (not ops or ops[-1].kind != "keep"):
@@ -789,6 +848,18 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
     return f"{sentence}. Number only." if number else sentence
 
 
+def _number_of(m: re.Match[str], lowered: Mapping[str, str], keys: Mapping[str, bool]) -> str:
+    """ "number of comments" → ``comments`` when the noun is a key (as written or a plural
+    of it) that holds a number in every record and names no records; else as written."""
+    noun = m[1]
+    if noun in RECORD_NOUNS or noun in _CLOSED:
+        return m[0]
+    key = _field(noun, lowered)
+    if key is None or not keys.get(key):
+        return m[0]
+    return f" {key.lower()} "
+
+
 def _mark_dates(instruction: str) -> str:
     """``instruction`` with each date written in it replaced by a mark ``%dYYYYMMDD``; a date
     that is no day of the calendar is left as written."""
@@ -820,6 +891,53 @@ def _lone_date(texts: Mapping[str, frozenset[str]]) -> str:
 def _all_dates(values: frozenset[str]) -> bool:
     """Whether every text value of a field is an ISO date (so text order is time order)."""
     return bool(values) and all(_ISO_DATE.match(v) for v in values)
+
+
+_YEAR = re.compile(r"[12]\d{3}$")
+# "hired after 2019", "in 2019", "before 2015": a year compared with a field of dates is the
+# day it starts or the day after it ends, so that text order on ISO dates is exact
+_YEAR_BOUNDS = {">": (">=", 1), ">=": (">=", 0), "<": ("<", 0), "<=": ("<", 1)}
+
+
+def _year_of_dates(op: _Op) -> list[_Op]:
+    """A filter of a year on a field of ISO dates as filters of days: after 2019 is on or
+    after 2020-01-01, "2019 or earlier" before 2020-01-01, in 2019 (==) both bounds."""
+    year = int(op.number)
+    if op.comparison == "==":
+        return [
+            replace(op, comparison=">=", number=f'"{year}-01-01"'),
+            replace(op, comparison="<", number=f'"{year + 1}-01-01"'),
+        ]
+    if op.comparison not in _YEAR_BOUNDS or op.inverted:
+        raise _refuse("a year compared with a field of dates in a way that names no day")
+    comparison, later = _YEAR_BOUNDS[op.comparison]
+    return [replace(op, comparison=comparison, number=f'"{year + later}-01-01"')]
+
+
+def _day_as_year(op: _Op) -> _Op:
+    """A bound of a period ("the 1990s": from 1990-01-01, before 2000-01-01) on a field of
+    years: the year, when the bound is the first day of a year and is compared so that the
+    year says the same (at least, before); ``Unsupported`` otherwise."""
+    m = re.fullmatch(r'"([12]\d{3})-01-01"', op.number)
+    if m is None or op.comparison not in (">=", "<"):
+        raise _refuse(f"a day compared with '{op.fields[0]}', a field of years")
+    return replace(op, number=m[1])
+
+
+def _period(m: re.Match[str]) -> str:
+    """ "in 2019", "in March 2024", "in the 1990s", "from 2021 onwards": the first day of the
+    period and the first day after it, as two comparisons of dates; "2019" alone compares a
+    year (of a field of years or of dates)."""
+    if m["onward"]:
+        return f" #>= {m['onward']} "
+    if m["decade"]:
+        start = int(m["decade"]) * 10
+        return f" #>= %d{start}0101 #< %d{start + 10}0101 "
+    if m["month"]:
+        year, month = int(m["myear"]), _MONTHS[m["month"].lower()]
+        after = (year + 1, 1) if month == 12 else (year, month + 1)
+        return f" #>= %d{year}{month:02d}01 #< %d{after[0]}{after[1]:02d}01 "
+    return f" #== {m['year']} "
 
 
 def _mark_values(
@@ -1068,7 +1186,7 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
 
 # Last words of a key that say it holds a point in time ("created_at", "releaseDate"): its
 # head is the word before ("created", "release").
-_TIME_ENDS = frozenset({"at", "on", "date", "time", "day"})
+_TIME_ENDS = frozenset({"at", "on", "date", "time", "day", "year"})
 
 
 def _head_words(words: list[str]) -> set[str]:
@@ -1091,7 +1209,7 @@ def _head_field(word: str, keys: Mapping[str, str], *, glossary: bool = True) ->
     """The one key whose last word ``word`` names, as it is, in a word form or through the
     glossary (a key of one word is its own last word; a key of a point in time also the word
     before: "created" for created_at); None for none or several."""
-    words_of = {key: words for key in keys.values() if (words := key_words(key))}
+    words_of = {key: _said_words(words) for key in keys.values() if (words := key_words(key))}
     named = set()
     for part in {w for words in words_of.values() for w in words}:
         try:
@@ -1102,6 +1220,25 @@ def _head_field(word: str, keys: Mapping[str, str], *, glossary: bool = True) ->
     # "stock" with inStock and stockCount: the last word of one key, a word of another
     elsewhere = [key for key, words in words_of.items() if set(words) & named]
     return found[0] if len(found) == 1 and len(elsewhere) == 1 else None
+
+
+# The last word of a key that counts what the words before it name ("pageCount",
+# "page_count": "pages"), and a first word that does ("num_pages").
+_COUNT_ENDS = frozenset({"count", "counts"})
+_COUNT_STARTS = frozenset({"num", "number", "no"})
+
+
+def _said_words(words: list[str]) -> list[str]:
+    """A key's words as a field word names them: without a unit after them (price_usd:
+    price; temperature_c: temperature, see core/lexicon_zh.UNIT_WORDS) and without a word
+    that says the key counts them (pageCount, num_pages: page, pages)."""
+    if len(words) > 1 and words[-1] in UNIT_WORDS:
+        words = words[:-1]
+    if len(words) == 2 and words[-1] in _COUNT_ENDS:
+        words = words[:-1]
+    elif len(words) == 2 and words[0] in _COUNT_STARTS:
+        words = words[1:]
+    return words
 
 
 def _clause(
@@ -1527,8 +1664,8 @@ def _inverted(op: _Op) -> _Op:
     """The filter that keeps the records ``op`` keeps out (the field is a number in every
     record for a comparison, so each record is on exactly one side)."""
     if op.kind == "is":
-        return replace(op, negated=not op.negated)
-    return replace(op, comparison=_INVERSE[op.comparison])
+        return replace(op, negated=not op.negated, inverted=True)
+    return replace(op, comparison=_INVERSE[op.comparison], inverted=True)
 
 
 def _operation(

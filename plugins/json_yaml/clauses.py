@@ -285,7 +285,7 @@ def filter_(children: Children) -> list[Directive]:
 
 def filter_which(children: Children) -> list[Directive]:
     """ "Which products cost more than 20?": a filter; what to answer with comes from the rest
-    of the instruction (see ``_check_which_answer``)."""
+    of the instruction, else the records themselves (see ``finish``)."""
     return [*_conds(children), Step("jy.which")]
 
 
@@ -580,13 +580,16 @@ def finish(directives: list[Directive]) -> list[Directive]:
     directives = _reformat(_grouped(directives))
     as_number = any(isinstance(d, Step) and d.op == "jy.number" for d in directives)
     out: list[Directive] = []
-    for i, d in enumerate(directives):
+    for d in directives:
         previous = next((s for s in reversed(out) if isinstance(s, Step)), None)
         if isinstance(d, Step) and d.op == "jy.alpha":
             _alpha_sort(out, d.params["order"])
             continue
         if isinstance(d, Step) and d.op == "jy.which":
-            _check_which_answer(directives[i + 1 :])
+            # "Which students scored above 80?" asks for the records that are so: with no
+            # step after it that says what to answer with (their names, how many), the
+            # answer is those records in full. A field the question did not name (a name, a
+            # title) would be a guess; the records hold every field and add nothing.
             continue
         if isinstance(d, Step) and d.op == "jy.sorted":
             # "the first 2 students sorted by name": sort first, or take 2 and then sort?
@@ -638,16 +641,6 @@ def finish(directives: list[Directive]) -> list[Directive]:
 
 
 _ORDER_KEEPING = ("first", "last", "pluck", "project", "filter", "drop")
-
-
-def _check_which_answer(after: list[Directive]) -> None:
-    """ "Which students scored above 80?" asks for them, but in what form: their names, the
-    records, a count? Some step after the question must say so ("… Give their names")."""
-    if not any(isinstance(d, Step) and d.op not in ("filter", "sort") for d in after):
-        raise Unsupported(
-            "query.which_unstated",
-            "say what to answer with: their names, the records as JSON, how many …",
-        )
 
 
 def _sorted_before(done: list[Directive]) -> bool:
