@@ -182,10 +182,13 @@ _MISREAD = frozenset(
 # Refusals of a grammar reading that leaves unsaid what to answer with ("which students
 # scored above 80?"), by what to rank ("the top 2 earners", "earners" being no sort field) or
 # what to count ("how many engineers", "engineers" being no noun of the records it knows) or
-# which field to answer with ("Engineering only" read as a field):
+# which field to answer with ("Engineering only" read as a field), or that reads a part of a
+# record query as a clause of another family ("average pay, 2 decimals": the decimals of a
+# table's column, mixed with a query):
 # the query frame reads the words again, and its reading stands when it says both.
 _UNSTATED = frozenset(
     {"query.which_unstated", "query.top_unordered", "query.count_noun", "query.focus"}
+    | {"context.incomplete"}
 )
 
 

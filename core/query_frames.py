@@ -328,6 +328,10 @@ _SUPERLATIVES: dict[str, tuple[str, str]] = {
     "shortest": ("lowest", "duration"),
     "heaviest": ("highest", "weight"),
     "lightest": ("lowest", "weight"),
+    "hottest": ("highest", "temperature"),
+    "warmest": ("highest", "temperature"),
+    "coldest": ("lowest", "temperature"),
+    "coolest": ("lowest", "temperature"),
 }
 _SUPERLATIVE = re.compile(
     r"(?<![a-z0-9_])(" + "|".join(w.replace(" ", r"\s+") for w in _SUPERLATIVES) + r")(?![a-z0-9_])"
@@ -354,6 +358,10 @@ _COMPARATIVES: dict[str, tuple[str, str]] = {
     "shorter": ("<", "duration"),
     "heavier": (">", "weight"),
     "lighter": ("<", "weight"),
+    "hotter": (">", "temperature"),
+    "warmer": (">", "temperature"),
+    "colder": ("<", "temperature"),
+    "cooler": ("<", "temperature"),
 }
 _COMPARATIVE = re.compile(
     r"(?<![a-z0-9_])("
@@ -375,6 +383,25 @@ _KEEP_PHRASES = re.compile(
     r"|project\s+(?:(?:it|them)\s+)?(?:on)?to(?=\s)|(?:only\s+)?care\s+about|pull\s+out"
     r"|(?:trim|reduce|cut|pare)\s+(?:(?:each|every|the|it|them|all)\s+)?"
     r"(?:(?:object|record|item|entry|row)s?\s+)?(?:down\s+)?to(?=\s)"
+)
+# "ignore nulls", "skipping the null one", "excluding missing values": an aggregate of the
+# values that are there
+_NULLS = re.compile(
+    r"(?<![a-z])(?:ignor(?:e|ing)|skip(?:ping)?|exclud(?:e|ing)|leav(?:e|ing)\s+out|without"
+    r"|not\s+counting)\s+(?:the\s+|any\s+|all\s+)?(?:null\s+(?:ones?|values?|readings?"
+    r"|entries|records|rows)|nulls?|missing\s+(?:ones?|values?)|empty\s+(?:ones?|values?))(?![a-z])"
+)
+# "rounded to 2 decimals", "round to 1 decimal place", "2 dp": the number an aggregate
+# gives, rounded (half up, as the grammar rounds)
+_ROUND = re.compile(
+    r"(?<![\w.])(?:(?:round(?:ed)?(?:\s+off)?|rounding)\s+(?:it\s+|that\s+)?to\s+|to\s+)?"
+    r"(\d)\s*(?:decimal(?:\s+places?|\s+digits?|s)?|dp)(?![a-z])"
+)
+# "name and dept for everyone", "… for each of them": fields of every record, said at the
+# end of a clause (not "the average for all employees", where a noun follows)
+_FOR_ALL = re.compile(
+    r"(?<![a-z])for\s+(?:everyone|everybody|all(?:\s+of\s+them)?|each(?:\s+one|\s+of\s+them)?"
+    r"|every\s+(?:one|record|row|entry))(?=\s*(?:[,.;:!?\n]|$))"
 )
 # A negation before a value ("dept isn't Sales", "everyone except Sales").
 _NOT_VALUE = re.compile(
@@ -512,6 +539,8 @@ class _Op:
             return "count"
         if self.kind == "group":
             return f"count by {field}"
+        if self.kind == "notnull":
+            return f"filter where {field} is not null"
         if self.kind == "exists":
             return "whether any remain"
         if self.kind == "agg" and self.whole:
@@ -664,6 +693,9 @@ def query_sentence(
     text = _ONE_OF.sub(lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*", " %or ", m[0]), text)
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
     text = _YES_NO.sub(" %yn ", text)  # before "/" joins fields: "yes/no", "true/false"
+    unnulled = _NULLS.search(text) is not None  # "ignoring nulls": left out of an average
+    text = _ROUND.sub(lambda m: f" %r{m[1]} ", text)  # "rounded to 2 decimals"
+    text = _NULLS.sub(" ", text)
     text = re.sub(r"\s[-–—]+\s", " , ", text)  # "sort by salary - highest to lowest"
     text = re.sub(
         r"(?<![a-z])(?:based\s+on|according\s+to|on\s+the\s+basis\s+of)(?![a-z])", " by ", text
@@ -689,6 +721,7 @@ def query_sentence(
     text = re.sub(r"(?<=[a-z])-(?=[a-z0-9])", " ", text)  # "highest-priced", "top-2"
     text = _MONEY.sub(lambda m: f" {m[1] or m[2]} %money ", text)
     text = _KEEP_PHRASES.sub(" keep ", text)
+    text = _FOR_ALL.sub(" keep ", text)  # "name and city for everyone": a projection
     text = re.sub(r"(?<![a-z0-9_])(?:filter|take|leave|throw)\s+out(?![a-z0-9_])", " %out ", text)
     # "from newest to oldest": an order in time, before "oldest" is read as an age
     text = re.sub(r"(?<![a-z])from\s+(?:newest|latest)\s+to\s+oldest(?![a-z])", " @new ", text)
@@ -760,6 +793,12 @@ def query_sentence(
             op = _year_of_dates(op)[-1]
         elif op.kind == "filter" and op.fields[0] in nullable and not op.inverted:
             pass  # "readings above 30 degrees": a null is not above 30, nor below it
+        elif op.kind in ("top", "agg") and op.fields[0] in nullable:
+            # "the 2 coldest readings", "the max humidity": a null is no extreme; a total or
+            # an average leaves nulls out only when the instruction says so
+            if op.kind == "agg" and op.comparison not in ("highest", "lowest") and not unnulled:
+                raise _refuse(f"'{op.fields[0]}' holds nulls: say whether they are left out")
+            ops.append(_Op("notnull", op.fields[:1]))
         elif op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number in every record")
         if op.kind == "fields" and (not ops or ops[-1].kind != "keep"):
@@ -816,7 +855,23 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
     if not ops:
         raise _refuse("the instruction asks for no query")
     number = [op for op in ops if op.kind == "number"]
-    ops = [op for op in ops if op.kind != "number"]
+    rounded = [op for op in ops if op.kind == "round"]
+    ops = [op for op in ops if op.kind not in ("number", "round")]
+    if rounded:  # "…, rounded to 2 decimals": of the one number an aggregate gives
+        last = ops[-1] if ops else None
+        if (
+            len(rounded) > 1
+            or last is None
+            or last.kind != "agg"
+            or last.record
+            or last.whole
+            or any(op.kind in ("keep", "lookup", "count", "group") for op in ops)
+        ):
+            raise _refuse("a rounding of no one number")
+        sentence = _sentence(ops, name)
+        return f"{sentence}, rounded to {rounded[0].number} decimals" + (
+            ". Number only." if number else ""
+        )
     if not ops:
         raise _refuse("the instruction asks for no query")
     if any(op.record and op.kind == "agg" and not op.whole for op in ops[-1:]):
@@ -1255,6 +1310,14 @@ def _clause(
     class or the slots make no one operation. ``numeric``: the keys that are a number in
     every record (a comparison or an extreme of the records that names no field is of the
     one such key)."""
+    rounded = [w for w in words if re.fullmatch(r"%r\d", w)]
+    if rounded:  # "rounded to 2 decimals": a clause of its own
+        if len(rounded) > 1 or any(
+            w not in rounded and w not in _BENIGN and w not in ("and", "then", "please")
+            for w in words
+        ):
+            raise _refuse("a rounding with more in its clause")
+        return [_Op("round", number=rounded[0][2:])]
     if "%or" in words:  # "pending or shipped orders": one field, one of the values
         return _one_of_clause(words, keys, values, texts, source, flags, numeric)
     asked = "%any" in words  # "does anyone earn over 100k": whether any record is so
@@ -1309,6 +1372,7 @@ def _clause(
             ops = [_flag_filter(said, [], flags), *more]
         return [*ops, _Op("count")] if counted else ops
     words = _value_superlatives(words, keys)
+    words = _value_named(words, keys, values, texts)
     one = "one" in words and "one" not in keys  # "give me the one with …", 那个
     words = [w for w in words if w != "one" or w in keys]
     # "which item has the highest rating", "give me the one with …", "return the youngest
@@ -1358,6 +1422,9 @@ def _clause(
     extremes = head & (_UP | _DOWN)
     if not fields and any(n.startswith('"') for n in numbers):  # "orders since 2024-03-08"
         fields.append(_lone_date(texts))
+    if _said_count(words, fields, numbers, cmps, dirs, head, keys):
+        cmps = ["=="]  # "which flight has 0 seats left", "books with 300 pages": that many
+        head -= {"exactly"}
     compared = len(cmps) == 1 and len(numbers) == 1 and not dirs
     extreme = bool(extremes) and not numbers and not cmps and not dirs
     named = one or _names_records(words, keys)
@@ -1469,6 +1536,53 @@ def _clause(
             raise _refuse("a count of something other than records")
         ops.append(_Op("count"))
     return ops
+
+
+def _value_named(
+    words: list[str],
+    keys: Mapping[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+) -> list[str]:
+    """``words`` with a value's own field said right after it dropped ("the Engineering
+    department", "the Sales team": the value, of that field), and "by" right before a value
+    read as "in" ("books by Mei Lin": the records that hold it)."""
+    out: list[str] = []
+    for i, w in enumerate(words):
+        before = out[-1] if out else ""
+        key = _field(w, keys) if _VALUE_TOKEN.match(before) else None
+        if key is not None and values[int(before[2:])] in texts.get(key, frozenset()):
+            continue
+        if w == "by" and i + 1 < len(words) and _VALUE_TOKEN.match(words[i + 1]):
+            w = "in"
+        out.append(w)
+    return out
+
+
+# Words a clause that says how many of a field a record has may hold ("which flight has 0
+# seats left", "the books with exactly 300 pages").
+_COUNT_WORDS = frozenset({"has", "have", "with", "which", "that", "who", "exactly", "only"})
+
+
+def _said_count(
+    words: Sequence[str],
+    fields: Sequence[str],
+    numbers: Sequence[str],
+    cmps: Sequence[str],
+    dirs: Sequence[str],
+    head: set[str],
+    keys: Mapping[str, str],
+) -> bool:
+    """Whether a clause says a record has a number of its one field, the number right before
+    the field's word and no word of an extreme or a comparison ("has 0 seats left")."""
+    if len(fields) != 1 or len(numbers) != 1 or cmps or dirs or head - _COUNT_WORDS:
+        return False
+    if not head & {"has", "have", "with"}:
+        return False
+    return any(
+        w == numbers[0] and _field(words[i + 1], keys) == fields[0]
+        for i, w in enumerate(words[:-1])
+    )
 
 
 def _value_superlatives(words: list[str], keys: Mapping[str, str]) -> list[str]:
@@ -1925,11 +2039,7 @@ def _one_of_clause(
         [*words[:start], run[0], *words[end + 1 :]], keys, values, texts, source, flags, numeric
     )
     found = [op for op in ops if op.kind == "is"]
-    if (
-        len(found) != 1
-        or found[0].negated
-        or found[0].value != json.dumps(said[0], ensure_ascii=False)
-    ):
+    if len(found) != 1 or found[0].value != json.dumps(said[0], ensure_ascii=False):
         raise _refuse("values joined by 'or' that are no one value filter")
     field = found[0].fields[0]
     named = any(_field(w, keys) == field for w in words)
@@ -1937,6 +2047,10 @@ def _one_of_clause(
         holders = [k for k, vs in texts.items() if value in vs]
         if field not in holders or (not named and len(holders) != 1):
             raise _refuse(f"{value!r} is not a value of {field!r} alone")
+    if found[0].negated:  # "not in Sales or HR", "except Asia or Europe": none of them
+        at = ops.index(found[0])
+        nots = [replace(found[0], value=json.dumps(v, ensure_ascii=False)) for v in said]
+        return [*ops[:at], *nots, *ops[at + 1 :]]
     quoted = " ".join(json.dumps(v, ensure_ascii=False) for v in said)
     return [replace(op, kind="one_of", value=quoted) if op is found[0] else op for op in ops]
 

@@ -180,8 +180,13 @@ def alpha(children: Children) -> list[Directive]:
 
 def _alpha_sort(done: list[Directive], order: str) -> None:
     """ "List the names in alphabetical order": sort the records by the field just picked,
-    before picking it. Anything else (records, a sort already there) falls back."""
+    before picking it; "the distinct authors, alphabetically": the values in that order.
+    Anything else (records, a sort already there) falls back."""
     steps = [d for d in done if isinstance(d, Step)]
+    if steps and steps[-1].op == "distinct" and not any(s.op == "sort" for s in steps):
+        # "list the distinct authors, alphabetically": the values themselves in that order
+        done[done.index(steps[-1])] = Step("distinct", {**steps[-1].params, "order": order})
+        return
     if not steps or steps[-1].op != "pluck" or any(s.op == "sort" for s in steps):
         raise Unsupported("query.order_field", "in alphabetical order of which field?")
     pluck = steps[-1]

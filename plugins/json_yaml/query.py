@@ -294,17 +294,26 @@ def pluck(data: Any, *, field: str) -> Any:
     return out
 
 
-def distinct(data: Any, *, field: str) -> list[Any]:
+def distinct(data: Any, *, field: str, order: str | None = None) -> list[Any]:
     """The different values of ``field`` across the records, or of the array at ``field`` of
     one object, in order of first appearance (values compare as JSON: 1, 1.0, true and "1"
-    are four values)."""
+    are four values); with ``order``, in alphabetical order (case aside first, as a sort
+    said alphabetically), which only strings have."""
     values = pluck(data, field=field)
     if isinstance(data, Mapping) and not isinstance(values, list):
         values = [values]
     seen: dict[str, Any] = {}
     for value in values:
         seen.setdefault(json.dumps(value, sort_keys=True), value)
-    return list(seen.values())
+    out = list(seen.values())
+    if order is None:
+        return out
+    if not all(isinstance(v, str) for v in out):
+        raise Unsupported(
+            "query.order_field",
+            f"the values of {field!r} are not all strings: no alphabetical order",
+        )
+    return sorted(out, key=lambda v: (v.casefold(), v), reverse=order == "desc")
 
 
 def get(data: Any, *, path: str) -> Any:
