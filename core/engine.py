@@ -723,7 +723,9 @@ class Engine:
             return None
         value, source = data
         try:
-            self.frames.screen(instruction, query=True)
+            shape = records_of(value)
+            keys = frozenset(k.lower() for k in shape.numeric) if shape is not None else frozenset()
+            self.frames.screen(instruction, query=True, fields=keys)
             sentence = self._query_sentence(instruction, value, source)
             directives = tuple(self._parse_cached(sentence))
         except Unsupported:

@@ -390,12 +390,16 @@ class FrameReader:
         source, target = self._slots(slots, payload_formats)
         return Frame(source, target, tuple(islands))
 
-    def screen(self, text: str, *, query: bool = False) -> None:
+    def screen(
+        self, text: str, *, query: bool = False, fields: frozenset[str] = frozenset()
+    ) -> None:
         """``Unsupported`` when ``text`` asks something open (an open-ask word, a question
         whether something is so): for the grammar's readings of rewritten text too. With
         ``query``, the question words a record query is asked in ("which 3 have …", "how
-        many …", "the mean age") are not open: the query frame reads each of them itself."""
-        refusal = self._screened(text, query)
+        many …", "the mean age") are not open: the query frame reads each of them itself;
+        nor is a word that is one of the records' keys (``fields``, lower case: "the average
+        comments" of records with a key ``comments``)."""
+        refusal = self._screened(text, query, fields)
         if refusal is not None:
             raise _refuse(refusal)
 
@@ -403,12 +407,17 @@ class FrameReader:
         """Drop the screens remembered of texts seen before."""
         self._screened.cache_clear()
 
-    def _screen_text(self, text: str, query: bool = False) -> str | None:
+    def _screen_text(
+        self, text: str, query: bool = False, fields: frozenset[str] = frozenset()
+    ) -> str | None:
         words = self.words(text)
         if query:
             # benign, and still in place: "which is the cheapest?" asks no whether-question
             words = [
-                replace(w, kind=Kind.BENIGN) if w.text.lower() in QUERY_WORDS else w for w in words
+                replace(w, kind=Kind.BENIGN)
+                if w.text.lower() in QUERY_WORDS or w.text.lower() in fields
+                else w
+                for w in words
             ]
         try:
             self._screen(words, quotes=True, query=query)

@@ -336,6 +336,7 @@ _SUPERLATIVES: dict[str, tuple[str, str]] = {
 _SUPERLATIVE = re.compile(
     r"(?<![a-z0-9_])(" + "|".join(w.replace(" ", r"\s+") for w in _SUPERLATIVES) + r")(?![a-z0-9_])"
 )
+_CONCEPTS = frozenset(concept for _, concept in _SUPERLATIVES.values())
 _RECORD_MARK = "%s"  # beside the field a superlative names: the extreme of a record
 # "from youngest to oldest", "most expensive to cheapest": the two ends of one concept.
 _SUPERLATIVE_RANGE = re.compile(
@@ -383,6 +384,22 @@ _KEEP_PHRASES = re.compile(
     r"|project\s+(?:(?:it|them)\s+)?(?:on)?to(?=\s)|(?:only\s+)?care\s+about|pull\s+out"
     r"|(?:trim|reduce|cut|pare)\s+(?:(?:each|every|the|it|them|all)\s+)?"
     r"(?:(?:object|record|item|entry|row)s?\s+)?(?:down\s+)?to(?=\s)"
+)
+# "books with 'History' in the title": a quoted text in a field, the test said after it
+_QUOTED_IN = re.compile(
+    r"(?<![\w'])(?:with|having|that\s+(?:have|has))\s+"
+    r"""(?P<quoted>"[^"\n]{1,40}"|'[^'\n]{1,40}'|“[^”\n]{1,40}”|‘[^’\n]{1,40}’)"""
+    r"\s+in\s+(?:the|its|their)\s+(?P<field>[A-Za-z_][\w]*)(?![\w'])"
+)
+# "the average comments per issue": per record, the average over the records
+_PER_RECORD = re.compile(
+    r"(?<![a-z])((?:average|mean|avg)\s+[a-z_][\w]*)\s+per\s+([a-z]+)(?![a-z0-9_])"
+)
+# "the lowest total", "the highest total": an extreme of the field named "total" (the one key
+# whose words hold it), not a sum
+_EXTREME_TOTAL = re.compile(
+    r"(?<![a-z])(highest|lowest|biggest|largest|smallest|greatest)\s+total(?!\s+(?:of|number))"
+    r"(?![a-z0-9_])"
 )
 # "ignore nulls", "skipping the null one", "excluding missing values": an aggregate of the
 # values that are there
@@ -677,6 +694,7 @@ def query_sentence(
         if last not in lowered and sum(k.lower().endswith("." + last) for k in nested) == 1:
             lowered[last] = key
     instruction = _ZH_TEXT_TEST.sub(_zh_text_test, instruction)  # 以L开头: starts with L
+    instruction = _QUOTED_IN.sub(r" whose \g<field> contains \g<quoted> ", instruction)
     instruction, literals = _mark_literals(instruction, lowered)
     if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
         raise _refuse("the instruction quotes words")
@@ -693,6 +711,12 @@ def query_sentence(
     text = _ONE_OF.sub(lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*", " %or ", m[0]), text)
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
     text = _YES_NO.sub(" %yn ", text)  # before "/" joins fields: "yes/no", "true/false"
+    text = _PER_RECORD.sub(
+        lambda m: m[1] if m[2] in RECORD_NOUNS and m[2] not in lowered else m[0], text
+    )
+    totals = [k for k in keys if "total" in key_words(k)]
+    if len(totals) == 1:
+        text = _EXTREME_TOTAL.sub(lambda m: f"{m[1]} {totals[0].lower()}", text)
     unnulled = _NULLS.search(text) is not None  # "ignoring nulls": left out of an average
     text = _ROUND.sub(lambda m: f" %r{m[1]} ", text)  # "rounded to 2 decimals"
     text = _NULLS.sub(" ", text)
@@ -1084,6 +1108,15 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
         if any(w in _CLOSED for w in words):
             continue
         adjective = r"[\s_-]*".join(map(re.escape, words))
+        # "people who work remotely", "not remotely": the flag said as an adverb after a verb
+        # that places a record (work, live, …)
+        verbs = "|".join(sorted(_MEMBERSHIP))
+        text = re.sub(
+            rf"(?<![a-z0-9_%-])((?:do\s+not|don't|does\s+not|doesn't)\s+)?(?:{verbs})\s+"
+            rf"{adjective}ly(?![a-z0-9_])",
+            lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
+            text,
+        )
         text = re.sub(
             rf"(?<![a-z0-9_%-])(non-?|not\s+|in|un)?{adjective}(?=\s+(?:{nouns})(?![a-z0-9_]))",
             lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
@@ -1420,6 +1453,12 @@ def _clause(
     if len(dirs) > 1 or len(marked) > 1:
         raise _refuse("a clause says more than one query")
     extremes = head & (_UP | _DOWN)
+    unnamed = {c for c in head & _CONCEPTS if _field(c, keys) is None}
+    if unnamed and extremes and "by" in head and len(fields) == 1:
+        # "the 3 longest books by page count": the superlative names no key of the records,
+        # and "by" names the field it ranks by; the superlative says which end
+        head -= unnamed
+        rest = [w for w in rest if w not in unnamed]
     if not fields and any(n.startswith('"') for n in numbers):  # "orders since 2024-03-08"
         fields.append(_lone_date(texts))
     if _said_count(words, fields, numbers, cmps, dirs, head, keys):
