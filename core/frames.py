@@ -635,7 +635,9 @@ def _clauses(words: Sequence[Word]) -> list[list[Word]]:
 # ("is this valid", "does this have a YAML equivalent", "can this be YAML"), not for an answer.
 _AUXILIARIES = _words("is are was were does did do has have can could would will may might")
 _ADDRESSEES = _words("you u ya ye")
+# "is there any …", "does anyone …", "are all of them …", "does every employee …"
 _ANY_WORDS = _words("there any anyone anybody anything some someone somebody we at the")
+_ANY_WORDS |= _words("all every each")
 _PRONOUNS = _words("this it that these them")
 _MODALS = _words("can could may")
 _SPEAKERS = _words("i we")
@@ -645,7 +647,8 @@ _WISHES = _words("love like prefer appreciate")
 
 def _asks_any(clause: Sequence[Word]) -> bool:
     """Whether a clause opens as a question whether any record is so ("is there any …",
-    "does anyone …", "are any of them …")."""
+    "does anyone …", "are any of them …") or whether every record is ("are all of them …",
+    "does every employee …"); the query frame reads the rest word by word."""
     follows = clause[1].text.lower() if len(clause) > 1 else ""
     return follows in _ANY_WORDS
 

@@ -269,6 +269,13 @@ _ANY = re.compile(
     r"|(?:does|do)\s+(?:the|this|these)\s+(?:list|data|array|records?)\s+(?:contain|have|include)"
     r"(?:\s+any(?:one|body|thing)?)?)(?![a-z0-9_])"
 )
+# "are all of these books rated above 3.5?", "does every employee earn over 50k?": whether
+# every record is so, answered true or false
+_ALL = re.compile(
+    r"(?:^|(?<=[,.;:!?\n]))\s*(?:(?:hey|so|ok|and|but|also)\s+)?(?:is|are|do|does|did|were|was"
+    r"|have|has)\s+(?:all|every|each)(?:\s+(?:one|single))?(?:\s+of)?(?:\s+(?:them|these|those"
+    r"|the))?(?![a-z0-9_])"
+)
 # a question that opens with "any …" ("anyone over 30?"): whether any record is so, when a
 # yes/no answer is asked for
 _BARE_ANY = re.compile(
@@ -395,6 +402,8 @@ _QUOTED_IN = re.compile(
 _PER_RECORD = re.compile(
     r"(?<![a-z])((?:average|mean|avg)\s+[a-z_][\w]*)\s+per\s+([a-z]+)(?![a-z0-9_])"
 )
+# "average order value", "the total basket value": a record's noun, then "value"
+_RECORD_VALUE = re.compile(r"(?<![a-z])([a-z]+)\s+values?(?![a-z0-9_])")
 # "the lowest total", "the highest total": an extreme of the field named "total" (the one key
 # whose words hold it), not a sum
 _EXTREME_TOTAL = re.compile(
@@ -558,6 +567,8 @@ class _Op:
             return f"count by {field}"
         if self.kind == "notnull":
             return f"filter where {field} is not null"
+        if self.kind == "none":
+            return "whether none remain"
         if self.kind == "exists":
             return "whether any remain"
         if self.kind == "agg" and self.whole:
@@ -714,6 +725,15 @@ def query_sentence(
     text = _PER_RECORD.sub(
         lambda m: m[1] if m[2] in RECORD_NOUNS and m[2] not in lowered else m[0], text
     )
+    # "the average order value": the value of a record is its one field of cost
+    text = _RECORD_VALUE.sub(
+        lambda m: (
+            " cost "
+            if m[1] in RECORD_NOUNS and m[1] not in lowered and _field("cost", lowered)
+            else m[0]
+        ),
+        text,
+    )
     totals = [k for k in keys if "total" in key_words(k)]
     if len(totals) == 1:
         text = _EXTREME_TOTAL.sub(lambda m: f"{m[1]} {totals[0].lower()}", text)
@@ -766,6 +786,7 @@ def query_sentence(
     text = _MAGNITUDE.sub(_magnitude, text)  # "over 15 million", "100k"
     text = _HOW.sub(lambda m: f" {_HOW_CONCEPTS[m[1]]} ", text)
     text = _ANY.sub(" %any ", text)
+    text = _ALL.sub(" %all ", text)
     if "%yn" in text and "%any" not in text:  # "anyone earning over 9000? true or false"
         text = _BARE_ANY.sub(" %any ", text, count=1)
     if "%yn" in text and "%any" not in text:
@@ -903,7 +924,9 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
     if any(op.kind == "lookup" for op in ops) and len(ops) > 1:
         raise _refuse("a value of one record asked for with another operation")
     ends = [
-        i for i, op in enumerate(ops) if op.kind in ("count", "agg", "lookup", "exists", "group")
+        i
+        for i, op in enumerate(ops)
+        if op.kind in ("count", "agg", "lookup", "exists", "none", "group")
     ]
     if ends and ends[0] != len(ops) - 1:
         last = ops[ends[0]]
@@ -1353,6 +1376,13 @@ def _clause(
         return [_Op("round", number=rounded[0][2:])]
     if "%or" in words:  # "pending or shipped orders": one field, one of the values
         return _one_of_clause(words, keys, values, texts, source, flags, numeric)
+    if "%all" in words:  # "are all of them over 30": no record is 30 or under
+        ops = _clause(
+            [w for w in words if w != "%all"], keys, values, texts, source, flags, numeric
+        )
+        if len(ops) != 1 or ops[0].kind != "filter" or ops[0].number.startswith('"'):
+            raise _refuse("a question whether all records are so, of no one comparison")
+        return [_inverted(ops[0]), _Op("none")]
     asked = "%any" in words  # "does anyone earn over 100k": whether any record is so
     asked_q = asked or "%yn" in words  # 吗 ends a question that "有没有" or "yes or no" asks
     words = [w for w in words if w not in ("%any", "%yn") and (w != "%q" or not asked_q)]

@@ -775,6 +775,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_last": last,
     "jy_count": count,
     "jy_exists": _const([Step("exists")]),
+    "jy_none": _const([Step("exists", {"none": True})]),
     "jy_count_zh": count,
     "jy_aggregate": aggregate,
     "jy_extreme": extreme,

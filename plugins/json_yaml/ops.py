@@ -251,7 +251,11 @@ OPS = (
         JSON_VALUE,
         JSON_VALUE,
         query.exists,
-        description="Whether a list holds any item (true or false): a yes/no question.",
+        params=_obj(none={"type": "boolean"}),
+        description=(
+            "Whether a list holds any item (true or false): a yes/no question; with `none`, "
+            "whether it holds none."
+        ),
     ),
     OpSpec(
         "sum",

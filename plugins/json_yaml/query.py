@@ -345,11 +345,12 @@ def keys(data: Any) -> list[str]:
     return [str(k) for k in data]
 
 
-def exists(data: Any) -> bool:
-    """Whether the list (the records a filter kept) holds any item: a yes/no question."""
+def exists(data: Any, *, none: bool = False) -> bool:
+    """Whether the list (the records a filter kept) holds any item: a yes/no question; with
+    ``none``, whether it holds none ("are all of them over 30": none is 30 or under)."""
     if not isinstance(data, list):
         raise OpError(f"whether any remain needs a list; the data is {_kind(data)}")
-    return bool(data)
+    return not data if none else bool(data)
 
 
 def count(data: Any) -> int:
