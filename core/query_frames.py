@@ -57,6 +57,7 @@ from typing import Any
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
+from zerolayer.core.fields import _forms as _word_forms
 from zerolayer.core.lexicon_zh import UNIT_WORDS
 from zerolayer.core.query_zh import english_clauses
 
@@ -765,7 +766,7 @@ def query_sentence(
     text = re.sub(r"(?<=[a-z])-(?=[a-z0-9])", " ", text)  # "highest-priced", "top-2"
     text = _MONEY.sub(lambda m: f" {m[1] or m[2]} %money ", text)
     text = _KEEP_PHRASES.sub(" keep ", text)
-    text = _FOR_ALL.sub(" keep ", text)  # "name and city for everyone": a projection
+    text = _FOR_ALL.sub(" %forall ", text)  # "name and city for everyone": a projection
     text = re.sub(r"(?<![a-z0-9_])(?:filter|take|leave|throw)\s+out(?![a-z0-9_])", " %out ", text)
     # "from newest to oldest": an order in time, before "oldest" is read as an age
     text = re.sub(r"(?<![a-z])from\s+(?:newest|latest)\s+to\s+oldest(?![a-z])", " @new ", text)
@@ -846,6 +847,13 @@ def query_sentence(
             ops.append(_Op("notnull", op.fields[:1]))
         elif op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number in every record")
+        if ops and ops[-1].kind == "per":  # "cities per continent - a count for each"
+            if op.kind != "count" or op.fields:
+                raise _refuse("a field to group by and no count of each group after it")
+            if not (texts or {}).get(ops[-1].fields[0]):
+                raise _refuse("a count per value of a field with no text values")
+            ops[-1] = _Op("group", ops[-1].fields)
+            continue
         if op.kind == "fields" and (not ops or ops[-1].kind != "keep"):
             ops.append(op)  # a field alone: an order may follow ("price: low to high")
             continue
@@ -886,6 +894,8 @@ def query_sentence(
     inside = {f.split(".")[0] for op in ops for f in op.fields if "." in f}
     if inside & {f for op in ops for f in op.fields}:  # "buyers in FR": the buyers, or orders?
         raise _refuse("an object that is filtered by a field inside it and also named itself")
+    if any(op.kind == "per" for op in ops):
+        raise _refuse("a field to group by and no count of each group after it")
     if any(op.kind == "by" for op in ops):
         raise _refuse("a field after 'by' with no word of sorting or order")
     if any(op.kind == "fields" for op in ops):
@@ -1292,7 +1302,23 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
     try:
         return resolve(word, list(keys.values()), glossary=glossary, reverse=glossary)
     except Unsupported:
-        return _head_field(word, keys, glossary=glossary) or _agent_field(word, keys)
+        return (
+            _head_field(word, keys, glossary=glossary)
+            or _agent_field(word, keys)
+            or _stem_field(word, keys)
+        )
+
+
+def _stem_field(word: str, keys: Mapping[str, str]) -> str | None:
+    """The one key of one word that shares a stem of four letters or more with ``word`` once
+    their endings are taken off ("rated" and rating: rate); None for none or several."""
+    stems = {s for s in _word_forms(word) if len(s) >= 4}
+    found = [
+        key
+        for key in keys.values()
+        if key.isalpha() and key.islower() and stems & {s for s in _word_forms(key) if len(s) >= 4}
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 # Last words of a key that say it holds a point in time ("created_at", "releaseDate"): its
@@ -1366,6 +1392,10 @@ def _clause(
     class or the slots make no one operation. ``numeric``: the keys that are a number in
     every record (a comparison or an extreme of the records that names no field is of the
     one such key)."""
+    if "%forall" in words:  # "… for everyone": of a count, each group; else a projection
+        counting = "count" in words or {"how", "many"} <= set(words)
+        words = [w for w in words if w != "%forall" or not counting]
+        words = ["keep" if w == "%forall" else w for w in words]
     rounded = [w for w in words if re.fullmatch(r"%r\d", w)]
     if rounded:  # "rounded to 2 decimals": a clause of its own
         if len(rounded) > 1 or any(
@@ -1563,6 +1593,15 @@ def _clause(
             _Op("filter", (fields[0],), number=n, comparison=c)
             for c, n in zip(cmps, numbers, strict=True)
         ]
+    elif (
+        len(fields) == 1
+        and head & {"per", "each"}
+        and head <= {"per", "each", "for"}
+        and not (numbers or cmps or dirs or marked or record)
+    ):
+        # "cities per continent" (then "give me a count for each"): the field a count in a
+        # clause after it is per
+        return [_Op("per", (fields[0],))]
     else:
         nouns = any(w in RECORD_NOUNS and w not in keys for w in words)
         ops = _of_extreme(fields, head, nouns) if record and len(fields) == 2 else []
