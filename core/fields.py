@@ -106,6 +106,9 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "hired": ("startYear", "start_year", "start_date", "hire_date", "hired", "hire_year"),
     "started": ("startYear", "start_year", "start_date", "started"),
     "placed": ("created_at", "placed_at", "order_date", "ordered_at", "date"),
+    # a verb of judging names the field of its mark ("books rated above 4"); a shared stem
+    # alone does not ("shipped" is no "shipping" cost)
+    "rated": ("rating", "rate", "stars", "score"),
     "创建": ("created_at", "created"),
     "商品名": ("product_name", "name"),
     "产品名": ("product_name", "name"),

@@ -57,7 +57,6 @@ from typing import Any
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
-from zerolayer.core.fields import _forms as _word_forms
 from zerolayer.core.lexicon_zh import UNIT_WORDS
 from zerolayer.core.query_zh import english_clauses
 
@@ -1302,23 +1301,7 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
     try:
         return resolve(word, list(keys.values()), glossary=glossary, reverse=glossary)
     except Unsupported:
-        return (
-            _head_field(word, keys, glossary=glossary)
-            or _agent_field(word, keys)
-            or _stem_field(word, keys)
-        )
-
-
-def _stem_field(word: str, keys: Mapping[str, str]) -> str | None:
-    """The one key of one word that shares a stem of four letters or more with ``word`` once
-    their endings are taken off ("rated" and rating: rate); None for none or several."""
-    stems = {s for s in _word_forms(word) if len(s) >= 4}
-    found = [
-        key
-        for key in keys.values()
-        if key.isalpha() and key.islower() and stems & {s for s in _word_forms(key) if len(s) >= 4}
-    ]
-    return found[0] if len(found) == 1 else None
+        return _head_field(word, keys, glossary=glossary) or _agent_field(word, keys)
 
 
 # Last words of a key that say it holds a point in time ("created_at", "releaseDate"): its
