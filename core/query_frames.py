@@ -800,6 +800,12 @@ def query_sentence(
     for pattern, word in _DIRECTIONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_])", f" @{word} ", text)
     text = _SYMBOLS.sub(lambda m: f" #{_SYMBOL_MARKS.get(m[1], m[1])} ", text)
+    # "after 2019", "before 2015": a year, compared with a field of dates or years
+    text = re.sub(
+        r"(?<![a-z])(after|before|since|until|later\s+than|earlier\s+than)\s+([12]\d{3})(?![\d.])",
+        r" \1 \2 %year ",
+        text,
+    )
     for pattern, word in _COMPARISONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
     numeric = tuple(k for k, number in keys.items() if number)
@@ -999,6 +1005,17 @@ def _lone_date(texts: Mapping[str, frozenset[str]]) -> str:
     return found[0]
 
 
+def _lone_time(texts: Mapping[str, frozenset[str]], numeric: tuple[str, ...]) -> str:
+    """The one key that holds an ISO date in every record or is a number of years (its last
+    word "year": startYear); ``Unsupported`` for none or several (a year is never a
+    comparison of some other number: "orders after 2019" is no amount above 2019)."""
+    found = [key for key, values in texts.items() if _all_dates(values)]
+    found += [key for key in numeric if key_words(key)[-1:] == ["year"]]
+    if len(found) != 1:
+        raise _refuse(f"a year, and {len(found)} fields of dates or years: name one")
+    return found[0]
+
+
 def _all_dates(values: frozenset[str]) -> bool:
     """Whether every text value of a field is an ISO date (so text order is time order)."""
     return bool(values) and all(_ISO_DATE.match(v) for v in values)
@@ -1040,7 +1057,7 @@ def _period(m: re.Match[str]) -> str:
     period and the first day after it, as two comparisons of dates; "2019" alone compares a
     year (of a field of years or of dates)."""
     if m["onward"]:
-        return f" #>= {m['onward']} "
+        return f" #>= {m['onward']} %year "
     if m["decade"]:
         start = int(m["decade"]) * 10
         return f" #>= %d{start}0101 #< %d{start + 10}0101 "
@@ -1048,7 +1065,7 @@ def _period(m: re.Match[str]) -> str:
         year, month = int(m["myear"]), _MONTHS[m["month"].lower()]
         after = (year + 1, 1) if month == 12 else (year, month + 1)
         return f" #>= %d{year}{month:02d}01 #< %d{after[0]}{after[1]:02d}01 "
-    return f" #== {m['year']} "
+    return f" #== {m['year']} %year "
 
 
 def _mark_values(
@@ -1447,6 +1464,8 @@ def _clause(
                 raise _refuse("a flag with an operation it does not go with") from None
             ops = [_flag_filter(said, [], flags), *more]
         return [*ops, _Op("count")] if counted else ops
+    said_year = "%year" in words  # a number said as a year ("in 2019", "after 2019")
+    words = [w for w in words if w != "%year"]
     words = _value_superlatives(words, keys)
     words = _value_named(words, keys, values, texts)
     one = "one" in words and "one" not in keys  # "give me the one with …", 那个
@@ -1504,6 +1523,8 @@ def _clause(
         rest = [w for w in rest if w not in unnamed]
     if not fields and any(n.startswith('"') for n in numbers):  # "orders since 2024-03-08"
         fields.append(_lone_date(texts))
+    if not fields and said_year:  # "orders after 2019": of the one field of dates or years
+        fields.append(_lone_time(texts, numeric))
     if _said_count(words, fields, numbers, cmps, dirs, head, keys):
         cmps = ["=="]  # "which flight has 0 seats left", "books with 300 pages": that many
         head -= {"exactly"}
