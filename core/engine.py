@@ -194,10 +194,13 @@ _MISREAD = frozenset(
 # Refusals of a grammar reading that leaves unsaid what to answer with ("which students
 # scored above 80?"), by what to rank ("the top 2 earners", "earners" being no sort field) or
 # what to count ("how many engineers", "engineers" being no noun of the records it knows) or
-# which field to answer with ("Engineering only" read as a field):
+# which field to answer with ("Engineering only" read as a field), or that reads a part of a
+# record query as a clause of another family ("average pay, 2 decimals": the decimals of a
+# table's column, mixed with a query):
 # the query frame reads the words again, and its reading stands when it says both.
 _UNSTATED = frozenset(
     {"query.which_unstated", "query.top_unordered", "query.count_noun", "query.focus"}
+    | {"context.incomplete"}
 )
 
 
@@ -750,7 +753,9 @@ class Engine:
             return None
         value, source = data
         try:
-            self.frames.screen(instruction, query=True)
+            shape = records_of(value)
+            keys = frozenset(k.lower() for k in shape.numeric) if shape is not None else frozenset()
+            self.frames.screen(instruction, query=True, fields=keys)
             sentence = self._query_sentence(instruction, value, source)
             directives = tuple(self._parse_cached(sentence))
         except Unsupported:
@@ -779,6 +784,7 @@ class Engine:
             shape.flags,
             shape.members,
             shape.numbers,
+            shape.nullable,
         )
 
     def _data(self, payload: Payload | None) -> tuple[Any, str] | None:

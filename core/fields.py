@@ -10,6 +10,7 @@ and only ever to exactly one key: otherwise the request falls back.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -105,6 +106,9 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "hired": ("startYear", "start_year", "start_date", "hire_date", "hired", "hire_year"),
     "started": ("startYear", "start_year", "start_date", "started"),
     "placed": ("created_at", "placed_at", "order_date", "ordered_at", "date"),
+    # a verb of judging names the field of its mark ("books rated above 4"); a shared stem
+    # alone does not ("shipped" is no "shipping" cost)
+    "rated": ("rating", "rate", "stars", "score"),
     "创建": ("created_at", "created"),
     "商品名": ("product_name", "name"),
     "产品名": ("product_name", "name"),
@@ -113,6 +117,9 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "活跃": ("active", "is_active"),
     "角色": ("role", "roles"),
     "上市": ("releaseDate", "release_date", "released_at", "launch_date"),
+    # a unit said after a number names the field it measures ("over 30 degrees")
+    "degrees": ("temperature", "temp"),
+    "temperature": ("temperature", "temp"),
     "duration": ("duration", "hours", "minutes", "days"),
     "time": ("duration", "hours", "minutes"),
     "时长": ("duration", "hours", "minutes"),
@@ -145,6 +152,10 @@ def _forms(word: str) -> set[str]:
     ):  # fmt: skip
         if w.endswith(suffix) and len(w) - len(suffix) >= 2:
             forms.add(w[: len(w) - len(suffix)] + repl)
+    # a consonant doubled before -ed, -ing ("shipped", "planning": ship, plan)
+    doubled = re.match(r"(.*[aeiou]([bdgmnprt]))\2(?:ed|ing)$", w)
+    if doubled and len(doubled[1]) >= 3:
+        forms.add(doubled[1])
     return forms
 
 

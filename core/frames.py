@@ -395,12 +395,16 @@ class FrameReader:
         source, target = self._slots(slots, payload_formats)
         return Frame(source, target, tuple(islands))
 
-    def screen(self, text: str, *, query: bool = False) -> None:
+    def screen(
+        self, text: str, *, query: bool = False, fields: frozenset[str] = frozenset()
+    ) -> None:
         """``Unsupported`` when ``text`` asks something open (an open-ask word, a question
         whether something is so): for the grammar's readings of rewritten text too. With
         ``query``, the question words a record query is asked in ("which 3 have …", "how
-        many …", "the mean age") are not open: the query frame reads each of them itself."""
-        refusal = self._screened(text, query)
+        many …", "the mean age") are not open: the query frame reads each of them itself;
+        nor is a word that is one of the records' keys (``fields``, lower case: "the average
+        comments" of records with a key ``comments``)."""
+        refusal = self._screened(text, query, fields)
         if refusal is not None:
             raise _refuse(refusal)
 
@@ -408,12 +412,17 @@ class FrameReader:
         """Drop the screens remembered of texts seen before."""
         self._screened.cache_clear()
 
-    def _screen_text(self, text: str, query: bool = False) -> str | None:
+    def _screen_text(
+        self, text: str, query: bool = False, fields: frozenset[str] = frozenset()
+    ) -> str | None:
         words = self.words(text)
         if query:
             # benign, and still in place: "which is the cheapest?" asks no whether-question
             words = [
-                replace(w, kind=Kind.BENIGN) if w.text.lower() in QUERY_WORDS else w for w in words
+                replace(w, kind=Kind.BENIGN)
+                if w.text.lower() in QUERY_WORDS or w.text.lower() in fields
+                else w
+                for w in words
             ]
         try:
             self._screen(words, quotes=True, query=query)
@@ -631,7 +640,9 @@ def _clauses(words: Sequence[Word]) -> list[list[Word]]:
 # ("is this valid", "does this have a YAML equivalent", "can this be YAML"), not for an answer.
 _AUXILIARIES = _words("is are was were does did do has have can could would will may might")
 _ADDRESSEES = _words("you u ya ye")
+# "is there any …", "does anyone …", "are all of them …", "does every employee …"
 _ANY_WORDS = _words("there any anyone anybody anything some someone somebody we at the")
+_ANY_WORDS |= _words("all every each")
 _PRONOUNS = _words("this it that these them")
 _MODALS = _words("can could may")
 _SPEAKERS = _words("i we")
@@ -641,7 +652,8 @@ _WISHES = _words("love like prefer appreciate")
 
 def _asks_any(clause: Sequence[Word]) -> bool:
     """Whether a clause opens as a question whether any record is so ("is there any …",
-    "does anyone …", "are any of them …")."""
+    "does anyone …", "are any of them …") or whether every record is ("are all of them …",
+    "does every employee …"); the query frame reads the rest word by word."""
     follows = clause[1].text.lower() if len(clause) > 1 else ""
     return follows in _ANY_WORDS
 

@@ -57,6 +57,7 @@ from typing import Any
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
+from zerolayer.core.lexicon_zh import UNIT_WORDS
 from zerolayer.core.query_zh import english_clauses
 
 _SORT = frozenset(
@@ -143,6 +144,7 @@ _BENIGN = frozenset(
         "entire",
         "everyone",
         "everybody",
+        "everything",
         "anyone",
         "anybody",
         "anything",
@@ -267,6 +269,13 @@ _ANY = re.compile(
     r"|(?:does|do)\s+(?:the|this|these)\s+(?:list|data|array|records?)\s+(?:contain|have|include)"
     r"(?:\s+any(?:one|body|thing)?)?)(?![a-z0-9_])"
 )
+# "are all of these books rated above 3.5?", "does every employee earn over 50k?": whether
+# every record is so, answered true or false
+_ALL = re.compile(
+    r"(?:^|(?<=[,.;:!?\n]))\s*(?:(?:hey|so|ok|and|but|also)\s+)?(?:is|are|do|does|did|were|was"
+    r"|have|has)\s+(?:all|every|each)(?:\s+(?:one|single))?(?:\s+of)?(?:\s+(?:them|these|those"
+    r"|the))?(?![a-z0-9_])"
+)
 # a question that opens with "any …" ("anyone over 30?"): whether any record is so, when a
 # yes/no answer is asked for
 _BARE_ANY = re.compile(
@@ -295,7 +304,7 @@ _CMP_WORDS = {">": ">", "<": "<", ">=": "at least", "<=": "at most", "!=": "!=",
 _TOP_WORDS = frozenset({"with", "by", "first", "which", "have", "has", "the", "that"})
 _FILTER_WORDS = frozenset(
     {"only", "just", "with", "where", "filter", "to", "for", "those", "that", "whose", "is"}
-    | {"are", "have", "has", "keep", "which", "who", "of"}
+    | {"are", "have", "has", "keep", "which", "who", "of", "was", "were"}
     # "filter down to …", "narrow it down to …", "leave only …", "price should be under 50"
     | {"down", "narrow", "leave", "should", "must", "be", "limit"}
 )
@@ -326,10 +335,15 @@ _SUPERLATIVES: dict[str, tuple[str, str]] = {
     "shortest": ("lowest", "duration"),
     "heaviest": ("highest", "weight"),
     "lightest": ("lowest", "weight"),
+    "hottest": ("highest", "temperature"),
+    "warmest": ("highest", "temperature"),
+    "coldest": ("lowest", "temperature"),
+    "coolest": ("lowest", "temperature"),
 }
 _SUPERLATIVE = re.compile(
     r"(?<![a-z0-9_])(" + "|".join(w.replace(" ", r"\s+") for w in _SUPERLATIVES) + r")(?![a-z0-9_])"
 )
+_CONCEPTS = frozenset(concept for _, concept in _SUPERLATIVES.values())
 _RECORD_MARK = "%s"  # beside the field a superlative names: the extreme of a record
 # "from youngest to oldest", "most expensive to cheapest": the two ends of one concept.
 _SUPERLATIVE_RANGE = re.compile(
@@ -352,6 +366,10 @@ _COMPARATIVES: dict[str, tuple[str, str]] = {
     "shorter": ("<", "duration"),
     "heavier": (">", "weight"),
     "lighter": ("<", "weight"),
+    "hotter": (">", "temperature"),
+    "warmer": (">", "temperature"),
+    "colder": ("<", "temperature"),
+    "cooler": ("<", "temperature"),
 }
 _COMPARATIVE = re.compile(
     r"(?<![a-z0-9_])("
@@ -374,9 +392,46 @@ _KEEP_PHRASES = re.compile(
     r"|(?:trim|reduce|cut|pare)\s+(?:(?:each|every|the|it|them|all)\s+)?"
     r"(?:(?:object|record|item|entry|row)s?\s+)?(?:down\s+)?to(?=\s)"
 )
+# "books with 'History' in the title": a quoted text in a field, the test said after it
+_QUOTED_IN = re.compile(
+    r"(?<![\w'])(?:with|having|that\s+(?:have|has))\s+"
+    r"""(?P<quoted>"[^"\n]{1,40}"|'[^'\n]{1,40}'|“[^”\n]{1,40}”|‘[^’\n]{1,40}’)"""
+    r"\s+in\s+(?:the|its|their)\s+(?P<field>[A-Za-z_][\w]*)(?![\w'])"
+)
+# "the average comments per issue": per record, the average over the records
+_PER_RECORD = re.compile(
+    r"(?<![a-z])((?:average|mean|avg)\s+[a-z_][\w]*)\s+per\s+([a-z]+)(?![a-z0-9_])"
+)
+# "average order value", "the total basket value": a record's noun, then "value"
+_RECORD_VALUE = re.compile(r"(?<![a-z])([a-z]+)\s+values?(?![a-z0-9_])")
+# "the lowest total", "the highest total": an extreme of the field named "total" (the one key
+# whose words hold it), not a sum
+_EXTREME_TOTAL = re.compile(
+    r"(?<![a-z])(highest|lowest|biggest|largest|smallest|greatest)\s+total(?!\s+(?:of|number))"
+    r"(?![a-z0-9_])"
+)
+# "ignore nulls", "skipping the null one", "excluding missing values": an aggregate of the
+# values that are there
+_NULLS = re.compile(
+    r"(?<![a-z])(?:ignor(?:e|ing)|skip(?:ping)?|exclud(?:e|ing)|leav(?:e|ing)\s+out|without"
+    r"|not\s+counting)\s+(?:the\s+|any\s+|all\s+)?(?:null\s+(?:ones?|values?|readings?"
+    r"|entries|records|rows)|nulls?|missing\s+(?:ones?|values?)|empty\s+(?:ones?|values?))(?![a-z])"
+)
+# "rounded to 2 decimals", "round to 1 decimal place", "2 dp": the number an aggregate
+# gives, rounded (half up, as the grammar rounds)
+_ROUND = re.compile(
+    r"(?<![\w.])(?:(?:round(?:ed)?(?:\s+off)?|rounding)\s+(?:it\s+|that\s+)?to\s+|to\s+)?"
+    r"(\d)\s*(?:decimal(?:\s+places?|\s+digits?|s)?|dp)(?![a-z])"
+)
+# "name and dept for everyone", "… for each of them": fields of every record, said at the
+# end of a clause (not "the average for all employees", where a noun follows)
+_FOR_ALL = re.compile(
+    r"(?<![a-z])for\s+(?:everyone|everybody|all(?:\s+of\s+them)?|each(?:\s+one|\s+of\s+them)?"
+    r"|every\s+(?:one|record|row|entry))(?=\s*(?:[,.;:!?\n]|$))"
+)
 # A negation before a value ("dept isn't Sales", "everyone except Sales").
 _NOT_VALUE = re.compile(
-    r"(?:is\s+not|isn't|not\s+in|not|(?:except(?:\s+for)?|other\s+than|excluding|apart\s+from"
+    r"(?:is\s+not|isn't|aren't|wasn't|weren't|not\s+in|not|(?:except(?:\s+for)?|other\s+than|excluding|apart\s+from"
     r"|but(?:\s+for)?|without)(?:\s+(?:those|the\s+ones|ones|people|records|anyone|any))?"
     r"(?:\s+(?:in|from|at|of|based\s+in))?)"  # "except those in Asia", "but the ones from HR"
     r"\s+(?:the\s+)?(?=%v\d)"
@@ -407,6 +462,16 @@ _DATES = re.compile(
     re.IGNORECASE,
 )
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}$")
+# A period of time said whole: a year or a month of a year after "in" or "during", a decade
+# ("the 1990s"), a year and on ("from 2021 onwards", "2019 or later")
+_PERIOD = re.compile(
+    r"(?<![\w%#])(?:(?:in|during)\s+(?:the\s+year\s+)?(?P<year>[12]\d{3})"
+    rf"|(?:in|during)\s+{_MONTH.replace('(', '(?P<month>', 1)}\s+(?P<myear>[12]\d{{3}})"
+    r"|(?:in\s+|during\s+)?the\s+(?P<decade>[12]\d{2})0s"
+    r"|(?:(?:from|since)\s+)?(?P<onward>[12]\d{3})\s+(?:on(?:wards?)?|and\s+later|or\s+later"
+    r"|and\s+after|or\s+after))(?![\w-])",
+    re.IGNORECASE,
+)
 _VALUE_TOKEN = re.compile(r"%v\d+$")
 _FLAG_TOKEN = re.compile(r"%[tf]\d+$")
 # "from the list below": where the records are, not a field named "from".
@@ -435,6 +500,16 @@ _AND_SPLITS = _KEEP | {"give", "return", "output", "convert", "turn", "show"}
 # Text values read as values: short, a word or a few, never a word of the closed classes.
 _VALUE_TEXT = re.compile(r"[A-Za-z\u3400-\u9fff][\w&' .-]{1,39}$")
 _MAX_VALUES = 400
+# Words of a key written short, and the word said in full ("flightNo": "flight number").
+_SHORT = {
+    "no": "number", "nr": "number", "num": "number", "qty": "quantity", "amt": "amount",
+    "pct": "percent(?:age)?", "dept": "department", "addr": "address", "desc": "description",
+}  # fmt: skip
+# "the number of comments", "by count of pages": the field itself when the noun after "of"
+# is a key that is a number in every record (not the records, which "count" counts).
+_NUMBER_OF = re.compile(
+    r"(?<![a-z])(?:the\s+)?(?:number|count)\s+of\s+([a-z_][a-z0-9_]*)(?![a-z0-9_])"
+)
 # "name starts with L", "ends with 'son'", "contains Hub": a test of a field's text by the
 # literal said after it (quoted, or one word), which keeps its case; "contains" and
 # "includes" also test whether an array field holds the literal.
@@ -469,6 +544,7 @@ class _Op:
     negated: bool = False
     record: bool = False  # an extreme said by a superlative asks for a record, not a value
     whole: bool = False  # the record itself is the answer ("which item has the highest …")
+    inverted: bool = False  # a filter said as what to remove ("drop those under 30")
 
     def sentence(self, name: Callable[[str], str]) -> str:
         """The grammar's words for the operation, each field written by ``name``."""
@@ -489,6 +565,10 @@ class _Op:
             return "count"
         if self.kind == "group":
             return f"count by {field}"
+        if self.kind == "notnull":
+            return f"filter where {field} is not null"
+        if self.kind == "none":
+            return "whether none remain"
         if self.kind == "exists":
             return "whether any remain"
         if self.kind == "round":
@@ -528,6 +608,8 @@ class Records:
     # the numbers of each key that is a number in every record, and of each key that is a
     # number or null in every record (its numbers; ``numeric`` says False for it)
     numbers: Mapping[str, frozenset[int | float]] = dataclass_field(default_factory=dict)
+    # the keys whose value is a number or null in every record, with at least one of each
+    nullable: frozenset[str] = frozenset()
 
 
 def record_shape(payload: str | None) -> Records | None:
@@ -572,7 +654,16 @@ def records_of(data: Any) -> Records | None:
         held = [r[k] for r in data if r[k] is not None]  # a number or null in every record
         if held and len(held) < len(data) and all(_number(v) for v in held):
             numbers[k] = frozenset(held)
-    return Records(numeric, texts, flags, {k: v for k, v in members.items() if v}, numbers)
+    nullable = frozenset(
+        k
+        for k in numeric
+        if "." not in k
+        and any(r[k] is None for r in data)
+        and any(_number(r[k]) for r in data)
+        and all(r[k] is None or _number(r[k]) for r in data)
+    )
+    members = {k: v for k, v in members.items() if v}
+    return Records(numeric, texts, flags, members, numbers, nullable)
 
 
 def _number(value: Any) -> bool:
@@ -595,6 +686,7 @@ def query_sentence(
     flags: frozenset[str] = frozenset(),
     members: Mapping[str, frozenset[str]] | None = None,
     numbers: Mapping[str, frozenset[int | float]] | None = None,
+    nullable: frozenset[str] = frozenset(),
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
@@ -605,7 +697,9 @@ def query_sentence(
     the strings they hold ("users with the admin role"); the
     ``flags`` (keys whose values are true or false) are said as adjectives of the records
     ("the remote ones" for ``isRemote``); the ``numbers`` of each number key decide a bound
-    said without saying whether it is included (以下, 以上): only when no record holds it.
+    said without saying whether it is included (以下, 以上): only when no record holds it;
+    the ``nullable`` keys (a number or null in every record) are read by a filter that keeps
+    the records it names (a null is above nothing and below nothing), never by one inverted.
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
@@ -618,6 +712,7 @@ def query_sentence(
         if last not in lowered and sum(k.lower().endswith("." + last) for k in nested) == 1:
             lowered[last] = key
     instruction = _ZH_TEXT_TEST.sub(_zh_text_test, instruction)  # 以L开头: starts with L
+    instruction = _QUOTED_IN.sub(r" whose \g<field> contains \g<quoted> ", instruction)
     instruction, literals = _mark_literals(instruction, lowered)
     if re.search(r"[\"`“”‘’]|(?<![A-Za-z])'|'(?![A-Za-z])", instruction):
         raise _refuse("the instruction quotes words")
@@ -633,28 +728,56 @@ def query_sentence(
         instruction, more = _mark_literals(instruction, lowered, len(literals))
         literals += more
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
+    instruction = _PERIOD.sub(_period, instruction)  # "in March 2024", "from 2021 onwards"
     text, values = _mark_values(instruction, lowered, texts or {})
     text = _ONE_OF.sub(lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*", " %or ", m[0]), text)
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
     text = _YES_NO.sub(" %yn ", text)  # before "/" joins fields: "yes/no", "true/false"
+    text = _PER_RECORD.sub(
+        lambda m: m[1] if m[2] in RECORD_NOUNS and m[2] not in lowered else m[0], text
+    )
+    # "the average order value": the value of a record is its one field of cost
+    text = _RECORD_VALUE.sub(
+        lambda m: (
+            " cost "
+            if m[1] in RECORD_NOUNS and m[1] not in lowered and _field("cost", lowered)
+            else m[0]
+        ),
+        text,
+    )
+    totals = [k for k in keys if "total" in key_words(k)]
+    if len(totals) == 1:
+        text = _EXTREME_TOTAL.sub(lambda m: f"{m[1]} {totals[0].lower()}", text)
+    # "ignoring nulls", 空值不算 (%nn, core/query_zh.py): left out of an average
+    unnulled = _NULLS.search(text) is not None or "%nn" in text
+    text = _ROUND.sub(lambda m: f" %r{m[1]} ", text)  # "rounded to 2 decimals"
+    text = _NULLS.sub(" ", text)
     text = re.sub(r"\s[-–—]+\s", " , ", text)  # "sort by salary - highest to lowest"
     text = re.sub(
         r"(?<![a-z])(?:based\s+on|according\s+to|on\s+the\s+basis\s+of)(?![a-z])", " by ", text
     )
     text = re.sub(r"\s*(?:→|->)\s*", " to ", text)  # "low→high"
-    text = re.sub(
-        r"(?<![a-z])(?:the\s+)?(?:total\s+)?(?:number|count)\s+of(?![a-z])", " count ", text
-    )
     text = re.sub(r"(?<![a-z])(?:add|sum)\s+up(?![a-z])", " sum ", text)
     for key in sorted(lowered, key=len, reverse=True):  # "flight time" for flight_time
         words = key_words(lowered[key])
         if len(words) > 1:  # the last word in a plural form too ("last names")
-            phrase = r"[\s_-]*".join(map(re.escape, words)) + "(?:e?s)?"
+            # a word of the key written short is said in full too ("flight number" for
+            # flightNo, "stock quantity" for stock_qty)
+            said = [
+                rf"(?:{re.escape(w)}|{_SHORT[w]})" if w in _SHORT else re.escape(w) for w in words
+            ]
+            phrase = r"[\s_-]*".join(said) + "(?:e?s)?"
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
+    # after the keys' words ("the track number of …" for trackNo is no count)
+    text = _NUMBER_OF.sub(lambda m: _number_of(m, lowered, keys), text)
+    text = re.sub(
+        r"(?<![a-z])(?:the\s+)?(?:total\s+)?(?:number|count)\s+of(?![a-z])", " count ", text
+    )
     text = _mark_flags(text, flags)
     text = re.sub(r"(?<=[a-z])-(?=[a-z0-9])", " ", text)  # "highest-priced", "top-2"
     text = _MONEY.sub(lambda m: f" {m[1] or m[2]} %money ", text)
     text = _KEEP_PHRASES.sub(" keep ", text)
+    text = _FOR_ALL.sub(" %forall ", text)  # "name and city for everyone": a projection
     text = re.sub(r"(?<![a-z0-9_])(?:filter|take|leave|throw)\s+out(?![a-z0-9_])", " %out ", text)
     # "from newest to oldest": an order in time, before "oldest" is read as an age
     text = re.sub(r"(?<![a-z])from\s+(?:newest|latest)\s+to\s+oldest(?![a-z])", " @new ", text)
@@ -675,6 +798,7 @@ def query_sentence(
     text = _MAGNITUDE.sub(_magnitude, text)  # "over 15 million", "100k"
     text = _HOW.sub(lambda m: f" {_HOW_CONCEPTS[m[1]]} ", text)
     text = _ANY.sub(" %any ", text)
+    text = _ALL.sub(" %all ", text)
     if "%yn" in text and "%any" not in text:  # "anyone earning over 9000? true or false"
         text = _BARE_ANY.sub(" %any ", text, count=1)
     if "%yn" in text and "%any" not in text:
@@ -688,12 +812,16 @@ def query_sentence(
     for pattern, word in _DIRECTIONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_])", f" @{word} ", text)
     text = _SYMBOLS.sub(lambda m: f" #{_SYMBOL_MARKS.get(m[1], m[1])} ", text)
+    # "after 2019", "before 2015": a year, compared with a field of dates or years
+    text = re.sub(
+        r"(?<![a-z])(after|before|since|until|later\s+than|earlier\s+than)\s+([12]\d{3})(?![\d.])",
+        r" \1 \2 %year ",
+        text,
+    )
     for pattern, word in _COMPARISONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
     numeric = tuple(k for k, number in keys.items() if number)
     ops: list[_Op] = []
-    nulls = {k for k in numbers or {} if not keys.get(k)}  # a number or null in every record
-    skip_nulls = "%nn" in _TOKEN.findall(text)  # 空值不算: an aggregate leaves nulls out
     for op in (
         op
         for clause in _clauses(text)
@@ -716,22 +844,35 @@ def query_sentence(
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
         if op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
-            if not _all_dates((texts or {}).get(op.fields[0], frozenset())):
+            if keys[op.fields[0]] and key_words(op.fields[0])[-1] == "year":
+                op = _day_as_year(op)  # "published in the 1990s" of publishedYear
+            elif not _all_dates((texts or {}).get(op.fields[0], frozenset())):
                 raise _refuse(f"'{op.fields[0]}' does not hold a date in every record")
-        elif op.kind in ("top", "filter", "agg") and op.fields[0] in nulls:
-            # a null is on no side of a comparison (a removal would keep it) and no value of
-            # an aggregate, unless the instruction leaves nulls out
-            # ("!=": is a null other than 50?)
-            negated = op.negated or op.comparison == "!="
-            if negated or not (op.kind == "filter" or (op.kind == "agg" and skip_nulls)):
+        elif op.kind == "filter" and _YEAR.match(op.number) and not keys[op.fields[0]]:
+            # "hired after 2019" of a field of dates: from 2020-01-01 on
+            if not _all_dates((texts or {}).get(op.fields[0], frozenset())):
+                raise _refuse(f"'{op.fields[0]}' is not a number in every record")
+            ops.extend(_year_of_dates(op)[:-1])
+            op = _year_of_dates(op)[-1]
+        elif op.kind == "filter" and op.fields[0] in nullable and not op.inverted:
+            # "readings above 30 degrees": a null is not above 30, nor below it; is it other
+            # than 30 ("!=")? not said
+            if op.comparison == "!=":
                 raise _refuse(f"'{op.fields[0]}' is null in some records")
-            if op.kind == "agg":
-                ops.append(_Op("is", op.fields[:1], value="null", negated=True))
-                nulls.discard(op.fields[0])
-                skip_nulls = False
+        elif op.kind in ("top", "agg") and op.fields[0] in nullable:
+            # "the 2 coldest readings", "the max humidity": a null is no extreme; a total or
+            # an average leaves nulls out only when the instruction says so
+            if op.kind == "agg" and op.comparison not in ("highest", "lowest") and not unnulled:
+                raise _refuse(f"'{op.fields[0]}' holds nulls: say whether they are left out")
+            ops.append(_Op("notnull", op.fields[:1]))
         elif op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number in every record")
-        if op.kind == "nonnull":
+        if ops and ops[-1].kind == "per":  # "cities per continent - a count for each"
+            if op.kind != "count" or op.fields:
+                raise _refuse("a field to group by and no count of each group after it")
+            if not (texts or {}).get(ops[-1].fields[0]):
+                raise _refuse("a count per value of a field with no text values")
+            ops[-1] = _Op("group", ops[-1].fields)
             continue
         if op.kind == "fields" and (not ops or ops[-1].kind != "keep"):
             ops.append(op)  # a field alone: an order may follow ("price: low to high")
@@ -773,8 +914,8 @@ def query_sentence(
     inside = {f.split(".")[0] for op in ops for f in op.fields if "." in f}
     if inside & {f for op in ops for f in op.fields}:  # "buyers in FR": the buyers, or orders?
         raise _refuse("an object that is filtered by a field inside it and also named itself")
-    if skip_nulls:
-        raise _refuse("nulls left out of no aggregate of a field that holds them")
+    if any(op.kind == "per" for op in ops):
+        raise _refuse("a field to group by and no count of each group after it")
     if any(op.kind == "by" for op in ops):
         raise _refuse("a field after 'by' with no word of sorting or order")
     if any(op.kind == "fields" for op in ops):
@@ -789,21 +930,33 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
     if not ops:
         raise _refuse("the instruction asks for no query")
     number = [op for op in ops if op.kind == "number"]
-    rounded = [op for op in ops if op.kind == "round"]  # 保留两位小数: of the value at the end
+    rounded = [op for op in ops if op.kind == "round"]
     ops = [op for op in ops if op.kind not in ("number", "round")]
+    if rounded:  # "…, rounded to 2 decimals": of the one number an aggregate gives
+        last = ops[-1] if ops else None
+        if (
+            len(rounded) > 1
+            or last is None
+            or last.kind != "agg"
+            or last.record
+            or last.whole
+            or any(op.kind in ("keep", "lookup", "count", "group") for op in ops)
+        ):
+            raise _refuse("a rounding of no one number")
+        sentence = _sentence(ops, name)
+        return f"{sentence}, rounded to {rounded[0].number} decimals" + (
+            ". Number only." if number else ""
+        )
     if not ops:
         raise _refuse("the instruction asks for no query")
-    if rounded:
-        if len(rounded) > 1 or ops[-1].kind != "agg" or ops[-1].record:
-            raise _refuse("decimals asked for of no one value")
-        said = f"{_sentence(ops, name)}, then {rounded[0].sentence(name)}"
-        return f"{said}. Number only." if number else said
     if any(op.record and op.kind == "agg" and not op.whole for op in ops[-1:]):
         raise _refuse("a superlative asks for a record: name the field to answer with")
     if any(op.kind == "lookup" for op in ops) and len(ops) > 1:
         raise _refuse("a value of one record asked for with another operation")
     ends = [
-        i for i, op in enumerate(ops) if op.kind in ("count", "agg", "lookup", "exists", "group")
+        i
+        for i, op in enumerate(ops)
+        if op.kind in ("count", "agg", "lookup", "exists", "none", "group")
     ]
     if ends and ends[0] != len(ops) - 1:
         last = ops[ends[0]]
@@ -825,6 +978,18 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
         raise _refuse("a number asked for of records")
     sentence = ", then ".join(op.sentence(name) for op in ops)
     return f"{sentence}. Number only." if number else sentence
+
+
+def _number_of(m: re.Match[str], lowered: Mapping[str, str], keys: Mapping[str, bool]) -> str:
+    """ "number of comments" → ``comments`` when the noun is a key (as written or a plural
+    of it) that holds a number in every record and names no records; else as written."""
+    noun = m[1]
+    if noun in RECORD_NOUNS or noun in _CLOSED:
+        return m[0]
+    key = _field(noun, lowered)
+    if key is None or not keys.get(key):
+        return m[0]
+    return f" {key.lower()} "
 
 
 def _mark_dates(instruction: str) -> str:
@@ -855,9 +1020,67 @@ def _lone_date(texts: Mapping[str, frozenset[str]]) -> str:
     return found[0]
 
 
+def _lone_time(texts: Mapping[str, frozenset[str]], numeric: tuple[str, ...]) -> str:
+    """The one key that holds an ISO date in every record or is a number of years (its last
+    word "year": startYear); ``Unsupported`` for none or several (a year is never a
+    comparison of some other number: "orders after 2019" is no amount above 2019)."""
+    found = [key for key, values in texts.items() if _all_dates(values)]
+    found += [key for key in numeric if key_words(key)[-1:] == ["year"]]
+    if len(found) != 1:
+        raise _refuse(f"a year, and {len(found)} fields of dates or years: name one")
+    return found[0]
+
+
 def _all_dates(values: frozenset[str]) -> bool:
     """Whether every text value of a field is an ISO date (so text order is time order)."""
     return bool(values) and all(_ISO_DATE.match(v) for v in values)
+
+
+_YEAR = re.compile(r"[12]\d{3}$")
+# "hired after 2019", "in 2019", "before 2015": a year compared with a field of dates is the
+# day it starts or the day after it ends, so that text order on ISO dates is exact
+_YEAR_BOUNDS = {">": (">=", 1), ">=": (">=", 0), "<": ("<", 0), "<=": ("<", 1)}
+
+
+def _year_of_dates(op: _Op) -> list[_Op]:
+    """A filter of a year on a field of ISO dates as filters of days: after 2019 is on or
+    after 2020-01-01, "2019 or earlier" before 2020-01-01, in 2019 (==) both bounds."""
+    year = int(op.number)
+    if op.comparison == "==":
+        return [
+            replace(op, comparison=">=", number=f'"{year}-01-01"'),
+            replace(op, comparison="<", number=f'"{year + 1}-01-01"'),
+        ]
+    if op.comparison not in _YEAR_BOUNDS or op.inverted:
+        raise _refuse("a year compared with a field of dates in a way that names no day")
+    comparison, later = _YEAR_BOUNDS[op.comparison]
+    return [replace(op, comparison=comparison, number=f'"{year + later}-01-01"')]
+
+
+def _day_as_year(op: _Op) -> _Op:
+    """A bound of a period ("the 1990s": from 1990-01-01, before 2000-01-01) on a field of
+    years: the year, when the bound is the first day of a year and is compared so that the
+    year says the same (at least, before); ``Unsupported`` otherwise."""
+    m = re.fullmatch(r'"([12]\d{3})-01-01"', op.number)
+    if m is None or op.comparison not in (">=", "<"):
+        raise _refuse(f"a day compared with '{op.fields[0]}', a field of years")
+    return replace(op, number=m[1])
+
+
+def _period(m: re.Match[str]) -> str:
+    """ "in 2019", "in March 2024", "in the 1990s", "from 2021 onwards": the first day of the
+    period and the first day after it, as two comparisons of dates; "2019" alone compares a
+    year (of a field of years or of dates)."""
+    if m["onward"]:
+        return f" #>= {m['onward']} %year "
+    if m["decade"]:
+        start = int(m["decade"]) * 10
+        return f" #>= %d{start}0101 #< %d{start + 10}0101 "
+    if m["month"]:
+        year, month = int(m["myear"]), _MONTHS[m["month"].lower()]
+        after = (year + 1, 1) if month == 12 else (year, month + 1)
+        return f" #>= %d{year}{month:02d}01 #< %d{after[0]}{after[1]:02d}01 "
+    return f" #== {m['year']} %year "
 
 
 def _mark_values(
@@ -949,6 +1172,15 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
         if any(w in _CLOSED for w in words):
             continue
         adjective = r"[\s_-]*".join(map(re.escape, words))
+        # "people who work remotely", "not remotely": the flag said as an adverb after a verb
+        # that places a record (work, live, …)
+        verbs = "|".join(sorted(_MEMBERSHIP))
+        text = re.sub(
+            rf"(?<![a-z0-9_%-])((?:do\s+not|don't|does\s+not|doesn't)\s+)?(?:{verbs})\s+"
+            rf"{adjective}ly(?![a-z0-9_])",
+            lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
+            text,
+        )
         text = re.sub(
             rf"(?<![a-z0-9_%-])(non-?|not\s+|in|un)?{adjective}(?=\s+(?:{nouns})(?![a-z0-9_]))",
             lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
@@ -1106,7 +1338,7 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
 
 # Last words of a key that say it holds a point in time ("created_at", "releaseDate"): its
 # head is the word before ("created", "release").
-_TIME_ENDS = frozenset({"at", "on", "date", "time", "day"})
+_TIME_ENDS = frozenset({"at", "on", "date", "time", "day", "year"})
 
 
 def _head_words(words: list[str]) -> set[str]:
@@ -1129,7 +1361,7 @@ def _head_field(word: str, keys: Mapping[str, str], *, glossary: bool = True) ->
     """The one key whose last word ``word`` names, as it is, in a word form or through the
     glossary (a key of one word is its own last word; a key of a point in time also the word
     before: "created" for created_at); None for none or several."""
-    words_of = {key: words for key in keys.values() if (words := key_words(key))}
+    words_of = {key: _said_words(words) for key in keys.values() if (words := key_words(key))}
     named = set()
     for part in {w for words in words_of.values() for w in words}:
         try:
@@ -1140,6 +1372,25 @@ def _head_field(word: str, keys: Mapping[str, str], *, glossary: bool = True) ->
     # "stock" with inStock and stockCount: the last word of one key, a word of another
     elsewhere = [key for key, words in words_of.items() if set(words) & named]
     return found[0] if len(found) == 1 and len(elsewhere) == 1 else None
+
+
+# The last word of a key that counts what the words before it name ("pageCount",
+# "page_count": "pages"), and a first word that does ("num_pages").
+_COUNT_ENDS = frozenset({"count", "counts"})
+_COUNT_STARTS = frozenset({"num", "number", "no"})
+
+
+def _said_words(words: list[str]) -> list[str]:
+    """A key's words as a field word names them: without a unit after them (price_usd:
+    price; temperature_c: temperature, see core/lexicon_zh.UNIT_WORDS) and without a word
+    that says the key counts them (pageCount, num_pages: page, pages)."""
+    if len(words) > 1 and words[-1] in UNIT_WORDS:
+        words = words[:-1]
+    if len(words) == 2 and words[-1] in _COUNT_ENDS:
+        words = words[:-1]
+    elif len(words) == 2 and words[0] in _COUNT_STARTS:
+        words = words[1:]
+    return words
 
 
 def _clause(
@@ -1156,12 +1407,29 @@ def _clause(
     class or the slots make no one operation. ``numeric``: the keys that are a number in
     every record (a comparison or an extreme of the records that names no field is of the
     one such key)."""
-    if len(words) == 1 and (rounded := re.fullmatch(r"%r(\d)", words[0])):
-        return [_Op("round", number=rounded[1])]  # 保留两位小数 (core/query_zh.py)
     if words == ["%nn"]:  # 空值不算: nulls left out of an aggregate (core/query_zh.py)
-        return [_Op("nonnull")]
+        return []
+    if "%forall" in words:  # "… for everyone": of a count, each group; else a projection
+        counting = "count" in words or {"how", "many"} <= set(words)
+        words = [w for w in words if w != "%forall" or not counting]
+        words = ["keep" if w == "%forall" else w for w in words]
+    rounded = [w for w in words if re.fullmatch(r"%r\d", w)]
+    if rounded:  # "rounded to 2 decimals": a clause of its own
+        if len(rounded) > 1 or any(
+            w not in rounded and w not in _BENIGN and w not in ("and", "then", "please")
+            for w in words
+        ):
+            raise _refuse("a rounding with more in its clause")
+        return [_Op("round", number=rounded[0][2:])]
     if "%or" in words:  # "pending or shipped orders": one field, one of the values
         return _one_of_clause(words, keys, values, texts, source, flags, numeric)
+    if "%all" in words:  # "are all of them over 30": no record is 30 or under
+        ops = _clause(
+            [w for w in words if w != "%all"], keys, values, texts, source, flags, numeric
+        )
+        if len(ops) != 1 or ops[0].kind != "filter" or ops[0].number.startswith('"'):
+            raise _refuse("a question whether all records are so, of no one comparison")
+        return [_inverted(ops[0]), _Op("none")]
     asked = "%any" in words  # "does anyone earn over 100k": whether any record is so
     asked_q = asked or "%yn" in words  # 吗 ends a question that "有没有" or "yes or no" asks
     words = [w for w in words if w not in ("%any", "%yn") and (w != "%q" or not asked_q)]
@@ -1213,7 +1481,10 @@ def _clause(
                 raise _refuse("a flag with an operation it does not go with") from None
             ops = [_flag_filter(said, [], flags), *more]
         return [*ops, _Op("count")] if counted else ops
+    said_year = "%year" in words  # a number said as a year ("in 2019", "after 2019")
+    words = [w for w in words if w != "%year"]
     words = _value_superlatives(words, keys)
+    words = _value_named(words, keys, values, texts)
     one = "one" in words and "one" not in keys  # "give me the one with …", 那个
     words = [w for w in words if w != "one" or w in keys]
     # "which item has the highest rating", "give me the one with …", "return the youngest
@@ -1261,8 +1532,19 @@ def _clause(
     if len(dirs) > 1 or len(marked) > 1:
         raise _refuse("a clause says more than one query")
     extremes = head & (_UP | _DOWN)
+    unnamed = {c for c in head & _CONCEPTS if _field(c, keys) is None}
+    if unnamed and extremes and "by" in head and len(fields) == 1:
+        # "the 3 longest books by page count": the superlative names no key of the records,
+        # and "by" names the field it ranks by; the superlative says which end
+        head -= unnamed
+        rest = [w for w in rest if w not in unnamed]
     if not fields and any(n.startswith('"') for n in numbers):  # "orders since 2024-03-08"
         fields.append(_lone_date(texts))
+    if not fields and said_year:  # "orders after 2019": of the one field of dates or years
+        fields.append(_lone_time(texts, numeric))
+    if _said_count(words, fields, numbers, cmps, dirs, head, keys):
+        cmps = ["=="]  # "which flight has 0 seats left", "books with 300 pages": that many
+        head -= {"exactly"}
     compared = len(cmps) == 1 and len(numbers) == 1 and not dirs
     extreme = bool(extremes) and not numbers and not cmps and not dirs
     named = one or _names_records(words, keys)
@@ -1332,6 +1614,15 @@ def _clause(
             _Op("filter", (fields[0],), number=n, comparison=c)
             for c, n in zip(cmps, numbers, strict=True)
         ]
+    elif (
+        len(fields) == 1
+        and head & {"per", "each"}
+        and head <= {"per", "each", "for"}
+        and not (numbers or cmps or dirs or marked or record)
+    ):
+        # "cities per continent" (then "give me a count for each"): the field a count in a
+        # clause after it is per
+        return [_Op("per", (fields[0],))]
     else:
         nouns = any(w in RECORD_NOUNS and w not in keys for w in words)
         ops = _of_extreme(fields, head, nouns) if record and len(fields) == 2 else []
@@ -1374,6 +1665,53 @@ def _clause(
             raise _refuse("a count of something other than records")
         ops.append(_Op("count"))
     return ops
+
+
+def _value_named(
+    words: list[str],
+    keys: Mapping[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+) -> list[str]:
+    """``words`` with a value's own field said right after it dropped ("the Engineering
+    department", "the Sales team": the value, of that field), and "by" right before a value
+    read as "in" ("books by Mei Lin": the records that hold it)."""
+    out: list[str] = []
+    for i, w in enumerate(words):
+        before = out[-1] if out else ""
+        key = _field(w, keys) if _VALUE_TOKEN.match(before) else None
+        if key is not None and values[int(before[2:])] in texts.get(key, frozenset()):
+            continue
+        if w == "by" and i + 1 < len(words) and _VALUE_TOKEN.match(words[i + 1]):
+            w = "in"
+        out.append(w)
+    return out
+
+
+# Words a clause that says how many of a field a record has may hold ("which flight has 0
+# seats left", "the books with exactly 300 pages").
+_COUNT_WORDS = frozenset({"has", "have", "with", "which", "that", "who", "exactly", "only"})
+
+
+def _said_count(
+    words: Sequence[str],
+    fields: Sequence[str],
+    numbers: Sequence[str],
+    cmps: Sequence[str],
+    dirs: Sequence[str],
+    head: set[str],
+    keys: Mapping[str, str],
+) -> bool:
+    """Whether a clause says a record has a number of its one field, the number right before
+    the field's word and no word of an extreme or a comparison ("has 0 seats left")."""
+    if len(fields) != 1 or len(numbers) != 1 or cmps or dirs or head - _COUNT_WORDS:
+        return False
+    if not head & {"has", "have", "with"}:
+        return False
+    return any(
+        w == numbers[0] and _field(words[i + 1], keys) == fields[0]
+        for i, w in enumerate(words[:-1])
+    )
 
 
 def _value_superlatives(words: list[str], keys: Mapping[str, str]) -> list[str]:
@@ -1569,8 +1907,8 @@ def _inverted(op: _Op) -> _Op:
     """The filter that keeps the records ``op`` keeps out (the field is a number in every
     record for a comparison, so each record is on exactly one side)."""
     if op.kind == "is":
-        return replace(op, negated=not op.negated)
-    return replace(op, comparison=_INVERSE[op.comparison], negated=True)  # nulls: no side
+        return replace(op, negated=not op.negated, inverted=True)
+    return replace(op, comparison=_INVERSE[op.comparison], inverted=True)
 
 
 def _operation(
@@ -1832,11 +2170,7 @@ def _one_of_clause(
         [*words[:start], run[0], *words[end + 1 :]], keys, values, texts, source, flags, numeric
     )
     found = [op for op in ops if op.kind == "is"]
-    if (
-        len(found) != 1
-        or found[0].negated
-        or found[0].value != json.dumps(said[0], ensure_ascii=False)
-    ):
+    if len(found) != 1 or found[0].value != json.dumps(said[0], ensure_ascii=False):
         raise _refuse("values joined by 'or' that are no one value filter")
     field = found[0].fields[0]
     named = any(_field(w, keys) == field for w in words)
@@ -1844,6 +2178,10 @@ def _one_of_clause(
         holders = [k for k, vs in texts.items() if value in vs]
         if field not in holders or (not named and len(holders) != 1):
             raise _refuse(f"{value!r} is not a value of {field!r} alone")
+    if found[0].negated:  # "not in Sales or HR", "except Asia or Europe": none of them
+        at = ops.index(found[0])
+        nots = [replace(found[0], value=json.dumps(v, ensure_ascii=False)) for v in said]
+        return [*ops[:at], *nots, *ops[at + 1 :]]
     quoted = " ".join(json.dumps(v, ensure_ascii=False) for v in said)
     return [replace(op, kind="one_of", value=quoted) if op is found[0] else op for op in ops]
 

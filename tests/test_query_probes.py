@@ -25,13 +25,14 @@ PROBES: dict[str, dict[str, Any]] = {
 # arrival, 2026-12-07: open 18/110, sealed 13/74; with Chinese field words as data and the
 # Chinese classes of core/lexicon_zh.py: open 29/110, sealed 21/74; with the condition shapes
 # of record queries as well: open 38/110, sealed 26/74; with the Chinese classes by the
-# records' shape — nulls, decimals, units, years of dates, arrays, value words, 和 —:
-# probes.yaml sealed 25/38, probes2.yaml open 98/112, sealed 34/60, probes3.yaml open 49/110,
-# sealed 29/74), raised as recall grows: the test guards against regression.
+# records' shape — nulls, decimals, units, years of dates, arrays, value words, 和 — and
+# English keys by structure, periods of time, nulls, values said around, "which" answered
+# with the records: see the floors below, set from both measured on main after the merge),
+# raised as recall grows: the test guards against regression.
 RECALL_FLOOR = {
-    "probes.yaml": {"open": 0.95, "sealed": 0.65},
-    "probes2.yaml": {"open": 0.87, "sealed": 0.56},
-    "probes3.yaml": {"open": 0.44, "sealed": 0.39},
+    "probes.yaml": {"open": 0.97, "sealed": 0.65},
+    "probes2.yaml": {"open": 0.88, "sealed": 0.56},
+    "probes3.yaml": {"open": 0.68, "sealed": 0.39},
 }
 HALVES = [(name, half) for name in PROBES for half in ("open", "sealed")]
 # Known defects: none. The sealed half of probes2.yaml held 2 wrong answers and 1 fallback

@@ -180,8 +180,13 @@ def alpha(children: Children) -> list[Directive]:
 
 def _alpha_sort(done: list[Directive], order: str) -> None:
     """ "List the names in alphabetical order": sort the records by the field just picked,
-    before picking it. Anything else (records, a sort already there) falls back."""
+    before picking it; "the distinct authors, alphabetically": the values in that order.
+    Anything else (records, a sort already there) falls back."""
     steps = [d for d in done if isinstance(d, Step)]
+    if steps and steps[-1].op == "distinct" and not any(s.op == "sort" for s in steps):
+        # "list the distinct authors, alphabetically": the values themselves in that order
+        done[done.index(steps[-1])] = Step("distinct", {**steps[-1].params, "order": order})
+        return
     if not steps or steps[-1].op != "pluck" or any(s.op == "sort" for s in steps):
         raise Unsupported("query.order_field", "in alphabetical order of which field?")
     pluck = steps[-1]
@@ -285,7 +290,7 @@ def filter_(children: Children) -> list[Directive]:
 
 def filter_which(children: Children) -> list[Directive]:
     """ "Which products cost more than 20?": a filter; what to answer with comes from the rest
-    of the instruction (see ``_check_which_answer``)."""
+    of the instruction, else the records themselves (see ``finish``)."""
     return [*_conds(children), Step("jy.which")]
 
 
@@ -580,13 +585,16 @@ def finish(directives: list[Directive]) -> list[Directive]:
     directives = _reformat(_grouped(directives))
     as_number = any(isinstance(d, Step) and d.op == "jy.number" for d in directives)
     out: list[Directive] = []
-    for i, d in enumerate(directives):
+    for d in directives:
         previous = next((s for s in reversed(out) if isinstance(s, Step)), None)
         if isinstance(d, Step) and d.op == "jy.alpha":
             _alpha_sort(out, d.params["order"])
             continue
         if isinstance(d, Step) and d.op == "jy.which":
-            _check_which_answer(directives[i + 1 :])
+            # "Which students scored above 80?" asks for the records that are so: with no
+            # step after it that says what to answer with (their names, how many), the
+            # answer is those records in full. A field the question did not name (a name, a
+            # title) would be a guess; the records hold every field and add nothing.
             continue
         if isinstance(d, Step) and d.op == "jy.sorted":
             # "the first 2 students sorted by name": sort first, or take 2 and then sort?
@@ -638,16 +646,6 @@ def finish(directives: list[Directive]) -> list[Directive]:
 
 
 _ORDER_KEEPING = ("first", "last", "pluck", "project", "filter", "drop")
-
-
-def _check_which_answer(after: list[Directive]) -> None:
-    """ "Which students scored above 80?" asks for them, but in what form: their names, the
-    records, a count? Some step after the question must say so ("… Give their names")."""
-    if not any(isinstance(d, Step) and d.op not in ("filter", "sort") for d in after):
-        raise Unsupported(
-            "query.which_unstated",
-            "say what to answer with: their names, the records as JSON, how many …",
-        )
 
 
 def _sorted_before(done: list[Directive]) -> bool:
@@ -777,6 +775,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_last": last,
     "jy_count": count,
     "jy_exists": _const([Step("exists")]),
+    "jy_none": _const([Step("exists", {"none": True})]),
     "jy_count_zh": count,
     "jy_aggregate": aggregate,
     "jy_extreme": extreme,

@@ -230,8 +230,11 @@ OPS = (
         JSON_VALUE,
         JSON_VALUE,
         query.distinct,
-        params={**_obj(field=_FIELD), "required": ["field"]},
-        description="The different values of a field, in order of first appearance.",
+        params={**_obj(field=_FIELD, order={"enum": ["asc", "desc"]}), "required": ["field"]},
+        description=(
+            "The different values of a field, in order of first appearance, or in "
+            "alphabetical order (`order`) when every value is a string."
+        ),
     ),
     OpSpec(
         "get",
@@ -248,7 +251,11 @@ OPS = (
         JSON_VALUE,
         JSON_VALUE,
         query.exists,
-        description="Whether a list holds any item (true or false): a yes/no question.",
+        params=_obj(none={"type": "boolean"}),
+        description=(
+            "Whether a list holds any item (true or false): a yes/no question; with `none`, "
+            "whether it holds none."
+        ),
     ),
     OpSpec(
         "sum",

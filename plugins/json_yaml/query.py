@@ -294,17 +294,26 @@ def pluck(data: Any, *, field: str) -> Any:
     return out
 
 
-def distinct(data: Any, *, field: str) -> list[Any]:
+def distinct(data: Any, *, field: str, order: str | None = None) -> list[Any]:
     """The different values of ``field`` across the records, or of the array at ``field`` of
     one object, in order of first appearance (values compare as JSON: 1, 1.0, true and "1"
-    are four values)."""
+    are four values); with ``order``, in alphabetical order (case aside first, as a sort
+    said alphabetically), which only strings have."""
     values = pluck(data, field=field)
     if isinstance(data, Mapping) and not isinstance(values, list):
         values = [values]
     seen: dict[str, Any] = {}
     for value in values:
         seen.setdefault(json.dumps(value, sort_keys=True), value)
-    return list(seen.values())
+    out = list(seen.values())
+    if order is None:
+        return out
+    if not all(isinstance(v, str) for v in out):
+        raise Unsupported(
+            "query.order_field",
+            f"the values of {field!r} are not all strings: no alphabetical order",
+        )
+    return sorted(out, key=lambda v: (v.casefold(), v), reverse=order == "desc")
 
 
 def get(data: Any, *, path: str) -> Any:
@@ -336,11 +345,12 @@ def keys(data: Any) -> list[str]:
     return [str(k) for k in data]
 
 
-def exists(data: Any) -> bool:
-    """Whether the list (the records a filter kept) holds any item: a yes/no question."""
+def exists(data: Any, *, none: bool = False) -> bool:
+    """Whether the list (the records a filter kept) holds any item: a yes/no question; with
+    ``none``, whether it holds none ("are all of them over 30": none is 30 or under)."""
     if not isinstance(data, list):
         raise OpError(f"whether any remain needs a list; the data is {_kind(data)}")
-    return bool(data)
+    return not data if none else bool(data)
 
 
 def count(data: Any) -> int:
