@@ -564,17 +564,7 @@ class Engine:
             texts = tuple(p.text for p in candidate.payloads)
             closing = self._closing_reads(candidate) if candidate.closing else None
             written = normalise(candidate.instruction)
-            # the words read: all of the instruction, or the words before the payload when
-            # the sentence after it only asks for the answer alone (as the surface drops it)
-            said = written
-            after = candidate.closing or candidate.after_fence
-            if (
-                after
-                and (closing or self._closing_cached(_head(candidate), after))
-                is _Closing.ANSWER_ONLY
-                and not _names_key(after, texts)
-            ):
-                said = normalise(_head(candidate))
+            said = self._words_read(candidate, closing, written, texts)
             instruction = self.surface.canonical(said, texts)
             gate = check_text(instruction, texts)
             if closing is _Closing.DATA:
@@ -813,6 +803,22 @@ class Engine:
             return readers[0].func(payload.text), "yaml"
         except (ZeroLayerError, ValueError, RecursionError):
             return None
+
+    def _words_read(
+        self, candidate: Segmented, closing: _Closing | None, written: str, texts: tuple[str, ...]
+    ) -> str:
+        """The words of a reading's instruction the grammar reads: all of them (``written``),
+        or the words before the payload where the sentence after it (a closing sentence, or
+        the words after the last fence) only asks for the answer alone and names no format
+        those words do not. The surface would drop that sentence; joined with the words
+        before it into one clause, it may change what they read as."""
+        after = candidate.closing or candidate.after_fence
+        if not after:
+            return written
+        role = closing if candidate.closing else self._closing_cached(_head(candidate), after)
+        if role is not _Closing.ANSWER_ONLY or _names_key(after, texts):
+            return written
+        return normalise(_head(candidate))
 
     def _closing_reads(self, candidate: Segmented) -> _Closing:
         """What a reading's closing sentence is: instruction when the instruction before the
