@@ -224,12 +224,17 @@ def _unfenced(full: str, slot: re.Pattern[str]) -> Iterator[Segmented]:
 
 # Data on the instruction's line with no colon before it: a SELECT statement after the
 # instruction's words ("pandas equivalent of SELECT …"; in Chinese it ends where Chinese text
-# starts outside quotes: 把 SELECT … 转成pandas), or JSON that runs to the line's end and
-# parses ("can u make this yaml {"a": 1}").
+# starts outside quotes: 把 SELECT … 转成pandas; in a code span it ends at its backtick), or
+# JSON that runs to the line's end and parses ("can u make this yaml {"a": 1}").
 _STATEMENT = re.compile(
     r"(?<=[ \t])(?:SELECT|select|Select)[ \t][^\n]*?[ \t](?:FROM|from|From)[ \t]"
 )
 _JSON_OPEN = re.compile(r"(?<=[A-Za-z\u3400-\u9fff][ \t])[\[{]")
+# a SELECT statement in a code span on the instruction's line: the backticks bound it
+# ("How do I do `SELECT … FROM …` in pandas?")
+_STATEMENT_SPAN = re.compile(
+    r"(?<=[ \t])`((?:SELECT|select|Select)[ \t][^`\n]*?[ \t](?:FROM|from|From)[ \t][^`\n]*)`"
+)
 
 
 def _data_on_the_line(text: str) -> Segmented | None:
@@ -242,6 +247,11 @@ def _data_on_the_line(text: str) -> Segmented | None:
         except (ValueError, RecursionError):
             return None
         return Segmented(text[: brace.start()].strip(), (Payload(data),), how="inline")
+    if (span := _STATEMENT_SPAN.search(text)) is not None:
+        before, after = text[: span.start()].strip(), text[span.end() :].strip()
+        if _has_word(before):
+            instruction = f"{before} {after}".strip()
+            return Segmented(instruction, (Payload(span[1].strip()),), how="inline")
     if (sql := _STATEMENT.search(text)) is not None:
         end = _cjk_outside_quotes(text, sql.start())
         before, after = text[: sql.start()].strip(), text[end:].strip()
