@@ -230,21 +230,7 @@ def test_a_client_that_goes_away_stops_the_stream_and_closes_the_upstreams_answe
     stop reading the upstream when the client leaves in the middle of a stream, and close
     its answer, instead of waiting on an upstream that sends nothing more."""
     name = f"{HANG}-{which}"
-    host, port = servers[which].removeprefix("http://").split(":")
-    body = json.dumps({"model": "m", "max_tokens": 50, "stream": True,
-                       "messages": [{"role": "user", "content": f"script={name} split=0"}]})  # fmt: skip
-    with socket.create_connection((host, int(port)), timeout=5) as sock:
-        sock.sendall(
-            b"POST /v1/messages HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
-            b"content-length: %d\r\n\r\n%s" % (len(body), body.encode())
-        )
-        seen = b""
-        while b"text_delta" not in seen:
-            seen += sock.recv(65536)
-    deadline = time.monotonic() + 5
-    while CLOSED.get(name, 0) < 1 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert CLOSED.get(name) == 1
+    assert _closed_after_leaving(servers[which], "/v1/messages", name, b"text_delta")
 
 
 @pytest.fixture(scope="module")
@@ -266,18 +252,26 @@ def test_a_client_that_leaves_an_openai_stream_stops_the_relay_and_closes_the_up
     the client leaves in the middle, and closes its answer, on the lean path and the full
     path, instead of waiting on an upstream that sends nothing more."""
     name = f"{HANG}-openai-{which}"
-    host, port = openai_servers[which].removeprefix("http://").split(":")
+    assert _closed_after_leaving(
+        openai_servers[which], "/v1/chat/completions", name, b'"content": "a "'
+    )
+
+
+def _closed_after_leaving(url: str, path: str, name: str, marker: bytes) -> bool:
+    """Whether the upstream's answer to script ``name`` is closed (within 5 s) after a client
+    that streamed it from ``path`` leaves once ``marker`` has arrived."""
+    host, port = url.removeprefix("http://").split(":")
     body = json.dumps({"model": "m", "max_tokens": 50, "stream": True,
                        "messages": [{"role": "user", "content": f"script={name} split=0"}]})  # fmt: skip
     with socket.create_connection((host, int(port)), timeout=5) as sock:
         sock.sendall(
-            b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json"
-            b"\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body.encode())
+            b"POST %s HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+            b"content-length: %d\r\n\r\n%s" % (path.encode(), len(body), body.encode())
         )
         seen = b""
-        while b'"content": "a "' not in seen:
+        while marker not in seen:
             seen += sock.recv(65536)
     deadline = time.monotonic() + 5
     while CLOSED.get(name, 0) < 1 and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert CLOSED.get(name) == 1
+    return CLOSED.get(name) == 1
