@@ -259,6 +259,19 @@ def words(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+_FUNCTION_EN = _NEG_EN | _ONLY_EN | _BENIGN_EN
+
+
+def naming_words(text: str) -> list[str]:
+    """The tokens of ``text`` that may name a key of the data (lower case): words and CJK
+    runs, but not the English negators, restrictors and benign words ("only", "the")."""
+    return [
+        low
+        for token in _TOKEN.findall(text)
+        if (token[0].isalpha() or _CJK.match(token)) and (low := token.lower()) not in _FUNCTION_EN
+    ]
+
+
 def answer_formats(text: str, formats: frozenset[str]) -> tuple[str, ...]:
     """The formats the answer-only clauses of ``text`` name, in order ("Return only the
     YAML." names YAML)."""

@@ -17,7 +17,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from zerolayer.core.answer_only import words
+from zerolayer.core.answer_only import naming_words
 from zerolayer.core.blocks.parts import merge_texts
 from zerolayer.core.blocks.split import Block, split_blocks
 from zerolayer.core.blocks.syntax import CURRENT, to_current
@@ -1263,8 +1263,11 @@ def _names_key(sentence: str, payloads: tuple[str, ...]) -> bool:
     the records' code, not for the answer alone)."""
     if not payloads:
         return False
+    named = naming_words(sentence)
+    if not named:
+        return False
     keys = PayloadKeys(payloads)
-    return any(w.lower() in keys for w in words(sentence))
+    return any(w in keys for w in named)
 
 
 def _one_word(instruction: str) -> bool:

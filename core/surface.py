@@ -123,10 +123,24 @@ class Surface:
 
     def canonical(self, text: str, payloads: tuple[str, ...] = ()) -> str:
         """The instruction with the surface rewrites applied (remembered: instructions
-        recur)."""
+        recur; one rewrite for the instruction with and without its payloads where no
+        rewrite of it looks at them)."""
         if len(text) > 512:
             return self.rewrite(text, payloads)
+        if payloads and not self._reads_payloads(text):
+            payloads = ()
         return self._cached(text, payloads)
+
+    @lru_cache(maxsize=4096)  # noqa: B019 -- one Surface per engine, instructions recur
+    def _reads_payloads(self, text: str) -> bool:
+        """Whether a rewrite of ``text`` looks at the payloads: to keep a word that is a key
+        of their data (an answer-only cue's "只输出code") or a word of theirs that looks like
+        a misspelt format name."""
+        if ANSWER_ONLY_CUES.search(text):
+            return True
+        return bool(self._targets) and any(
+            self._typo_of(w.lower()) is not None for w in _WORD.findall(text)
+        )
 
     @lru_cache(maxsize=4096)  # noqa: B019 -- one Surface per engine, instructions recur
     def _cached(self, text: str, payloads: tuple[str, ...]) -> str:
@@ -160,6 +174,7 @@ class Surface:
     def forget(self) -> None:
         """Drop the remembered rewrites (for benchmarks of first-time instructions)."""
         self._cached.cache_clear()
+        self._reads_payloads.cache_clear()
         self._named_cached.cache_clear()
         self._typo_of.cache_clear()
         self._terse_cached.cache_clear()
