@@ -8,6 +8,7 @@ JSON or event stream and call ``complete``/``open_stream`` for fallback answers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import dataclasses
 import logging
@@ -120,6 +121,37 @@ class EngineSlots:
     def submit(self, func: Callable[..., T], *args: Any) -> Future[T]:
         """``func(*args)`` queued for the next free slot, in a copy of the caller's context."""
         return self.pool.submit(contextvars.copy_context().run, func, *args)
+
+
+class _Expired(Exception):
+    """An engine run's time budget ran out before its answer came."""
+
+
+def _answer_on(
+    loop: asyncio.AbstractEventLoop, answer: asyncio.Future[T], func: Callable[..., T], *args: Any
+) -> None:
+    """``func(*args)``, run in a worker thread, its result or exception set on ``answer``
+    from ``loop`` (unless the budget ran out or the caller went away first)."""
+    try:
+        result, error = func(*args), None
+    except BaseException as exc:  # handed to the caller, whatever it is
+        result, error = None, exc
+    with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
+        loop.call_soon_threadsafe(_settle, answer, result, error)
+
+
+def _settle(answer: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if answer.done():
+        return
+    if error is None:
+        answer.set_result(result)
+    else:
+        answer.set_exception(error)
+
+
+def _expire(answer: asyncio.Future[Any]) -> None:
+    if not answer.done():
+        answer.set_exception(_Expired())
 
 
 class AnswerTooLong(LimitExceeded):
@@ -353,13 +385,18 @@ class AnswerService:
         ``time_limit`` seconds in all, so the event loop keeps serving meanwhile. OverBudget
         when the run started and took longer (the thread is abandoned and its result
         dropped); EngineBusy when no slot came free in that time (the run is cancelled in
-        the queue and never starts). Work is handed to the pool straight from the loop
-        (anyio's ``to_thread`` cost two to three times as much CPU per hand-off)."""
+        the queue and never starts), as it is when the caller goes away first. Work is
+        handed to the pool straight from the loop, and the thread hands its answer back
+        with one call to the loop (anyio's ``to_thread`` cost two to three times as much
+        CPU per hand-off; ``asyncio.wrap_future`` under ``wait_for`` a loop turn more)."""
         limit = self.time_limit
-        job = self.slots.submit(func, *args)
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[T] = loop.create_future()
+        job = self.slots.submit(_answer_on, loop, answer, func, *args)
+        timer = loop.call_later(limit, _expire, answer)
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(job), limit)
-        except TimeoutError:
+            return await answer
+        except _Expired:
             if job.cancel():  # still queued (a running or finished run cannot be cancelled)
                 self.metrics.engine_busy.inc()
                 log.warning("%s found no free engine slot within %g s", what, limit)
@@ -367,6 +404,11 @@ class AnswerService:
             self.metrics.over_budget.inc()
             log.warning("%s ran past the time limit of %g s", what, limit)
             raise OverBudget(what, limit) from None
+        except asyncio.CancelledError:
+            job.cancel()  # the caller went away: a queued run never starts
+            raise
+        finally:
+            timer.cancel()
 
     def busy(self, exc: EngineBusy) -> ApiError:
         """The 503 answer of a request that found no free engine slot."""
