@@ -724,7 +724,8 @@ class Engine:
         )
         try:
             polite = asks_politely(candidate.instruction)
-            directives = tuple(self.frames.read(instruction, known, polite=polite))
+            text = first.text if first is not None else ""
+            directives = tuple(self.frames.read(instruction, known, polite=polite, payload=text))
         except Unsupported:
             return self._query_framed(candidate, instruction)
         named = tuple(d.format for d in directives if isinstance(d, Source))

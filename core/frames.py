@@ -106,7 +106,7 @@ BENIGN_EN = _words(
     array arrays snippet snippets config payload version equivalent form representation
     counterpart one code text content input thing stuff result output markup source block
     blocks structure contents body listing instead out syntax notation but rendition love
-    prefer changelog manifest excerpt passage section
+    prefer changelog manifest excerpt passage section wrote written response readme
     """
 )
 # A polite opener that asks a yes/no question only in form ("would you mind …", "would you
@@ -346,14 +346,20 @@ class FrameReader:
     # ---- frames --------------------------------------------------------------------------
 
     def frame(
-        self, text: str, payload_formats: frozenset[str] = frozenset(), *, polite: bool = False
+        self,
+        text: str,
+        payload_formats: frozenset[str] = frozenset(),
+        *,
+        polite: bool = False,
+        payload: str = "",
     ) -> Frame:
         """The frame of ``text``; ``Unsupported`` when it is not one (the request falls back).
 
         ``payload_formats``: the formats the payload is known to be in (its fence tag, the
         readers whose sniffers claim it). ``polite``: the words as written ask politely
-        (``asks_politely``), so a format named alone is the target."""
-        words = _without_purpose(self.words(text))
+        (``asks_politely``), so a format named alone is the target. ``payload``: its text
+        (an aside that names a word of it picks a part of it, and is no aside)."""
+        words = _without_asides(_without_purpose(self.words(text)), payload)
         self._screen(words)
         slots: list[Word] = []
         islands: list[str] = []
@@ -490,14 +496,19 @@ class FrameReader:
         raise _refuse("the instruction does not say which format is the source")
 
     def read(
-        self, text: str, payload_formats: frozenset[str] = frozenset(), *, polite: bool = False
+        self,
+        text: str,
+        payload_formats: frozenset[str] = frozenset(),
+        *,
+        polite: bool = False,
+        payload: str = "",
     ) -> list[Directive]:
         """The grammar's directives for the frame of ``text``; ``Unsupported`` when there is
         no frame or the grammar does not read its islands."""
         if self._part_only.search(text):
             raise _refuse("a part of the payload is named with 'only' (the classes only, 只给类): "
                           "the engine converts or documents all of it")  # fmt: skip
-        frame = self.frame(text, payload_formats, polite=polite)
+        frame = self.frame(text, payload_formats, polite=polite, payload=payload)
         chinese = any("\u3400" <= ch <= "\u9fff" for island in frame.islands for ch in island)
         tries = (False, True) if chinese else (False,)
         failure: Unsupported | None = None
@@ -611,6 +622,140 @@ def _is_purpose(low: list[str], words: Sequence[Word]) -> bool:
     return 1 <= len(rest) <= 3 and all(
         w.kind in (Kind.BENIGN, Kind.OTHER) and w.text.isalpha() for w in rest
     )
+
+
+# Asides that say where the payload comes from or where the answer goes ("a JSON response
+# from our API", "this YAML from our Ansible playbook", "(exported from Postman)", "my
+# colleague sent me this YAML", "for our wiki"): they change nothing in a conversion. Their
+# shape is closed: a marker ("from", after a verb of getting it or not; "for"; an agent and
+# a verb of sending), a determiner, at most two words, and a head noun of a closed class (or
+# a name written with a capital for "from" and the agent); the aside ends its clause or stands
+# before a direction word. A word of the aside that is a format, a number, a word that picks
+# a part of the data (first, rows, only …) or a word of the payload itself ("the config for
+# staging" of a config with a staging section picks that part) keeps it: the request falls
+# back as before.
+_ORIGINS = _words(
+    """
+    api apis endpoint endpoints service services server servers backend backends frontend
+    app apps application applications system systems database databases db vendor vendors
+    client clients customer customers partner partners colleague colleagues coworker
+    coworkers co-worker teammate teammates team boss manager lead repo repos repository
+    repositories project projects codebase website site wiki docs documentation log logs
+    tool tools script scripts pipeline pipelines playbook playbooks cluster clusters
+    deployment deployments environment production prod staging cms crm webhook webhooks
+    library package packages sdk cli console dashboard portal notebook tutorial course
+    article blog post email emails ticket chat friend company org organisation organization
+    department office machine laptop computer phone browser devtools terminal export exports
+    response responses integration provider platform stack monolith microservice
+    microservices container pod framework device devices sensor sensors firmware upstream
+    internet web somewhere someone somebody work
+    """
+)
+# Places the answer goes (not people: "for my boss" may ask for it made to suit a reader).
+_DESTINATIONS = _words(
+    """
+    wiki docs documentation blog website site homepage readme repo repository project app
+    service config configs deployment pipeline cluster notes slides newsletter ticket pr
+    codebase frontend backend dashboard portal cms server servers environment
+    """
+)
+_AGENTS = _words(
+    """
+    colleague coworker co-worker teammate boss manager lead client customer vendor friend
+    team partner admin developer dev designer someone somebody support
+    """
+)
+_GETTING = _words(
+    """
+    came comes coming got get gets received exported copied pulled fetched downloaded dumped
+    grabbed taken took extracted generated returned sent shared forwarded pasted scraped
+    captured saved loaded retrieved obtained is was straight directly right back
+    """
+)
+_SENDING = _words("sent gave shared forwarded passed emailed handed posted showed")
+_RECIPIENTS = _words("me us")
+# Words that pick a part of the data: an aside holding one of them is no aside.
+_PICKING = _words(
+    """
+    first second third last top bottom only each every all except without not no page pages
+    row rows line lines column columns part parts half section sections entry entries item
+    items record records field fields key keys value values element elements node nodes
+    sheet sheets tab tabs table tables
+    """
+)
+_ASIDE_DETERMINERS = _DETERMINERS | _words("his her some")
+_PAYLOAD_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*")
+
+
+def _without_asides(words: list[Word], payload: str) -> list[Word]:
+    """``words`` less the asides of provenance and destination (see ``_ORIGINS``), and the
+    brackets an aside filled ("(exported from Postman)")."""
+    if not any(w.text.lower() in ("from", "for") or w.text.lower() in _SENDING for w in words):
+        return words
+    in_payload = {m.group(0).lower() for m in _PAYLOAD_WORD.finditer(payload[:65536])}
+    out: list[Word] = []
+    i = 0
+    while i < len(words):
+        end = _aside_end(words, i, in_payload)
+        if end is None:
+            out.append(words[i])
+            i += 1
+            continue
+        while out and out[-1].text.lower() in _GETTING:
+            out.pop()  # "exported from …", "came straight from …"
+        i = end
+    return [
+        w
+        for k, w in enumerate(out)
+        if not (w.text == "(" and k + 1 < len(out) and out[k + 1].text == ")")
+        and not (w.text == ")" and k > 0 and out[k - 1].text == "(")
+    ]
+
+
+def _aside_end(words: Sequence[Word], i: int, in_payload: set[str]) -> int | None:
+    """Where an aside that starts at ``words[i]`` ends (the index after it), or None."""
+    low = words[i].text.lower()
+    if low in ("from", "for"):
+        heads = _ORIGINS if low == "from" else _DESTINATIONS
+        for end in reversed(_noun_phrases(words, i + 1, heads, low == "from", in_payload)):
+            after = words[end] if end < len(words) else None
+            if after is None or after.kind in (Kind.SEP, Kind.TO) or after.text == ")":
+                return end
+        return None
+    if low in _ASIDE_DETERMINERS and low != "this":
+        # "my colleague sent me", "our vendor gave us": the agent, the verb, the recipient
+        for end in _noun_phrases(words, i, _AGENTS, True, in_payload):
+            if (
+                end + 1 < len(words)
+                and words[end].text.lower() in _SENDING
+                and words[end + 1].text.lower() in _RECIPIENTS
+            ):
+                return end + 2
+    return None
+
+
+def _noun_phrases(
+    words: Sequence[Word], at: int, heads: frozenset[str], names: bool, in_payload: set[str]
+) -> list[int]:
+    """The ends of the phrases of a determiner, at most two words and a head of ``heads``
+    (or a capitalised name, with ``names``) from ``words[at]``, shortest first."""
+    ends: list[int] = []
+    j = at
+    if j < len(words) and words[j].text.lower() in _ASIDE_DETERMINERS:
+        j += 1
+    for last in range(j, min(j + 3, len(words))):
+        w = words[last]
+        low = w.text.lower()
+        if (
+            w.kind in (Kind.FORMAT, Kind.TARGET, Kind.TO, Kind.FROM, Kind.OPEN, Kind.SEP)
+            or not w.text.replace("-", "").replace("'", "").isalpha()
+            or low in _PICKING
+            or low in in_payload
+        ):
+            break
+        if low in heads or (names and w.text[:1].isupper()):
+            ends.append(last + 1)
+    return ends
 
 
 def _acknowledges(clause: Sequence[Word]) -> bool:
