@@ -41,7 +41,7 @@ _EXTRA_EN = _words(
     "explanation explanations explain explaining explained commentary comment comments "
     "prose preamble chit-chat chitchat chatter notes note remarks remark talk intro "
     "introduction fluff filler description descriptions anything else more other extra "
-    "additional further details reasoning"
+    "additional further details reasoning fancy"
 )
 # "text" and "words" are extras after a word that makes them so ("no other text"); alone
 # ("text only") they may name what the user wants.

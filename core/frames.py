@@ -105,8 +105,9 @@ BENIGN_EN = _words(
     reply respond answer format formatted formatting document doc file data object objects
     array arrays snippet snippets config payload version equivalent form representation
     counterpart one code text content input thing stuff result output markup source block
-    blocks structure contents body listing instead out syntax notation but rendition love
+    blocks structure contents body listing instead out syntax notation but rendition love markup
     prefer changelog manifest excerpt passage section wrote written response readme
+    help go ahead asap urgently parse parsed decode decoded
     """
 )
 # A polite opener that asks a yes/no question only in form ("would you mind …", "would you
@@ -175,7 +176,7 @@ REQUEST_EN = _words(
 CHANGE_VERBS = _words(
     """
     convert turn change transform translate rewrite express port switch serialize serialise
-    render reformat recast redo rework move compile migrate
+    render reformat recast redo rework move compile migrate encode re-encode reencode
     """
 )
 
@@ -458,6 +459,8 @@ class FrameReader:
             if w.kind is Kind.FORMAT and (not named or named[-1][1] != w.value):
                 named.append((i, w.value))
         distinct = list(dict.fromkeys(f for _, f in named))
+        if len(targets) == 1 and targets <= set(distinct) and len(distinct) == 2:
+            targets = set()  # "render this Markdown to HTML": the verb's target is named
         if len(targets) > 1 or len(distinct) > 2 or (targets and len(distinct) > 1):
             raise _refuse("the instruction names more formats than one conversion has")
         if targets:
@@ -548,18 +551,44 @@ def _phrase_pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(r"(?i)(?<![A-Za-z0-9])(?:" + "|".join(alternatives) + r")(?![A-Za-z0-9])")
 
 
+_GIVEN = _words("me us it them")
+# "the JSON that corresponds to this YAML", "the HTML equivalent to this Markdown": the
+# format before the direction word is the target.
+_CORRESPONDING_EN = _words("corresponds correspond corresponding equivalent matches matching")
+
+
+def _asks(word: Word) -> bool:
+    """Whether ``word`` is a verb that asks for the answer ("give", "convert", "render")."""
+    low = word.text.lower()
+    return word.kind in (Kind.BENIGN, Kind.TARGET) and (low in REQUEST_EN or low in CHANGE_EN)
+
+
 def _in_context(words: list[Word]) -> list[Word]:
     """Words whose class depends on their neighbours: a particle before a direction word
-    ("over to"), an adjective between a direction word and a format ("as raw HTML")."""
+    ("over to") or after the one given to ("give me back"), an adjective between a direction
+    word and a format ("as raw HTML", "into valid JSON"), a word of correspondence before a
+    direction word ("the JSON that corresponds to this YAML"), and "and" before a verb that
+    asks for the answer, which opens a clause ("parse this YAML and give me the JSON")."""
     out = list(words)
     for i, w in enumerate(words):
-        if w.kind is not Kind.OTHER:
+        if w.kind is not Kind.OTHER and w.text.lower() != "valid":
             continue
         low = w.text.lower()
         after = words[i + 1].kind if i + 1 < len(words) else None
         before = words[i - 1].kind if i > 0 else None
-        if (low in PARTICLES and after is Kind.TO) or (
-            low in FORMAT_ADJECTIVES and before is Kind.TO and after is Kind.FORMAT
+        given = words[i - 1].text.lower() in _GIVEN if i > 0 else False
+        if low == "and" and i + 1 < len(words) and _asks(words[i + 1]):
+            # "parse this YAML and give me the JSON", "go ahead and convert": a new clause
+            out[i] = Word(w.text, Kind.SEP, w.start, w.end)
+        elif (
+            (low in PARTICLES and after is Kind.TO)
+            or (low == "back" and given)  # "give me back the JSON"
+            or (low in _CORRESPONDING_EN and after is Kind.TO)  # "that corresponds to"
+            or (
+                (low in FORMAT_ADJECTIVES or low == "valid")  # "into valid JSON"
+                and before is Kind.TO
+                and after is Kind.FORMAT
+            )
         ):
             out[i] = Word(w.text, Kind.BENIGN, w.start, w.end)
     return out
@@ -847,8 +876,10 @@ CORRESPONDING_ZH = frozenset({"对应", "对应的", "等价", "等价的"})
 
 def _names_target_first(between: Sequence[Word]) -> bool:
     low = [w.text.lower() for w in between]
-    if Kind.TO in {w.kind for w in between}:
-        return False
+    if any(w.kind is Kind.TO for w in between):
+        return any(
+            b.kind is Kind.TO and a.text.lower() in _CORRESPONDING_EN for a, b in pairwise(between)
+        )
     if "for" in low:
         return True
     return any(a in _OF_NOUNS and b == "of" for a, b in pairwise(low))
