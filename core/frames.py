@@ -107,7 +107,7 @@ BENIGN_EN = _words(
     counterpart one code text content input thing stuff result output markup source block
     blocks structure contents body listing instead out syntax notation but rendition love markup
     prefer changelog manifest excerpt passage section wrote written response readme
-    help go ahead asap urgently parse parsed decode decoded
+    help go ahead asap urgently parse parsed decode decoded take grab mind see
     """
 )
 # A polite opener that asks a yes/no question only in form ("would you mind …", "would you
@@ -168,7 +168,7 @@ REQUEST_EN = _words(
     serialise serialized serialised render rendered dump reformat cast map get put provide
     need needs want wants wanna like version equivalent form representation counterpart code
     instead out produces gives yields yield becomes become renders generates makes outputs
-    rendition
+    rendition spit
     """
 )
 # Verbs of change, rendering and translation with their inflections ("porting", "compiled",
@@ -177,6 +177,7 @@ CHANGE_VERBS = _words(
     """
     convert turn change transform translate rewrite express port switch serialize serialise
     render reformat recast redo rework move compile migrate encode re-encode reencode
+    transcribe transpile
     """
 )
 
@@ -302,6 +303,9 @@ class FrameReader:
             return Word(tok, Kind.FORMAT, start, end, self.formats[low])
         if low in self.targets:
             return Word(tok, Kind.TARGET, start, end, self.targets[low])
+        if low.endswith("ify") and low.removesuffix("ify").rstrip("-") in self.formats:
+            # "YAML-ify this", "jsonify it": a verb made of the target's name
+            return Word(tok, Kind.TARGET, start, end, self.formats[low[:-3].rstrip("-")])
         if low in TO_EN:
             return Word(tok, Kind.TO, start, end)
         if low == "from":
@@ -618,6 +622,10 @@ _USE_VERBS = _words(
     """
 )
 _PLACES = _words("into in to onto inside")
+_READER_OWNERS = _words("our my the")
+# What a program does with the answer: a purpose that ends its clause ("so our parser can
+# read it").
+_READ_VERBS = _words("read parse consume ingest load import process handle use")
 _DETERMINERS = _words("my our the a an your their this")
 
 
@@ -638,6 +646,14 @@ def _is_purpose(low: list[str], words: Sequence[Word]) -> bool:
         at += 1
     elif len(low) > at + 1 and low[at] in _PURPOSE_SUBJECTS and low[at + 1] in _PURPOSE_MODALS:
         at += 2
+    elif (reader := _reader_end(low, words, at)) is not None:
+        at = reader  # "so our frontend can read it": a program of ours that reads the answer
+        if low[at : at + 1] == [] or low[at] not in _READ_VERBS:
+            return False
+        at += 1
+        if low[at : at + 1] and low[at] in {"it", "this", "them", "that"}:
+            at += 1
+        return at == len(low)
     else:
         return False
     if low[at : at + 1] == [] or low[at] not in _USE_VERBS:
@@ -651,6 +667,19 @@ def _is_purpose(low: list[str], words: Sequence[Word]) -> bool:
     return 1 <= len(rest) <= 3 and all(
         w.kind in (Kind.BENIGN, Kind.OTHER) and w.text.isalpha() for w in rest
     )
+
+
+def _reader_end(low: list[str], words: Sequence[Word], at: int) -> int | None:
+    """After "so (that)": where the modal after "our/my/the" and one or two words naming a
+    program ends ("our frontend can", "the deploy script will"), or None."""
+    if low[at : at + 1] == [] or low[at] not in _READER_OWNERS:
+        return None
+    for modal in (at + 2, at + 3):
+        if modal < len(low) and low[modal] in _PURPOSE_MODALS:
+            named = words[at + 1 : modal]
+            if all(w.kind in (Kind.BENIGN, Kind.OTHER) and w.text.isalpha() for w in named):
+                return modal + 1
+    return None
 
 
 # Asides that say where the payload comes from or where the answer goes ("a JSON response
