@@ -213,6 +213,21 @@ _DIRECTIONS: tuple[tuple[str, str], ...] = (
     (r"earliest\s+first|from\s+(?:oldest|earliest)\s+to\s+(?:newest|latest)", "old"),
 )
 _ORDER = {"up": "asc", "down": "desc"}  # a magnitude's order
+# Extremes in time ("the earliest order", "the most recent hire"): the lowest or the highest
+# of a field of dates or years, said or the one such field (%time marks them).
+_TIME_EXTREME = re.compile(
+    r"(?<![a-z0-9_@#])(earliest|latest|newest|most\s+recent(?:ly)?)(?![a-z0-9_])"
+)
+_TIME_ENDS_OF = {"earliest": "lowest", "latest": "highest", "newest": "highest"}
+_TIME_ENDS_OF |= {"most": "highest", "first": "lowest", "last": "highest"}
+# "who was hired first", "the last one to join": "first" or "last" beside a participle that
+# names a field of dates or years; a number or a unit of time after it is no extreme ("hired
+# first 3", "joined last year")
+_TIME_FIRST = re.compile(
+    r"(?<![a-z0-9_@#])(?:(?P<verb>[a-z]+ed)\s+(?P<end>first|last)"
+    r"|(?P<end2>first|last)\s+(?:to\s+be\s+)?(?P<verb2>[a-z]+ed))"
+    r"(?![a-z0-9_])(?!\s+(?:\d|year|month|week|day|quarter|time|one|two|three))"
+)
 # "from highest salary to lowest": the field between the two ends of a magnitude.
 _FIELD_BETWEEN = re.compile(
     rf"(?<![a-z0-9_@#])(?:from\s+)?(?:the\s+)?({_UPWARD}|{_DOWNWARD})\s+([a-z_%][\w%]*)"
@@ -811,6 +826,10 @@ def query_sentence(
     text = _NOT_VALUE.sub(" #ne ", text)
     for pattern, word in _DIRECTIONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_])", f" @{word} ", text)
+    # "the earliest order", "the most recent hire", "who was hired first": an extreme in time,
+    # of a field of dates or years (after the directions: "newest first" is an order)
+    text = _TIME_EXTREME.sub(lambda m: f" {_TIME_ENDS_OF[m[1].split()[0]]} %time ", text)
+    text = _TIME_FIRST.sub(lambda m: _time_first(m, lowered, keys, texts or {}), text)
     text = _SYMBOLS.sub(lambda m: f" #{_SYMBOL_MARKS.get(m[1], m[1])} ", text)
     # "after 2019", "before 2015": a year, compared with a field of dates or years
     text = re.sub(
@@ -865,6 +884,8 @@ def query_sentence(
             if op.kind == "agg" and op.comparison not in ("highest", "lowest") and not unnulled:
                 raise _refuse(f"'{op.fields[0]}' holds nulls: say whether they are left out")
             ops.append(_Op("notnull", op.fields[:1]))
+        elif _extreme(op) and _time_key(op.fields[0], numeric, texts or {}):
+            pass  # "the most recent hire": ISO dates, whose text order is time order
         elif op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number in every record")
         if ops and ops[-1].kind == "per":  # "cities per continent - a count for each"
@@ -874,6 +895,8 @@ def query_sentence(
                 raise _refuse("a count per value of a field with no text values")
             ops[-1] = _Op("group", ops[-1].fields)
             continue
+        if op.kind == "fields" and ops and ops[-1].record and _extreme(ops[-1]):
+            op = replace(op, kind="keep")  # "most recent hire - name and department"
         if op.kind == "fields" and (not ops or ops[-1].kind != "keep"):
             ops.append(op)  # a field alone: an order may follow ("price: low to high")
             continue
@@ -966,11 +989,15 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
             and last.comparison in ("highest", "lowest")
             and len(after) == 1
             and after[0].kind == "keep"
-            and len(after[0].fields) == 1
             and not number
         ):
             raise _refuse("an operation after a count or an aggregate")
         head = ", then ".join(op.sentence(name) for op in ops[: ends[0]])
+        if len(after[0].fields) > 1:  # "the most recent hire - name and department"
+            if not last.record:
+                raise _refuse("fields of no record after an aggregate")
+            pick = f"{replace(last, whole=True).sentence(name)}, then {after[0].sentence(name)}"
+            return f"{head}, then {pick}" if head else pick
         field, by = name(after[0].fields[0]), name(last.fields[0])
         pick = f"the {field} of the record with the {last.comparison} {by}"
         return f"{head}, then {pick}" if head else pick
@@ -1010,6 +1037,29 @@ def _mark_dates(instruction: str) -> str:
         return f" %d{day:%Y%m%d} "
 
     return _DATES.sub(mark, instruction)
+
+
+def _time_key(key: str, numeric: Sequence[str], texts: Mapping[str, frozenset[str]]) -> bool:
+    """Whether ``key`` holds a point in time: an ISO date in every record, or a number of
+    years (its last word "year": publishedYear)."""
+    if key in numeric:
+        return key_words(key)[-1:] == ["year"]
+    return _all_dates(texts.get(key, frozenset()))
+
+
+def _time_first(
+    m: re.Match[str],
+    lowered: Mapping[str, str],
+    keys: Mapping[str, bool],
+    texts: Mapping[str, frozenset[str]],
+) -> str:
+    """ "hired first", "the last to join": the lowest or highest of the field of dates or
+    years the participle names; as written for any other participle."""
+    verb, end = m["verb"] or m["verb2"], m["end"] or m["end2"]
+    key = _field(verb, lowered)
+    if key is None or not _time_key(key, [k for k, n in keys.items() if n], texts):
+        return m[0]
+    return f" {_TIME_ENDS_OF[end]} %time {verb} "
 
 
 def _lone_date(texts: Mapping[str, frozenset[str]]) -> str:
@@ -1482,7 +1532,8 @@ def _clause(
             ops = [_flag_filter(said, [], flags), *more]
         return [*ops, _Op("count")] if counted else ops
     said_year = "%year" in words  # a number said as a year ("in 2019", "after 2019")
-    words = [w for w in words if w != "%year"]
+    timed = "%time" in words  # "the earliest order", "hired first": an extreme in time
+    words = [w for w in words if w not in ("%year", "%time")]
     words = _value_superlatives(words, keys)
     words = _value_named(words, keys, values, texts)
     one = "one" in words and "one" not in keys  # "give me the one with …", 那个
@@ -1542,6 +1593,10 @@ def _clause(
         fields.append(_lone_date(texts))
     if not fields and said_year:  # "orders after 2019": of the one field of dates or years
         fields.append(_lone_time(texts, numeric))
+    if timed:
+        _time_extreme(words, fields, head, keys, texts, numeric)
+        if numbers or cmps or dirs:
+            raise _refuse("an extreme in time with a number, a comparison or an order")
     if _said_count(words, fields, numbers, cmps, dirs, head, keys):
         cmps = ["=="]  # "which flight has 0 seats left", "books with 300 pages": that many
         head -= {"exactly"}
@@ -1665,6 +1720,33 @@ def _clause(
             raise _refuse("a count of something other than records")
         ops.append(_Op("count"))
     return ops
+
+
+def _time_extreme(
+    words: Sequence[str],
+    fields: list[str],
+    head: set[str],
+    keys: Mapping[str, str],
+    texts: Mapping[str, frozenset[str]],
+    numeric: tuple[str, ...],
+) -> None:
+    """ "the earliest order", "the most recent hire", "the latest created_at": the extreme is
+    of the one field of dates or years the clause names (or of the one such field of the
+    records); a word other than the key itself names the record at that extreme ("hire",
+    "hired" for hireDate), the key itself its value. ``fields`` and ``head`` are completed in
+    place; ``Unsupported`` when no one field of time is the extreme's."""
+    times = [f for f in fields if _time_key(f, numeric, texts)]
+    if len(times) > 1:
+        raise _refuse("an extreme in time of more than one field of dates")
+    if not times:  # "the newest product": a record; its field where the extreme is said
+        at = next(i for i, w in enumerate(words) if w in _UP | _DOWN)
+        before = {f for w in words[:at] if (f := _field(w, keys)) is not None}
+        fields.insert(len(before), _lone_time(texts, numeric))
+        head.add(_RECORD_MARK)
+        return
+    said = [w for w in words if _field(w, keys) == times[0]]
+    if any(w != times[0].lower() for w in said):
+        head.add(_RECORD_MARK)
 
 
 def _value_named(

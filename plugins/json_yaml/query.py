@@ -406,15 +406,37 @@ def number(data: Any) -> int | float:
     return data  # type: ignore[no-any-return]
 
 
-def minimum(data: Any, *, field: str | None = None) -> int | float:
-    values = _numbers(data, field, "min")
+# Points in time written as ISO 8601 text ("2024-06-03", "2024-06-03T08:05:00Z"): when every
+# value has one shape, text order is time order, so an extreme of them is exact.
+_ISO_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$"
+)
+
+
+def _times(data: Any, field: str | None) -> list[str] | None:
+    """The values of ``field`` when each is an ISO date or date-time of one and the same
+    shape (one length, one zone: text order is time order); None otherwise."""
+    values = pluck(data, field=field) if field else data
+    if not isinstance(values, list) or not values:
+        return None
+    if not all(isinstance(v, str) and _ISO_TIME.match(v) for v in values):
+        return None
+    zones = (m[0] if (m := re.search(r"(?:Z|[+-]\d{2}:\d{2})$", v)) else "" for v in values)
+    shapes = {(len(v), v[10:11], zone) for v, zone in zip(values, zones, strict=True)}
+    return values if len(shapes) == 1 else None
+
+
+def minimum(data: Any, *, field: str | None = None) -> int | float | str:
+    """The lowest number, or the earliest of ISO points in time of one shape."""
+    values = _times(data, field) or _numbers(data, field, "min")
     if not values:
         raise OpError("min of no values")
     return min(values)
 
 
-def maximum(data: Any, *, field: str | None = None) -> int | float:
-    values = _numbers(data, field, "max")
+def maximum(data: Any, *, field: str | None = None) -> int | float | str:
+    """The highest number, or the latest of ISO points in time of one shape."""
+    values = _times(data, field) or _numbers(data, field, "max")
     if not values:
         raise OpError("max of no values")
     return max(values)
@@ -422,7 +444,7 @@ def maximum(data: Any, *, field: str | None = None) -> int | float:
 
 def _extreme_by(data: Any, field: str, pick: Any, op: str) -> Any:
     records = _records(data, op)
-    values = _numbers(records, field, op)
+    values = _times(records, field) or _numbers(records, field, op)
     if not values:
         raise OpError(f"{op} of no records")
     best = pick(values)
