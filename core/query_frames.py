@@ -57,6 +57,7 @@ from typing import Any
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
+from zerolayer.core.fields import _forms as word_forms
 from zerolayer.core.lexicon_zh import UNIT_WORDS
 from zerolayer.core.query_zh import english_clauses
 
@@ -213,6 +214,20 @@ _DIRECTIONS: tuple[tuple[str, str], ...] = (
     (r"earliest\s+first|from\s+(?:oldest|earliest)\s+to\s+(?:newest|latest)", "old"),
 )
 _ORDER = {"up": "asc", "down": "desc"}  # a magnitude's order
+# An order of text ("alphabetically", "A-Z", "in reverse alphabetical order", "Z-A"): read only
+# of the distinct values of a field (a sort by a text field is the grammar's)
+_ALPHA_DESC = re.compile(
+    r"(?<![a-z0-9_])(?:(?:in\s+)?reverse(?:d)?\s+alphabetical(?:ly)?(?:\s+order)?"
+    r"|z\s*(?:-|–|→|->|to)\s*a)(?![a-z0-9_])"
+)
+_ALPHA = re.compile(
+    r"(?<![a-z0-9_])(?:(?:in\s+)?alphabetical(?:ly)?(?:\s+order)?|alphabeti[sz]ed"
+    r"|a\s*(?:-|–|→|->|to)\s*z)(?![a-z0-9_])"
+)
+# "the distinct statuses", "what statuses appear in these orders", "unique values": the
+# different values of one field
+_DISTINCT = frozenset({"distinct", "unique", "different"})
+_APPEAR = frozenset({"appear", "appears", "occur", "occurs", "exist", "exists", "present"})
 # Extremes in time ("the earliest order", "the most recent hire"): the lowest or the highest
 # of a field of dates or years, said or the one such field (%time marks them).
 _TIME_EXTREME = re.compile(
@@ -452,7 +467,7 @@ _NOT_VALUE = re.compile(
     r"\s+(?:the\s+)?(?=%v\d)"
 )
 _TOKEN = re.compile(
-    r"[A-Za-z_%][A-Za-z0-9_'%]*|[\u3400-\u9fff]+|\d+(?:\.\d+)?|[<>!=]=?|\n|\S"
+    r"[A-Za-z_%][A-Za-z0-9_'%]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|[\u3400-\u9fff]+|\d+(?:\.\d+)?|[<>!=]=?|\n|\S"
 )  # a run of Chinese is one word: a key of the records (人口)
 # Contractions written without their apostrophe ("whats the cheapest").
 _BARE_CONTRACTION = re.compile(r"(?<![a-z0-9_'])(what|here)s(?![a-z0-9_'])")
@@ -599,6 +614,9 @@ class _Op:
         if self.kind == "text":
             test = {"starts": "starts with", "ends": "ends with", "contains": "contains"}
             return f"filter where {field} {test[self.comparison]} {self.value}"
+        if self.kind == "distinct":
+            order = {"asc": ", then alphabetically", "desc": ", then in reverse alphabetical order"}
+            return f"list the distinct {field}{order.get(self.direction, '')}"
         if self.kind == "lookup":  # the one record whose second field holds the value
             return f"give the {field} of the record where {name(self.fields[1])} is {self.value}"
         return f"filter where {field} {_CMP_WORDS[self.comparison]} {self.number}"
@@ -747,6 +765,8 @@ def query_sentence(
     text, values = _mark_values(instruction, lowered, texts or {})
     text = _ONE_OF.sub(lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*", " %or ", m[0]), text)
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
+    text = _ALPHA_DESC.sub(" %alphadesc ", text)  # "Z-A", "in reverse alphabetical order"
+    text = _ALPHA.sub(" %alpha ", text)  # "alphabetically", "A-Z": an order of text
     text = _YES_NO.sub(" %yn ", text)  # before "/" joins fields: "yes/no", "true/false"
     text = _PER_RECORD.sub(
         lambda m: m[1] if m[2] in RECORD_NOUNS and m[2] not in lowered else m[0], text
@@ -852,9 +872,11 @@ def query_sentence(
             if not held or any(Decimal(str(v)) == Decimal(op.number) for v in held):
                 raise _refuse(f"a record holds {op.number}: is the bound included or not?")
             op = replace(op, comparison=_LOOSE[op.comparison])
-        if any("." in f for f in op.fields) and op.kind not in ("is", "one_of", "text"):
+        if any("." in f for f in op.fields) and op.kind not in _PATH_KINDS:
             raise _refuse("a field inside an object is read only by a filter")
-        if op.fields and op.fields[0] in members and op.kind != "text":  # "with the admin role"
+        if op.fields and op.fields[0] in members and op.kind == "distinct":
+            pass  # "every distinct label": the strings the arrays hold
+        elif op.fields and op.fields[0] in members and op.kind != "text":  # "the admin role"
             if op.kind != "is" or op.negated:
                 raise _refuse(f"'{op.fields[0]}' holds arrays: only what they hold is read")
             op = replace(op, kind="text", comparison="contains")
@@ -862,6 +884,25 @@ def query_sentence(
             raise _refuse("an array field in an operation that reads no array")
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
+        if ops and ops[-1].kind == "distinct" and op.kind not in ("distinct", "alpha", "convert"):
+            raise _refuse("an operation after the distinct values")
+        if op.kind in ("distinct", "alpha") and not op.fields:
+            # "just the distinct values", "alphabetically": of the distinct values before, or
+            # (distinct) of the one field said alone in the clause before
+            last = ops[-1] if ops else None
+            if (
+                op.kind == "distinct"
+                and last
+                and last.kind in ("fields", "keep")
+                and len(last.fields) == 1
+            ):
+                last = ops[-1] = _Op("distinct", last.fields)
+            if last is None or last.kind != "distinct":
+                raise _refuse("distinct values or an order of text with no field")
+            if op.direction and last.direction not in ("", op.direction):
+                raise _refuse("the orders contradict")
+            ops[-1] = replace(last, direction=op.direction or last.direction)
+            continue
         if op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
             if keys[op.fields[0]] and key_words(op.fields[0])[-1] == "year":
                 op = _day_as_year(op)  # "published in the 1990s" of publishedYear
@@ -944,6 +985,11 @@ def query_sentence(
     if any(op.kind == "fields" for op in ops):
         raise _refuse("field names that no operation uses")
     return _sentence(ops, lambda key: json.dumps(key) if key.lower() in reserved else key)
+
+
+# What a field inside an object (address.city) is read by: a filter, a count per value, the
+# distinct values (the ops follow the dotted path)
+_PATH_KINDS = frozenset({"is", "one_of", "text", "per", "group", "distinct"})
 
 
 def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
@@ -1378,6 +1424,9 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
         return keys[word]
     if word in _CLOSED or not word.isalpha():
         return None
+    inner = {keys[f] for f in word_forms(word) if f in keys and "." in keys[f]}
+    if len(inner) == 1:  # "cities" for address.city, named by its last word
+        return inner.pop()
     # "which city": the records' noun, not the key 城市 the glossary translates it to
     glossary = word not in RECORD_NOUNS
     try:
@@ -1502,6 +1551,11 @@ def _clause(
             raise _refuse(f"'{w}' is a key of the records and a word of the request")
     if all(w in _BENIGN or w in _LINKS or (w in RECORD_NOUNS and w not in keys) for w in words):
         return []  # "give me those people": the records, said again
+    said_words = set(words)
+    if said_words & (_DISTINCT | {"%alpha", "%alphadesc"}) or (
+        said_words & _APPEAR and said_words & {"what", "which"}
+    ):
+        return _distinct_clause(words, keys)
     picked = _fields_of_records(words, keys) or _fields_after_records(words, keys)
     if picked is not None:  # "ids of orders with status pending": the filter, then the ids
         fields_said, after = picked
@@ -1720,6 +1774,42 @@ def _clause(
             raise _refuse("a count of something other than records")
         ops.append(_Op("count"))
     return ops
+
+
+# Words a clause of distinct values may hold besides its field ("list every distinct label",
+# "which distinct cities do the users live in", "what statuses appear in these orders? just
+# the distinct values, alphabetically")
+_DISTINCT_WORDS = (
+    _DISTINCT | _APPEAR | _ASKS | _SORT | _MEMBERSHIP | {"list", "values", "value", "all"}
+    | {"every", "each", "of", "in", "across", "these", "those", "them", "do", "does", "are"}
+    | {"there", "what", "which", "only", "just", "the", "me", "us", "%alpha", "%alphadesc"}
+    | {"and", "show", "tell", "please", "pls", "can", "could", "you", "would", "i", "need"}
+)  # fmt: skip
+
+
+def _distinct_clause(words: Sequence[str], keys: Mapping[str, str]) -> list[_Op]:
+    """ "the distinct statuses", "what cities appear", "just the distinct values", "sort them
+    A-Z": the different values of the one field said (none: of the field of the clause
+    before), in an order of text when one is said; an order alone is its own operation."""
+    alpha = "desc" if "%alphadesc" in words else "asc" if "%alpha" in words else ""
+    said = set(words)
+    distinct = bool(said & _DISTINCT) or (bool(said & _APPEAR) and bool(said & {"what", "which"}))
+    fields = []
+    for w in words:
+        if w in _DISTINCT_WORDS:
+            if w in keys:
+                raise _refuse(f"'{w}' is a key of the records and a word of the request")
+            continue
+        key = _field(w, keys)  # "distinct cities" of address.city; else the records' noun
+        if key is None and w in RECORD_NOUNS:
+            continue
+        if key is None:
+            raise _refuse(f"distinct values with a word the frame does not know: '{w}'")
+        fields.append(key)
+    fields = list(dict.fromkeys(fields))
+    if len(fields) > 1 or not (distinct or alpha) or (not distinct and fields):
+        raise _refuse("distinct values of no one field")
+    return [_Op("distinct" if distinct else "alpha", tuple(fields), direction=alpha)]
 
 
 def _time_extreme(

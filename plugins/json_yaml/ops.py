@@ -196,6 +196,7 @@ OPS = (
                     "items": {"type": ["string", "number", "boolean", "null"]},
                     "minItems": 2,
                 },
+                held={"type": "boolean"},
             ),
             "required": ["field", "op", "value"],
         },

@@ -239,12 +239,17 @@ def _text_matches(
     return out
 
 
-def filter_records(data: Any, *, field: str, op: str = "eq", value: Any = None) -> list[Any]:
+def filter_records(
+    data: Any, *, field: str, op: str = "eq", value: Any = None, held: bool = False
+) -> list[Any]:
     """Records whose ``field`` (a key or a dotted path) compares true with ``value`` (``one_of``:
     equals one of a list of values; ``starts``, ``ends``, ``contains``: a test of the text, or
     for ``contains`` of an array's items); records without it never match, and a field no
-    record has is a misread instruction."""
+    record has is a misread instruction. With ``held`` (a value said as a bare word), a value
+    no record holds is a misread instruction too ("which different statuses occur")."""
     records = _records(data, "filter")
+    if held and not any(_field_value(r, field) == value for r in records if isinstance(r, dict)):
+        raise Unsupported("query.unheld", f"no record has {value!r} as its {field!r}")
     test = _COMPARE.get(op)
     if test is None and op not in _TEXT_TESTS and op != "one_of":
         raise OpError(f"filter: unknown comparison {op!r}")
@@ -283,14 +288,16 @@ def last(data: Any, *, count: int = 1) -> list[Any]:
 
 
 def pluck(data: Any, *, field: str) -> Any:
-    """The value of ``field`` in every record (or in the one object)."""
+    """The value of ``field`` (a key, or a dotted path into nested objects) in every record (or
+    in the one object)."""
     if isinstance(data, Mapping):
         return get(data, path=field)
     out = []
     for i, record in enumerate(_records(data, "pluck")):
-        if field not in record:
+        value = _field_value(record, field)  # a key, or a dotted path (address.city)
+        if value is _ABSENT:
             raise OpError(f"record {i + 1} has no field {field!r}")
-        out.append(record[field])
+        out.append(value)
     return out
 
 
@@ -298,10 +305,17 @@ def distinct(data: Any, *, field: str, order: str | None = None) -> list[Any]:
     """The different values of ``field`` across the records, or of the array at ``field`` of
     one object, in order of first appearance (values compare as JSON: 1, 1.0, true and "1"
     are four values); with ``order``, in alphabetical order (case aside first, as a sort
-    said alphabetically), which only strings have."""
+    said alphabetically), which only strings have. A field that is an array of strings in
+    every record gives the different strings they hold ("every distinct label")."""
     values = pluck(data, field=field)
     if isinstance(data, Mapping) and not isinstance(values, list):
         values = [values]
+    if (
+        not isinstance(data, Mapping)
+        and values
+        and all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in values)
+    ):
+        values = [item for v in values for item in v]
     seen: dict[str, Any] = {}
     for value in values:
         seen.setdefault(json.dumps(value, sort_keys=True), value)
@@ -468,9 +482,9 @@ def _groups(data: Any, by: str) -> dict[str, list[Any]]:
     """The records with each value of ``by`` (a string), in order of first appearance."""
     groups: dict[str, list[Any]] = {}
     for i, record in enumerate(_records(data, "group")):
-        if by not in record:
+        value = _field_value(record, by)  # a key, or a dotted path (address.country)
+        if value is _ABSENT:
             raise OpError(f"group by {by!r}: record {i + 1} has no field {by!r}")
-        value = record[by]
         if not isinstance(value, str):
             raise Unsupported("query.group_key", f"group by {by!r}: values that are not strings")
         groups.setdefault(value, []).append(record)
