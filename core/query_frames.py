@@ -551,6 +551,14 @@ _TEXT_TEST = re.compile(
     r"|([A-Za-z0-9][A-Za-z0-9_.-]{0,39}?))(?=[\s,.;:!?)]|$)"
 )
 _TEXT_TESTS = ("starts", "ends", "contains")
+
+
+def _own_word(field_word: str, word: str) -> bool:
+    """Whether ``word`` after a field word is part of the field's name when no key is so named:
+    "customer name", and "code" only of a zip or postal code (a "country code" is no country)."""
+    return word == "name" or (word == "code" and field_word in ("zip", "postal", "post"))
+
+
 _LITERAL_TOKEN = re.compile(r"%l\d+$")
 # "pending or shipped", "Asia, Europe or Africa": one field equal to one of the values
 _ONE_OF = re.compile(r"%v\d+(?:\s*,\s*%v\d+)*\s*,?\s+or\s+%v\d+(?![\w])")
@@ -2258,9 +2266,17 @@ def _mark_literals(
     literals: list[str] = []
 
     def mark(m: re.Match[str]) -> str:
-        before = re.findall(r"[A-Za-z0-9_]+|[\u3400-\u9fff]+", instruction[: m.start()])[-2:]
-        if len(before) == 2 and before[-1].lower() == "name" and _field(before[0].lower(), keys):
-            before = before[:-1]  # "customer name": the field's own word
+        before = re.findall(r"[A-Za-z0-9_.]+|[\u3400-\u9fff]+", instruction[: m.start()])[-3:]
+        before = [w.rstrip(".") for w in before]
+        if before and before[-1].lower() in ("that", "which", "who"):
+            before = before[:-1]  # "the locations that start with g"
+        if (
+            len(before) >= 2
+            and _own_word(before[-2].lower(), before[-1].lower())
+            and _field(before[-1].lower(), keys) is None
+            and _field(before[-2].lower(), keys)
+        ):
+            before = before[:-1]  # "customer name", "zip code": the field's own word
         if not before or _field(before[-1].lower(), keys) is None:
             return m[0]
         test = "starts" if m[1] else "ends" if m[2] else "contains"
@@ -2294,8 +2310,8 @@ def _literal_clause(
         key = _field(w, keys)
         if key is not None:
             fields.append(key)
-        elif w == "name" and i and _field(words[i - 1], keys) is not None:
-            continue  # "customer name": the field's own word, when no key is "name"
+        elif i and _own_word(words[i - 1], w) and _field(words[i - 1], keys) is not None:
+            continue  # "customer name", "zip code": the field's own word, when no key is so
         elif w not in _BENIGN and w not in RECORD_NOUNS:
             rest.append(w)
     if len(said) != 1 or len(tests) != 1 or len(set(fields)) != 1:
@@ -2304,7 +2320,11 @@ def _literal_clause(
     if not any(_field(w, keys) for w in words[:test_at]) or words[test_at + 1] != said[0]:
         raise _refuse("a text test names its field after it ('include name and price')")
     named = [w for w in words[:test_at] if _field(w, keys) is not None][-1]
-    if named.endswith("s") and not named.endswith("ss") and not fields[0].lower().endswith("s"):
+    plural = (
+        named.endswith("s") and not named.endswith("ss") and not fields[0].lower().endswith("s")
+    )
+    listed = plural and bool(set(words[: words.index(named)]) & (_ASKS | {"list"}))
+    if plural and not listed:
         raise _refuse("'names starting with E': the names, or the records?")
     literal = literals[int(said[0][2:])]
     if _field(literal.lower(), keys) is not None:
@@ -2313,7 +2333,9 @@ def _literal_clause(
         raise _refuse("a text test with words it does not know")
     if tests[0] == "contains" and "in" in rest:
         raise _refuse("'contains … in': which holds which?")
-    return [_Op("text", (fields[0],), comparison=tests[0], value=json.dumps(literal))]
+    test = _Op("text", (fields[0],), comparison=tests[0], value=json.dumps(literal))
+    # "list the locations that start with g": the field's values that pass, as a projection
+    return [test, _Op("keep", (fields[0],))] if listed else [test]
 
 
 def _one_of_clause(
