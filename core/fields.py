@@ -106,6 +106,12 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "hired": ("startYear", "start_year", "start_date", "hire_date", "hired", "hire_year"),
     "started": ("startYear", "start_year", "start_date", "started"),
     "placed": ("created_at", "placed_at", "order_date", "ordered_at", "date"),
+    # a verb names the field of its agent ("who wrote the most expensive book": the author);
+    # regular participles reach their agent noun by its ending (published: publisher)
+    "wrote": ("author", "writer"),
+    "written": ("author", "writer"),
+    "write": ("author", "writer"),
+    "writes": ("author", "writer"),
     # a verb of judging names the field of its mark ("books rated above 4"); a shared stem
     # alone does not ("shipped" is no "shipping" cost)
     "rated": ("rating", "rate", "stars", "score"),

@@ -1700,9 +1700,18 @@ def _clause(
     elif marked and len(fields) == 1 and slots:
         # "the average salary in Sales", "Bob's age", "how old is Bob"; "the names of the
         # engineers": the records that hold the value, then the field
-        ops = _of_value(marked[0], fields[0], head, texts, numeric)
+        holders = [k for k, vs in texts.items() if marked[0] in vs]
+        if plural and not head and len(holders) == 1 and fields[0] not in holders:
+            ops = [_Op("lookup")]  # "issue numbers assigned to ajones": the records, then F
+        else:
+            ops = _of_value(marked[0], fields[0], head, texts, numeric)
         if plural and [op.kind for op in ops] == ["lookup"]:
             ops = [_value_filter(marked[0], [], {"in"}, [], [], texts), _Op("keep", fields[:1])]
+        elif [op.kind for op in ops] == ["lookup"] and any(
+            w in RECORD_NOUNS and w not in keys and w.endswith("s") for w in words
+        ):
+            # "issues created by ajones": records, not a field of the one record
+            raise _refuse("a field of one record, and the records said in the plural")
     elif marked:
         ops = [_value_filter(marked[0], fields, head, cmps, numbers + dirs, texts)]
     elif head & _NUMBER_WORDS - {"bare", "plain"}:
@@ -1742,7 +1751,7 @@ def _clause(
         return [_Op("per", (fields[0],))]
     else:
         nouns = any(w in RECORD_NOUNS and w not in keys for w in words)
-        ops = _of_extreme(fields, head, nouns) if record and len(fields) == 2 else []
+        ops = _of_extreme(fields, head, nouns, words, keys) if record and len(fields) == 2 else []
         ops = ops or [_operation(fields, head, rest, dirs, cmps, numbers, direction, magnitude)]
         if record and len(ops) == 1:
             if ops[0].kind not in ("agg", "top") or ops[0].comparison in _AGGREGATES.values():
@@ -1857,15 +1866,45 @@ def _value_named(
     department", "the Sales team": the value, of that field), and "by" right before a value
     read as "in" ("books by Mei Lin": the records that hold it)."""
     out: list[str] = []
+    skip = -1
     for i, w in enumerate(words):
+        if i == skip:
+            continue
         before = out[-1] if out else ""
         key = _field(w, keys) if _VALUE_TOKEN.match(before) else None
         if key is not None and values[int(before[2:])] in texts.get(key, frozenset()):
             continue
         if w == "by" and i + 1 < len(words) and _VALUE_TOKEN.match(words[i + 1]):
             w = "in"
+        if (
+            i + 2 < len(words)
+            and words[i + 1] in ("by", "to")
+            and _VALUE_TOKEN.match(words[i + 2])
+            and _agent_verb(w, values[int(words[i + 2][2:])], texts)
+        ):
+            skip = i + 1  # "published by Penguin", "assigned to ajones": the value's own field
+            continue
         out.append(w)
     return out
+
+
+# Endings of a noun of the one who does or undergoes what a verb says (publisher, creator,
+# assignee), and of the verb's participle (published, assigned)
+_AGENT_ENDS = ("ee", "er", "or", "r")
+_PARTICIPLE_ENDS = ("ed", "d")
+
+
+def _agent_verb(word: str, value: str, texts: Mapping[str, frozenset[str]]) -> bool:
+    """Whether ``word`` is a participle whose agent or patient noun is the one field that holds
+    ``value`` ("published by Penguin": publisher.name; "assigned to ajones": assignee;
+    "created by" creator, "owned by" owner): the verb's stem is the noun's less its ending."""
+    holders = [k for k, vs in texts.items() if value in vs]
+    if len(holders) != 1 or not word.endswith(_PARTICIPLE_ENDS) or len(word) < 5:
+        return False
+    noun = key_words(holders[0].split(".")[0])[-1]
+    verbs = {word[: -len(end)] for end in _PARTICIPLE_ENDS if word.endswith(end)}
+    nouns = {noun[: -len(end)] for end in _AGENT_ENDS if noun.endswith(end)}
+    return bool(verbs & nouns) and min(map(len, verbs & nouns)) >= 3
 
 
 # Words a clause that says how many of a field a record has may hold ("which flight has 0
@@ -2188,7 +2227,13 @@ def _of_value(
     return [_Op("lookup", (field, holders[0]), value=quoted)]
 
 
-def _of_extreme(fields: list[str], head: set[str], noun: bool) -> list[_Op]:
+def _of_extreme(
+    fields: list[str],
+    head: set[str],
+    noun: bool,
+    words: Sequence[str] = (),
+    keys: Mapping[str, str] | None = None,
+) -> list[_Op]:
     """ "the sku of the cheapest product", "the cheapest item's name": a field of the record a
     superlative picks (the superlative's field is the second, or the first before "'s");
     none for any other clause."""
@@ -2199,6 +2244,13 @@ def _of_extreme(fields: list[str], head: set[str], noun: bool) -> list[_Op]:
     # "the sku of the cheapest": the field first; "the cheapest item's name", "the most
     # expensive product name" (最贵的商品叫什么名字): the superlative's field first
     said, by = (fields[0], fields[1]) if link == "of" else (fields[1], fields[0])
+    # "who wrote the most expensive book": the superlative's field is the one said right after
+    # the extreme, whichever comes first in the clause
+    named = keys or {}
+    after = [_field(words[i + 1], named) for i, w in enumerate(words[:-1]) if w in _UP | _DOWN]
+    if len(after) == 1 and after[0] in fields:
+        by = after[0]
+        said = fields[1] if by == fields[0] else fields[0]
     return [_Op("agg", (by,), comparison=extreme, record=True), _Op("keep", (said,))]
 
 
