@@ -775,6 +775,7 @@ class Engine:
             shape.members,
             shape.numbers,
             shape.nullable,
+            shape.nulls,
         )
 
     def _data(self, payload: Payload | None) -> tuple[Any, str] | None:

@@ -605,6 +605,8 @@ class _Op:
             return f"count by {field}"
         if self.kind == "notnull":
             return f"filter where {field} is not null"
+        if self.kind == "null":
+            return f"filter where {field} is null"
         if self.kind == "none":
             return "whether none remain"
         if self.kind == "exists":
@@ -651,6 +653,8 @@ class Records:
     numbers: Mapping[str, frozenset[int | float]] = dataclass_field(default_factory=dict)
     # the keys whose value is a number or null in every record, with at least one of each
     nullable: frozenset[str] = frozenset()
+    # the keys whose value is null in some record and not in every one
+    nulls: frozenset[str] = frozenset()
 
 
 def record_shape(payload: str | None) -> Records | None:
@@ -704,7 +708,12 @@ def records_of(data: Any) -> Records | None:
         and all(r[k] is None or _number(r[k]) for r in data)
     )
     members = {k: v for k, v in members.items() if v}
-    return Records(numeric, texts, flags, members, numbers, nullable)
+    nulls = frozenset(
+        k
+        for k in numeric
+        if "." not in k and any(r[k] is None for r in data) and not all(r[k] is None for r in data)
+    )
+    return Records(numeric, texts, flags, members, numbers, nullable, nulls)
 
 
 def _number(value: Any) -> bool:
@@ -728,6 +737,7 @@ def query_sentence(
     members: Mapping[str, frozenset[str]] | None = None,
     numbers: Mapping[str, frozenset[int | float]] | None = None,
     nullable: frozenset[str] = frozenset(),
+    nulls: frozenset[str] = frozenset(),
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
@@ -740,7 +750,9 @@ def query_sentence(
     ("the remote ones" for ``isRemote``); the ``numbers`` of each number key decide a bound
     said without saying whether it is included (以下, 以上): only when no record holds it;
     the ``nullable`` keys (a number or null in every record) are read by a filter that keeps
-    the records it names (a null is above nothing and below nothing), never by one inverted.
+    the records it names (a null is above nothing and below nothing), never by one inverted;
+    the ``nulls`` (keys null in some records, not in all) are tested for null ("series is
+    null", "the sensors with no battery_pct value").
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
@@ -873,6 +885,7 @@ def query_sentence(
         op
         for clause in _clauses(text)
         for op in _literal_clause(clause, lowered, literals)
+        or _null_clause(clause, lowered, nulls)
         or _clause(clause, lowered, values, texts or {}, source, tuple(sorted(flags)), numeric)
     ):
         if op.kind == "filter" and op.comparison in _LOOSE:  # 30岁以下: 30 itself or not?
@@ -1802,6 +1815,61 @@ _DISTINCT_WORDS = (
     | {"there", "what", "which", "only", "just", "the", "me", "us", "%alpha", "%alphadesc"}
     | {"and", "show", "tell", "please", "pls", "can", "could", "you", "would", "i", "need"}
 )  # fmt: skip
+
+
+# Words that say a field holds null ("series is null", "no battery_pct value", "without a
+# manager_id", "missing a series"), and words such a clause may hold besides
+_NULL_CUES = frozenset({"null", "no", "without", "missing"})
+_NULL_WORDS = (
+    _FILTER_WORDS
+    | _LINKS
+    | _ASKS
+    | frozenset(
+        {"the", "a", "an", "any", "value", "values", "set", "not", "isn't", "non", "list", "me"}
+        | {"all", "them", "ones", "one", "%q", "please", "pls", "and"}
+    )
+)
+
+
+def _null_clause(words: Sequence[str], keys: Mapping[str, str], nulls: frozenset[str]) -> list[_Op]:
+    """ "series is null", "the sensors that have no battery_pct value", "books without a
+    series", "manager_id is not null": a test of a field that is null in some records; none
+    for a clause with no word of null, ``Unsupported`` for one that is not only such a test."""
+    said = set(words)
+    if not said & _NULL_CUES:
+        return []
+    if said & _NULL_CUES & set(keys):
+        raise _refuse("a word of null that is also a key of the records")
+    picked = _fields_of_records(words, keys)
+    if picked is not None:  # "titles of books with no series": the test, then the titles
+        tested = _null_clause(picked[1], keys, nulls)
+        return [*tested, _Op("keep", picked[0])] if tested else []
+    if "count" in said or {"how", "many"} <= said:  # "how many sensors have no battery_pct"
+        rest = [w for w in words if w not in ("count", "how", "many", "there")]
+        tested = _null_clause(rest, keys, nulls)
+        return [*tested, _Op("count")] if tested else []
+    fields = {f for w in words if w not in _NULL_CUES and (f := _field(w, keys)) is not None}
+    if len(fields) != 1 or not fields <= nulls:
+        return []  # "no more than 3" and the like: the clause is another's
+    (field,) = fields
+    rest = [
+        w
+        for w in words
+        if _field(w, keys) != field and w not in _NULL_CUES and w not in _NULL_WORDS
+        and not (w in RECORD_NOUNS and w not in keys)
+    ]  # fmt: skip
+    if rest or any(w in keys for w in said & _NULL_WORDS):
+        raise _refuse(f"a test of null with words the frame does not know: {rest}")
+    at = next(i for i, w in enumerate(words) if _field(w, keys) == field)
+    cue = next(w for w in words if w in _NULL_CUES)
+    negated = bool(said & {"not", "isn't", "non"})
+    if cue == "null":  # "series is null", "is not null": said after the field
+        if "null" in words[:at] or (negated and said & {"no", "without", "missing"}):
+            raise _refuse("a test of null said in a way the frame does not read")
+        return [_Op("notnull" if negated else "null", (field,))]
+    if negated or words.index(cue) > at:  # "no series", "without a series", "missing a series"
+        raise _refuse("a test of null said in a way the frame does not read")
+    return [_Op("null", (field,))]
 
 
 def _distinct_clause(words: Sequence[str], keys: Mapping[str, str]) -> list[_Op]:
