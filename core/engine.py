@@ -776,6 +776,7 @@ class Engine:
             shape.numbers,
             shape.nullable,
             shape.nulls,
+            shape.sparse,
         )
 
     def _data(self, payload: Payload | None) -> tuple[Any, str] | None:

@@ -528,7 +528,10 @@ _STARTS = _REQUESTS | frozenset({"sorted", "ordered", "ranked", "arranged"})
 # "and" before one of these starts a new clause ("sort by age and just the name").
 _AND_SPLITS = _KEEP | {"give", "return", "output", "convert", "turn", "show"}
 # Text values read as values: short, a word or a few, never a word of the closed classes.
-_VALUE_TEXT = re.compile(r"[A-Za-z\u3400-\u9fff][\w&' .-]{1,39}$")
+_VALUE_TEXT = re.compile(
+    r"[A-Za-z\u3400-\u9fff][\w&' .-]{1,39}$"
+    r"|\d+(?:\.\d+){2,3}$"  # a version ("2.1.0"), never a number
+)
 _MAX_VALUES = 400
 # Words of a key written short, and the word said in full ("flightNo": "flight number").
 _SHORT = {
@@ -561,7 +564,9 @@ def _own_word(field_word: str, word: str) -> bool:
 
 _LITERAL_TOKEN = re.compile(r"%l\d+$")
 # "pending or shipped", "Asia, Europe or Africa": one field equal to one of the values
-_ONE_OF = re.compile(r"%v\d+(?:\s*,\s*%v\d+)*\s*,?\s+or\s+%v\d+(?![\w])")
+_ONE_OF = re.compile(
+    r"%v\d+(?:\s*,\s*(?:the\s+)?%v\d+)*\s*,?\s+or\s+(?:the\s+)?%v\d+(?![\w])", re.IGNORECASE
+)
 _CLOSED = (
     _SORT | _KEEP | _FIELDWORDS | _BENIGN | _LINKS | _UP | _DOWN | _NUMBER_WORDS
     | frozenset(_AGGREGATES) | _CONVERT | frozenset(_FORMATS)
@@ -655,6 +660,9 @@ class Records:
     nullable: frozenset[str] = frozenset()
     # the keys whose value is null in some record and not in every one
     nulls: frozenset[str] = frozenset()
+    # the keys some records lack whose value is a string (or null) where present, with the
+    # strings: read only as the field of a value said ("issues in milestone v2.1")
+    sparse: Mapping[str, frozenset[str]] = dataclass_field(default_factory=dict)
 
 
 def record_shape(payload: str | None) -> Records | None:
@@ -713,7 +721,21 @@ def records_of(data: Any) -> Records | None:
         for k in numeric
         if "." not in k and any(r[k] is None for r in data) and not all(r[k] is None for r in data)
     )
-    return Records(numeric, texts, flags, members, numbers, nullable, nulls)
+    every = {k.lower() for k in numeric}
+    sparse: dict[str, set[str]] = {}
+    for record in data:
+        for k, v in record.items():
+            if isinstance(k, str) and k not in numeric and "." not in k and isinstance(v, str):
+                sparse.setdefault(k, set()).add(v)
+    sparse = {
+        k: vs
+        for k, vs in sparse.items()
+        if k.lower() not in every
+        and sum(s.lower() == k.lower() for s in sparse) == 1
+        and all(r.get(k) is None or isinstance(r[k], str) for r in data)
+    }
+    frozen = {k: frozenset(vs) for k, vs in sparse.items()}
+    return Records(numeric, texts, flags, members, numbers, nullable, nulls, frozen)
 
 
 def _number(value: Any) -> bool:
@@ -738,6 +760,7 @@ def query_sentence(
     numbers: Mapping[str, frozenset[int | float]] | None = None,
     nullable: frozenset[str] = frozenset(),
     nulls: frozenset[str] = frozenset(),
+    sparse: Mapping[str, frozenset[str]] | None = None,
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
@@ -752,7 +775,8 @@ def query_sentence(
     the ``nullable`` keys (a number or null in every record) are read by a filter that keeps
     the records it names (a null is above nothing and below nothing), never by one inverted;
     the ``nulls`` (keys null in some records, not in all) are tested for null ("series is
-    null", "the sensors with no battery_pct value").
+    null", "the sensors with no battery_pct value"); the ``sparse`` keys (some records lack
+    them) are read only as the field of a value said ("issues in milestone v2.1").
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
@@ -772,7 +796,7 @@ def query_sentence(
     members = members or {}
     if members and texts is not None and set(members) & {k for k, vs in texts.items() if vs}:
         raise _refuse("a key holds strings and arrays of strings")
-    texts = {**(texts or {}), **members}
+    texts = {**(sparse or {}), **(texts or {}), **members}
     if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
         values = {v for vs in (texts or {}).values() for v in vs}
         dates = {k: vs for k, vs in (texts or {}).items() if _all_dates(vs)}
@@ -783,7 +807,9 @@ def query_sentence(
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
     instruction = _PERIOD.sub(_period, instruction)  # "in March 2024", "from 2021 onwards"
     text, values = _mark_values(instruction, lowered, texts or {})
-    text = _ONE_OF.sub(lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*", " %or ", m[0]), text)
+    text = _ONE_OF.sub(  # "in the basement or the attic": "the" before a value said again
+        lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*(?:the\s+)?", " %or ", m[0], flags=re.I), text
+    )
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
     text = _ALPHA_DESC.sub(" %alphadesc ", text)  # "Z-A", "in reverse alphabetical order"
     text = _ALPHA.sub(" %alpha ", text)  # "alphabetically", "A-Z": an order of text
@@ -1952,6 +1978,20 @@ def _value_named(
         ):
             skip = i + 1  # "published by Penguin", "assigned to ajones": the value's own field
             continue
+        if (
+            i + 1 < len(words)
+            and _VALUE_TOKEN.match(words[i + 1])
+            and _agent_verb(w, values[int(words[i + 1][2:])], texts)
+        ):
+            continue  # "labelled performance", "titled Salt": the value's own field
+        if (
+            i + 1 < len(words)
+            and _VALUE_TOKEN.match(words[i + 1])
+            and w not in _CLOSED
+            and _field(w, keys) is None
+            and _names_holder(w, values[int(words[i + 1][2:])], texts)
+        ):
+            continue  # "in milestone v2.1" of a key some records lack: the value's own field
         out.append(w)
     return out
 
@@ -1960,6 +2000,20 @@ def _value_named(
 # assignee), and of the verb's participle (published, assigned)
 _AGENT_ENDS = ("ee", "er", "or", "r")
 _PARTICIPLE_ENDS = ("ed", "d")
+
+
+def _names_holder(word: str, value: str, texts: Mapping[str, frozenset[str]]) -> bool:
+    """Whether ``word`` names the one field that holds ``value`` (as the key, a word form of
+    it, or its last word: "milestone" for milestone, "firmware" for meta.firmware)."""
+    holders = [k for k, vs in texts.items() if value in vs]
+    if len(holders) != 1 or not word.isalpha():
+        return False
+    last = holders[0].rsplit(".", 1)[-1]
+    try:
+        resolve(word, [last], glossary=False)
+    except Unsupported:
+        return False
+    return True
 
 
 def _agent_verb(word: str, value: str, texts: Mapping[str, frozenset[str]]) -> bool:
@@ -1971,8 +2025,11 @@ def _agent_verb(word: str, value: str, texts: Mapping[str, frozenset[str]]) -> b
         return False
     noun = key_words(holders[0].split(".")[0])[-1]
     verbs = {word[: -len(end)] for end in _PARTICIPLE_ENDS if word.endswith(end)}
+    verbs |= word_forms(word) | ({word[:-3]} if word.endswith("lled") else set())  # labelled
     nouns = {noun[: -len(end)] for end in _AGENT_ENDS if noun.endswith(end)}
-    return bool(verbs & nouns) and min(map(len, verbs & nouns)) >= 3
+    nouns |= word_forms(noun)  # "labelled performance" of labels, "titled Salt" of title
+    shared = {stem for stem in verbs & nouns if len(stem) >= 3}
+    return bool(shared)
 
 
 # Words a clause that says how many of a field a record has may hold ("which flight has 0
@@ -2346,7 +2403,7 @@ def _value_filter(
     the value."""
     if len(fields) > 1 or others or [c for c in cmps if c not in _EQUALITY] or len(cmps) > 1:
         raise _refuse("a value filter that says more than one thing")
-    if head - _FILTER_WORDS - _LINKS - _MEMBERSHIP - {"equals", "equal", "of", "in", "at"}:
+    if head - _FILTER_WORDS - _LINKS - _MEMBERSHIP - {"equals", "equal", "of", "in", "at", "on"}:
         raise _refuse("a value filter with words it does not know")
     holders = [k for k, vs in texts.items() if value in vs]
     if fields:
