@@ -2403,7 +2403,7 @@ def _value_filter(
     the value."""
     if len(fields) > 1 or others or [c for c in cmps if c not in _EQUALITY] or len(cmps) > 1:
         raise _refuse("a value filter that says more than one thing")
-    if head - _FILTER_WORDS - _LINKS - _MEMBERSHIP - {"equals", "equal", "of", "in", "at", "on"}:
+    if head - _FILTER_WORDS - _LINKS - _MEMBERSHIP - {"equals", "equal", "of", "in", "at"}:
         raise _refuse("a value filter with words it does not know")
     holders = [k for k, vs in texts.items() if value in vs]
     if fields:

@@ -373,10 +373,14 @@ def count(data: Any) -> int:
     return len(data)
 
 
-def _numbers(data: Any, field: str | None, op: str) -> list[int | float]:
+def _numbers(data: Any, field: str | None, op: str, *, nulls: bool = False) -> list[int | float]:
+    """The numbers of ``field`` (or the items); with ``nulls``, nulls are left out (an extreme:
+    a null is no highest nor lowest value), as long as one number is left."""
     values = pluck(data, field=field) if field else data
     if not isinstance(values, list):
         raise OpError(f"{op} needs a list of numbers; the data is {_kind(values)}")
+    if nulls and any(v is not None for v in values):
+        values = [v for v in values if v is not None]
     for i, v in enumerate(values):
         if not _is_number(v):
             what = f"field {field!r} of record {i + 1}" if field else f"item {i + 1}"
@@ -433,7 +437,8 @@ def _times(data: Any, field: str | None) -> list[str] | None:
     values = pluck(data, field=field) if field else data
     if not isinstance(values, list) or not values:
         return None
-    if not all(isinstance(v, str) and _ISO_TIME.match(v) for v in values):
+    values = [v for v in values if v is not None]  # a null is no point in time
+    if not values or not all(isinstance(v, str) and _ISO_TIME.match(v) for v in values):
         return None
     zones = (m[0] if (m := re.search(r"(?:Z|[+-]\d{2}:\d{2})$", v)) else "" for v in values)
     shapes = {(len(v), v[10:11], zone) for v, zone in zip(values, zones, strict=True)}
@@ -441,16 +446,18 @@ def _times(data: Any, field: str | None) -> list[str] | None:
 
 
 def minimum(data: Any, *, field: str | None = None) -> int | float | str:
-    """The lowest number, or the earliest of ISO points in time of one shape."""
-    values = _times(data, field) or _numbers(data, field, "min")
+    """The lowest number, or the earliest of ISO points in time of one shape; nulls are left
+    out."""
+    values = _times(data, field) or _numbers(data, field, "min", nulls=True)
     if not values:
         raise OpError("min of no values")
     return min(values)
 
 
 def maximum(data: Any, *, field: str | None = None) -> int | float | str:
-    """The highest number, or the latest of ISO points in time of one shape."""
-    values = _times(data, field) or _numbers(data, field, "max")
+    """The highest number, or the latest of ISO points in time of one shape; nulls are left
+    out."""
+    values = _times(data, field) or _numbers(data, field, "max", nulls=True)
     if not values:
         raise OpError("max of no values")
     return max(values)
@@ -458,6 +465,8 @@ def maximum(data: Any, *, field: str | None = None) -> int | float | str:
 
 def _extreme_by(data: Any, field: str, pick: Any, op: str) -> Any:
     records = _records(data, op)
+    if any(_field_value(r, field) is not None for r in records):  # a null is no extreme
+        records = [r for r in records if _field_value(r, field) is not None]
     values = _times(records, field) or _numbers(records, field, op)
     if not values:
         raise OpError(f"{op} of no records")
@@ -469,12 +478,12 @@ def _extreme_by(data: Any, field: str, pick: Any, op: str) -> Any:
 
 
 def max_by(data: Any, *, field: str) -> Any:
-    """The one record with the highest ``field`` (a tie falls back)."""
+    """The one record with the highest ``field`` (a tie falls back; nulls are left out)."""
     return _extreme_by(data, field, max, "highest")
 
 
 def min_by(data: Any, *, field: str) -> Any:
-    """The one record with the lowest ``field`` (a tie falls back)."""
+    """The one record with the lowest ``field`` (a tie falls back; nulls are left out)."""
     return _extreme_by(data, field, min, "lowest")
 
 
