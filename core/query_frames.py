@@ -1104,6 +1104,13 @@ def _number_of(m: re.Match[str], lowered: Mapping[str, str], keys: Mapping[str, 
     """ "number of comments" → ``comments`` when the noun is a key (as written or a plural
     of it) that holds a number in every record and names no records; else as written."""
     noun = m[1]
+    others = [w for w in _TOKEN.findall(m.string) if w in RECORD_NOUNS and w != noun]
+    if (
+        noun in RECORD_NOUNS
+        and keys.get(lowered.get(noun, ""))
+        and any(w not in lowered for w in others)
+    ):  # "the total number of items across all orders": items, a number of each order
+        return f" {noun} "
     if noun in RECORD_NOUNS or noun in _CLOSED:
         return m[0]
     key = _field(noun, lowered)
@@ -1595,6 +1602,10 @@ def _clause(
     words = [w for w in words if _FORMATS.get(w) != source or w in keys]
     for w in words:
         if (w in _BENIGN or w in _LINKS) and w in keys:
+            if w in RECORD_NOUNS and any(
+                n in RECORD_NOUNS and n not in keys and n != w for n in words
+            ):
+                continue  # "the order with the most items": the orders are the records
             raise _refuse(f"'{w}' is a key of the records and a word of the request")
     if all(w in _BENIGN or w in _LINKS or (w in RECORD_NOUNS and w not in keys) for w in words):
         return []  # "give me those people": the records, said again
