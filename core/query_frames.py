@@ -1729,6 +1729,20 @@ def _clause(
         record = False  # "the price of the cheapest product": the lowest price itself
         head.discard("of")
     counted = "count" in head or {"how", "many"} <= head
+    if record and len(marked) == 1 and not (counted or cmps or numbers or dirs):
+        # "the priciest flight to JFK", "the youngest engineer": of the records that hold the
+        # value (its one field, none of the clause's), the extreme
+        at = next(i for i, w in enumerate(words) if _VALUE_TOKEN.match(w))
+        cut = at - 1 if at and words[at - 1] in _VALUE_PREPOSITIONS else at
+        holders = [k for k, vs in texts.items() if marked[0] in vs]
+        if len(holders) == 1 and holders[0] not in fields:
+            rest_words = [*words[:cut], *words[at + 1 :]]
+            try:
+                picked_ops = _clause(rest_words, keys, values, texts, source, flags, numeric)
+            except Unsupported:
+                picked_ops = []  # the refusal below says why
+            if picked_ops and _extreme(picked_ops[0]) and picked_ops[0].record:
+                return [_value_filter(marked[0], [], set(), [], [], texts), *picked_ops]
     if record and (marked or counted or cmps or head & _NUMBER_WORDS):
         raise _refuse("a superlative with a clause it does not go with")
     if counted:
@@ -1842,6 +1856,10 @@ def _clause(
         ops.append(_Op("count"))
     return ops
 
+
+# Prepositions before a value that says which records an extreme is of ("the priciest flight
+# to JFK", "the oldest employee in Sales")
+_VALUE_PREPOSITIONS = frozenset({"to", "in", "from", "at", "for", "on", "with"})
 
 # Words a clause of distinct values may hold besides its field ("list every distinct label",
 # "which distinct cities do the users live in", "what statuses appear in these orders? just
