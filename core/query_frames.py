@@ -374,6 +374,8 @@ _SUPERLATIVE = re.compile(
     r"(?<![a-z0-9_])(" + "|".join(w.replace(" ", r"\s+") for w in _SUPERLATIVES) + r")(?![a-z0-9_])"
 )
 _CONCEPTS = frozenset(concept for _, concept in _SUPERLATIVES.values())
+# "the most humid", "the least popular": "most"/"least" and an adjective (see _most_adjective)
+_MOST_ADJECTIVE = re.compile(r"(?<![a-z0-9_])(most|least)\s+([a-z]{3,})(?![a-z0-9_])")
 _RECORD_MARK = "%s"  # beside the field a superlative names: the extreme of a record
 # "from youngest to oldest", "most expensive to cheapest": the two ends of one concept.
 _SUPERLATIVE_RANGE = re.compile(
@@ -869,6 +871,8 @@ def query_sentence(
     text = _FIELD_BETWEEN.sub(_field_between, text)
     text = _SUPERLATIVE_FIRST.sub(_superlative_first, text)
     text = _SUPERLATIVE.sub(_superlative, text)
+    # "the most humid sensor": an adjective whose noun is a key (humidity), the extreme
+    text = _MOST_ADJECTIVE.sub(lambda m: _most_adjective(m, lowered), text)
     text = _COMPARATIVE.sub(_comparative, text)
     text = _FIELD_FIRST.sub(lambda m: f" {m[2]} {_first_mark(m[1])} ", text)
     text = _DASHED.sub(_dashed, text)  # "priced 550-650": a range, low to high
@@ -1361,6 +1365,27 @@ def _flag_said(m: re.Match[str], n: int) -> str:
 def _superlative(m: re.Match[str]) -> str:
     extreme, concept = _SUPERLATIVES[re.sub(r"\s+", " ", m[1])]
     return f" {extreme} {concept} {_RECORD_MARK} "
+
+
+def _most_adjective(m: re.Match[str], keys: Mapping[str, str]) -> str:
+    """ "most humid", "least popular": the highest or lowest of the one key whose last word is
+    the adjective's noun (humidity, popularity, darkness; -ity, -ness), a record's extreme; as
+    written for an adjective that is a key or names none."""
+    adjective = m[2]
+    if adjective in keys or adjective in _CLOSED:
+        return m[0]
+    nouns = {adjective + "ity", adjective + "ness"}
+    if adjective.endswith("e"):
+        nouns.add(adjective[:-1] + "ity")  # dense: density
+    if adjective.endswith("y"):
+        nouns.add(adjective[:-1] + "iness")  # noisy: noisiness
+    found = {
+        k for k in keys.values() if key_words(k)[-1:] and _said_words(key_words(k))[-1] in nouns
+    }
+    if len(found) != 1:
+        return m[0]
+    extreme = "highest" if m[1] == "most" else "lowest"
+    return f" {extreme} {found.pop().lower()} {_RECORD_MARK} "
 
 
 def _superlative_range(m: re.Match[str]) -> str:
