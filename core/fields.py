@@ -98,6 +98,9 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "wage": ("salary", "wage"),
     "earn": ("salary", "earnings", "income", "pay", "wage"),
     "earnings": ("salary", "earnings"),
+    # "how much does Grace make": what a person earns
+    "make": ("salary", "earnings", "income", "pay", "wage"),
+    "makes": ("salary", "earnings", "income", "pay", "wage"),
     "income": ("salary", "income"),
     "department": ("dept", "department"),
     "dept": ("department", "dept"),
