@@ -475,6 +475,13 @@ _TOKEN = re.compile(
 _BARE_CONTRACTION = re.compile(r"(?<![a-z0-9_'])(what|here)s(?![a-z0-9_'])")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
 _DATE_TOKEN = re.compile(r"%d\d{8}$")
+# A point in time written as ISO 8601 with a time of day ("2024-06-03T08:03:00Z"), marked
+# %dYYYYMMDDtHHMM[SS][z|pHHMM|mHHMM] and compared as text with a field whose every value has
+# its shape (one length, one zone: text order is time order)
+_DATE_TIMES = re.compile(
+    r"(?<![\w-])(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:\d{2})?(?![\w:.+-])"
+)
+_DATE_TIME_TOKEN = re.compile(r"%d(\d{8})t(\d{4}(?:\d{2})?)(z|[pm]\d{4})?$")
 # Dates written as ISO (2024-02-15), with a month's name (March 1, 2024; 1 March 2024) or in
 # Chinese (2024年3月1日): compared with a field of ISO dates, as text of one shape.
 _MONTHS = {
@@ -806,6 +813,7 @@ def query_sentence(
         # "标签包含 bug": a text test after a field said in Chinese, now said as its key
         instruction, more = _mark_literals(instruction, lowered, len(literals))
         literals += more
+    instruction = _DATE_TIMES.sub(_date_time_mark, instruction)  # 2024-06-03T08:03:00Z
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
     instruction = _PERIOD.sub(_period, instruction)  # "in March 2024", "from 2021 onwards"
     text, values = _mark_values(instruction, lowered, texts or {})
@@ -954,7 +962,11 @@ def query_sentence(
                 raise _refuse("the orders contradict")
             ops[-1] = replace(last, direction=op.direction or last.direction)
             continue
-        if op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
+        if op.kind == "filter" and op.number.startswith('"') and "T" in op.number:
+            # a date and a time of day: of a field of date-times of its shape
+            if not _same_shape(json.loads(op.number), (texts or {}).get(op.fields[0], frozenset())):
+                raise _refuse(f"'{op.fields[0]}' does not hold a time of the same shape")
+        elif op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
             if keys[op.fields[0]] and key_words(op.fields[0])[-1] == "year":
                 op = _day_as_year(op)  # "published in the 1990s" of publishedYear
             elif not _all_dates((texts or {}).get(op.fields[0], frozenset())):
@@ -1148,7 +1160,8 @@ def _time_key(key: str, numeric: Sequence[str], texts: Mapping[str, frozenset[st
     years (its last word "year": publishedYear)."""
     if key in numeric:
         return key_words(key)[-1:] == ["year"]
-    return _all_dates(texts.get(key, frozenset()))
+    values = texts.get(key, frozenset())
+    return _all_dates(values) or (bool(values) and _same_shape(next(iter(values)), values))
 
 
 def _time_first(
@@ -1166,6 +1179,35 @@ def _time_first(
     return f" {_TIME_ENDS_OF[end]} %time {verb} "
 
 
+def _date_time_mark(m: re.Match[str]) -> str:
+    """2024-06-03T08:03:00Z → %d20240603t080300z (see _DATE_TIMES)."""
+    zone = m[7] or ""
+    zone = "z" if zone == "Z" else zone.replace("+", "p").replace("-", "m").replace(":", "")
+    return f" %d{m[1]}{m[2]}{m[3]}t{m[4]}{m[5]}{m[6] or ''}{zone} "
+
+
+def _date_time(token: str) -> str:
+    """%d20240603t080300z → "2024-06-03T08:03:00Z" (a JSON string)."""
+    m = _DATE_TIME_TOKEN.match(token)
+    assert m is not None
+    day, time, zone = m[1], m[2], (m[3] or "").upper()
+    clock = ":".join(time[i : i + 2] for i in range(0, len(time), 2))
+    if zone[:1] in ("P", "M"):
+        zone = ("+" if zone[0] == "P" else "-") + zone[1:3] + ":" + zone[3:]
+    return json.dumps(f"{day[:4]}-{day[4:6]}-{day[6:]}T{clock}{zone}")
+
+
+def _same_shape(point: str, values: frozenset[str]) -> bool:
+    """Whether every value is an ISO date-time of the shape of ``point`` (one length, one
+    zone, "T" between day and time), so that text order is time order."""
+    zone = re.search(r"(?:Z|[+-]\d{2}:\d{2})$", point)
+    ends = zone[0] if zone else ""
+    shape = re.compile(
+        r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?" + re.escape(ends) + "$"
+    )
+    return bool(values) and all(len(v) == len(point) and shape.match(v) for v in values)
+
+
 def _lone_date(texts: Mapping[str, frozenset[str]]) -> str:
     """The one key that holds an ISO date in every record; ``Unsupported`` for none or several."""
     found = [key for key, values in texts.items() if _all_dates(values)]
@@ -1178,7 +1220,7 @@ def _lone_time(texts: Mapping[str, frozenset[str]], numeric: tuple[str, ...]) ->
     """The one key that holds an ISO date in every record or is a number of years (its last
     word "year": startYear); ``Unsupported`` for none or several (a year is never a
     comparison of some other number: "orders after 2019" is no amount above 2019)."""
-    found = [key for key, values in texts.items() if _all_dates(values)]
+    found = [key for key in texts if _time_key(key, numeric, texts)]
     found += [key for key in numeric if key_words(key)[-1:] == ["year"]]
     if len(found) != 1:
         raise _refuse(f"a year, and {len(found)} fields of dates or years: name one")
@@ -1710,7 +1752,8 @@ def _clause(
     cmps = [w[1:] for w in rest if w.startswith("#")]
     numbers = [w for w in rest if _NUMBER.match(w)]
     numbers += [json.dumps(f"{w[2:6]}-{w[6:8]}-{w[8:]}") for w in rest if _DATE_TOKEN.match(w)]
-    rest = [w for w in rest if not _DATE_TOKEN.match(w)]
+    numbers += [_date_time(w) for w in rest if _DATE_TIME_TOKEN.match(w)]
+    rest = [w for w in rest if not _DATE_TOKEN.match(w) and not _DATE_TIME_TOKEN.match(w)]
     marked = [values[int(w[2:])] for w in rest if _VALUE_TOKEN.match(w)]
     head = {
         w
@@ -1726,6 +1769,12 @@ def _clause(
         # and "by" names the field it ranks by; the superlative says which end
         head -= unnamed
         rest = [w for w in rest if w not in unnamed]
+    timed_at = [n for n in numbers if n.startswith('"') and "T" in n]
+    if not fields and timed_at:  # "readings after 2024-06-03T08:03:00Z"
+        found = [k for k, vs in texts.items() if _same_shape(json.loads(timed_at[0]), vs)]
+        if len(found) != 1:
+            raise _refuse(f"a point in time, and {len(found)} fields of its shape: name one")
+        fields.append(found[0])
     if not fields and any(n.startswith('"') for n in numbers):  # "orders since 2024-03-08"
         fields.append(_lone_date(texts))
     if not fields and said_year:  # "orders after 2019": of the one field of dates or years
