@@ -1220,7 +1220,7 @@ def _lone_time(texts: Mapping[str, frozenset[str]], numeric: tuple[str, ...]) ->
     """The one key that holds an ISO date in every record or is a number of years (its last
     word "year": startYear); ``Unsupported`` for none or several (a year is never a
     comparison of some other number: "orders after 2019" is no amount above 2019)."""
-    found = [key for key in texts if _time_key(key, numeric, texts)]
+    found = [key for key in texts if key not in numeric and _time_key(key, numeric, texts)]
     found += [key for key in numeric if key_words(key)[-1:] == ["year"]]
     if len(found) != 1:
         raise _refuse(f"a year, and {len(found)} fields of dates or years: name one")
@@ -1421,6 +1421,8 @@ def _most_adjective(m: re.Match[str], keys: Mapping[str, str]) -> str:
         nouns.add(adjective[:-1] + "ity")  # dense: density
     if adjective.endswith("y"):
         nouns.add(adjective[:-1] + "iness")  # noisy: noisiness
+    if adjective.endswith("ed"):  # "the most commented": the count of comments
+        nouns |= {stem + "s" for stem in word_forms(adjective) if len(stem) >= 3}
     found = {
         k for k in keys.values() if key_words(k)[-1:] and _said_words(key_words(k))[-1] in nouns
     }
@@ -1850,6 +1852,20 @@ def _clause(
         ):
             # "issues created by ajones": records, not a field of the one record
             raise _refuse("a field of one record, and the records said in the plural")
+    elif (
+        marked
+        and len(fields) == 1
+        and len(cmps) == 1
+        and len(numbers) == 1
+        and cmps[0] not in _EQUALITY
+        and not dirs
+        and [k for k, vs in texts.items() if marked[0] in vs] not in ([], [fields[0]])
+    ):
+        # "open issues with more than 10 comments": the value's records, then the comparison
+        ops = [
+            _value_filter(marked[0], [], set(), [], [], texts),
+            _operation(fields, head, rest, dirs, cmps, numbers, direction, magnitude),
+        ]
     elif marked:
         ops = [_value_filter(marked[0], fields, head, cmps, numbers + dirs, texts)]
     elif head & _NUMBER_WORDS - {"bare", "plain"}:
@@ -1965,10 +1981,21 @@ def _null_clause(words: Sequence[str], keys: Mapping[str, str], nulls: frozenset
     series", "manager_id is not null": a test of a field that is null in some records; none
     for a clause with no word of null, ``Unsupported`` for one that is not only such a test."""
     said = set(words)
-    if not said & _NULL_CUES:
+    if not said & _NULL_CUES and not any(w.startswith("un") for w in words):
         return []
     if said & _NULL_CUES & set(keys):
         raise _refuse("a word of null that is also a key of the records")
+    # "unassigned issues": no value of the field the participle names (assignee)
+    undone = {
+        w: named[0]
+        for w in words
+        if w.startswith("un")
+        and w not in keys
+        and len(named := [k for k in nulls if _verb_names(w[2:], k)]) == 1
+    }
+    if undone:
+        words = [x for w in words for x in (("no", undone[w].lower()) if w in undone else (w,))]
+        said = set(words)
     picked = _fields_of_records(words, keys)
     if picked is not None:  # "titles of books with no series": the test, then the titles
         tested = _null_clause(picked[1], keys, nulls)
@@ -2124,9 +2151,15 @@ def _agent_verb(word: str, value: str, texts: Mapping[str, frozenset[str]]) -> b
     ``value`` ("published by Penguin": publisher.name; "assigned to ajones": assignee;
     "created by" creator, "owned by" owner): the verb's stem is the noun's less its ending."""
     holders = [k for k, vs in texts.items() if value in vs]
-    if len(holders) != 1 or not word.endswith(_PARTICIPLE_ENDS) or len(word) < 5:
+    return len(holders) == 1 and _verb_names(word, holders[0])
+
+
+def _verb_names(word: str, key: str) -> bool:
+    """Whether the participle ``word`` names ``key`` by its agent or patient noun (published:
+    publisher, assigned: assignee) or by a stem they share (labelled: labels)."""
+    if not word.endswith(_PARTICIPLE_ENDS) or len(word) < 5:
         return False
-    noun = key_words(holders[0].split(".")[0])[-1]
+    noun = key_words(key.split(".")[0])[-1]
     verbs = {word[: -len(end)] for end in _PARTICIPLE_ENDS if word.endswith(end)}
     verbs |= word_forms(word) | ({word[:-3]} if word.endswith("lled") else set())  # labelled
     nouns = {noun[: -len(end)] for end in _AGENT_ENDS if noun.endswith(end)}
