@@ -1683,7 +1683,11 @@ def _clause(
         said_words & _APPEAR and said_words & {"what", "which"}
     ):
         return _distinct_clause(words, keys)
-    picked = _fields_of_records(words, keys) or _fields_after_records(words, keys)
+    picked = (
+        _fields_of_records(words, keys)
+        or _fields_after_records(words, keys)
+        or _fields_listed(words, keys)
+    )
     if picked is not None:  # "ids of orders with status pending": the filter, then the ids
         fields_said, after = picked
         return [
@@ -2352,6 +2356,29 @@ def _fields_of_records(
     if not said or any(f is None for f in fields):
         return None
     return tuple(dict.fromkeys(f for f in fields if f)), after[1:]
+
+
+def _fields_listed(
+    words: Sequence[str], keys: Mapping[str, str]
+) -> tuple[tuple[str, ...], list[str]] | None:
+    """ "list locations with humidity over 70", "show the names where age is over 30": a
+    request verb, fields said in the plural, and a condition after "with", "where", "whose"
+    or "that": the fields of the records that pass; None for any other clause."""
+    if not words or words[0] not in _ASKS | {"list"}:
+        return None
+    at = next((i for i, w in enumerate(words) if w in ("with", "where", "whose", "that")), None)
+    if at is None:
+        return None
+    said = [w for w in words[1:at] if w not in {"the", "and", "all", "me", "us"}]
+    fields = [_field(w, keys) for w in said]
+    if not said or any(f is None for f in fields):
+        return None
+    if not all(
+        w.endswith("s") and not w.endswith("ss") and not str(f).lower().endswith("s")
+        for w, f in zip(said, fields, strict=True)
+    ):
+        return None  # "show the name with the highest age": a record's field, not a list
+    return tuple(dict.fromkeys(f for f in fields if f)), ["records", *words[at:]]
 
 
 def _fields_after_records(
