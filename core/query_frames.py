@@ -286,6 +286,11 @@ _MAGNITUDE = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)?)\s*(k|thousand|million|mn|billion|bn)(?![a-z0-9_])"
 )
 _MAGNITUDES = {"k": 1000, "thousand": 1000, "million": 10**6, "mn": 10**6}
+# "more than 20 million people": people after a number are a count of them, the field of
+# population when the records have one
+_PEOPLE_COUNTED = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s+(?:people|inhabitants|residents)(?![a-z0-9_])"
+)
 _MAGNITUDES |= {"billion": 10**9, "bn": 10**9}
 # "is there any …", "does anyone …", "are any of them …": a question whether any record is so,
 # answered true or false; "yes or no" says the answer's shape.
@@ -889,6 +894,8 @@ def query_sentence(
     text = re.sub(r"(%v\d+)\s*'s(?![a-z0-9_])", r"\1 %poss ", text)  # "Bob's age"
     text = _POSSESSIVE.sub(r"\1 %poss ", text)  # "the cheapest item's name"
     text = _MAGNITUDE.sub(_magnitude, text)  # "over 15 million", "100k"
+    if _field("population", lowered):  # "more than 20 million people": people counted
+        text = _PEOPLE_COUNTED.sub(r"\1 population ", text)
     text = _HOW.sub(lambda m: f" {_HOW_CONCEPTS[m[1]]} ", text)
     text = _ANY.sub(" %any ", text)
     text = _ALL.sub(" %all ", text)
