@@ -533,6 +533,7 @@ _REQUESTS = frozenset({"give", "return", "output", "convert", "turn", "show"})
 # Lima"): said before the value, they say the record holds it.
 _MEMBERSHIP = frozenset(
     {"work", "works", "working", "belong", "belongs", "based", "live", "lives", "located"}
+    | {"living", "belonging", "residing", "reside", "resides"}
 )
 # Request verbs that ask for "the one" record ("give me the one with the fewest people").
 _ASKS = frozenset({"give", "return", "output", "show", "find", "get", "display", "print"})
@@ -1873,9 +1874,10 @@ def _clause(
         and [k for k, vs in texts.items() if marked[0] in vs] not in ([], [fields[0]])
     ):
         # "open issues with more than 10 comments": the value's records, then the comparison
+        said_in = head & _VALUE_PREPOSITIONS  # "users older than 30 in Engineering"
         ops = [
-            _value_filter(marked[0], [], set(), [], [], texts),
-            _operation(fields, head, rest, dirs, cmps, numbers, direction, magnitude),
+            _value_filter(marked[0], [], said_in, [], [], texts),
+            _operation(fields, head - said_in, rest, dirs, cmps, numbers, direction, magnitude),
         ]
     elif marked:
         ops = [_value_filter(marked[0], fields, head, cmps, numbers + dirs, texts)]
