@@ -2548,6 +2548,13 @@ def _of_extreme(
     if len(after) == 1 and after[0] in fields:
         by = after[0]
         said = fields[1] if by == fields[0] else fields[0]
+    # "the cheapest flight with a delay": a field after "with" says which records, it is no
+    # field asked for
+    for i, w in enumerate(words):
+        if _field(w, named) == said:
+            before = [x for x in words[:i] if x not in ("a", "an", "the", "any", "some")]
+            if before and before[-1] in ("with", "having", "has", "have", "without"):
+                raise _refuse("a field said after 'with' beside a record's extreme")
     return [_Op("agg", (by,), comparison=extreme, record=True), _Op("keep", (said,))]
 
 
