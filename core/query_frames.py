@@ -1339,7 +1339,8 @@ def _mark_value_forms(
 def _stems(word: str) -> set[str]:
     """``word`` (lower case) and what is left of it as its plural, agent and activity endings
     are taken off one at a time (engineers → engine; Engineering → engineer → engine), each
-    stem at least four letters."""
+    stem at least four letters; a place's adjective less its ending (Asian: asia, European:
+    europe)."""
     w = word.lower()
     out = {w}
     for _ in range(3):
@@ -1350,6 +1351,11 @@ def _stems(word: str) -> set[str]:
             break
         w = w[: -len(end)]
         out.add(w)
+    w = word.lower()
+    if w.endswith("ean") and len(w) >= 7:  # European: Europe
+        out.add(w[:-2])
+    elif w.endswith("an") and len(w) >= 5:  # Asian, African: Asia, Africa
+        out.add(w[:-1])
     return out
 
 
