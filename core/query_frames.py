@@ -261,10 +261,10 @@ _COMPARISONS: tuple[tuple[str, str], ...] = (
     (r"(?:is\s+)?(?:equal\s+to|equals|exactly)|is(?=\s+\d)", "=="),
     (rf"(?:is\s+)?{_MORE}\s+than|above|over|exceeding|exceeds?", ">"),
     (r"(?:is\s+)?(?:less|fewer|lower|smaller)\s+than|below|under", "<"),
-    (r"on\s+or\s+after|since(?=\s+(?:\d|%d))|from(?=\s+%d)", ">="),
-    (r"on\s+or\s+before|until(?=\s+(?:\d|%d))", "<="),
-    (r"after(?=\s+(?:\d|%d))|later\s+than", ">"),  # a point in time: "after 2018"
-    (r"before(?=\s+(?:\d|%d))|earlier\s+than", "<"),
+    (r"on\s+or\s+after|since(?=\s+(?:\d|%[dh]))|from(?=\s+%[dh])", ">="),
+    (r"on\s+or\s+before|until(?=\s+(?:\d|%[dh]))", "<="),
+    (r"after(?=\s+(?:\d|%[dh]))|later\s+than", ">"),  # a point in time: "after 2018"
+    (r"before(?=\s+(?:\d|%[dh]))|earlier\s+than", "<"),
 )
 # "30 or more", "50 or less", "40+", "30 or older": a bound that is included; the comparative
 # names its concept's field ("older": age).
@@ -486,6 +486,14 @@ _DATE_TOKEN = re.compile(r"%d\d{8}$")
 _DATE_TIMES = re.compile(
     r"(?<![\w-])(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:\d{2})?(?![\w:.+-])"
 )
+# A time of day after a word of comparison ("before 9am", "after 14:30", "until 6 pm"),
+# marked %hHHMM; compared with a field of date-times that all fall on one day
+_CLOCK = re.compile(
+    r"(?<![\w-])(before|after|until|since|by|than|from)\s+(?:(\d{1,2})(?::([0-5]\d))?\s*"
+    r"(am|pm|a\.m\.|p\.m\.)|([01]?\d|2[0-3]):([0-5]\d))(?![\w:])",
+    re.IGNORECASE,
+)
+_CLOCK_TOKEN = re.compile(r"%h(\d{4})$")
 _DATE_TIME_TOKEN = re.compile(r"%d(\d{8})t(\d{4}(?:\d{2})?)(z|[pm]\d{4})?$")
 # Dates written as ISO (2024-02-15), with a month's name (March 1, 2024; 1 March 2024) or in
 # Chinese (2024年3月1日): compared with a field of ISO dates, as text of one shape.
@@ -820,6 +828,7 @@ def query_sentence(
         instruction, more = _mark_literals(instruction, lowered, len(literals))
         literals += more
     instruction = _DATE_TIMES.sub(_date_time_mark, instruction)  # 2024-06-03T08:03:00Z
+    instruction = _CLOCK.sub(_clock_mark, instruction)  # "before 9am", "after 14:30"
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
     instruction = _PERIOD.sub(_period, instruction)  # "in March 2024", "from 2021 onwards"
     text, values = _mark_values(instruction, lowered, texts or {})
@@ -970,7 +979,13 @@ def query_sentence(
                 raise _refuse("the orders contradict")
             ops[-1] = replace(last, direction=op.direction or last.direction)
             continue
-        if op.kind == "filter" and op.number.startswith('"') and "T" in op.number:
+        if op.kind == "filter" and op.number.startswith('"%h'):
+            # a time of day: of a field whose date-times all fall on one day
+            at = _on_the_day(op.number[3:7], (texts or {}).get(op.fields[0], frozenset()))
+            if at is None:
+                raise _refuse(f"'{op.fields[0]}' holds no times of one day")
+            op = replace(op, number=json.dumps(at))
+        elif op.kind == "filter" and op.number.startswith('"') and "T" in op.number:
             # a date and a time of day: of a field of date-times of its shape
             if not _same_shape(json.loads(op.number), (texts or {}).get(op.fields[0], frozenset())):
                 raise _refuse(f"'{op.fields[0]}' does not hold a time of the same shape")
@@ -1192,6 +1207,33 @@ def _date_time_mark(m: re.Match[str]) -> str:
     zone = m[7] or ""
     zone = "z" if zone == "Z" else zone.replace("+", "p").replace("-", "m").replace(":", "")
     return f" %d{m[1]}{m[2]}{m[3]}t{m[4]}{m[5]}{m[6] or ''}{zone} "
+
+
+def _clock_mark(m: re.Match[str]) -> str:
+    """ "9am" → %h0900, "6:30 pm" → %h1830, "14:30" → %h1430; as written for an hour that is
+    no hour of a 12-hour clock."""
+    if m[4]:
+        hour = int(m[2])
+        if not 1 <= hour <= 12:
+            return m[0]
+        hour = hour % 12 + (12 if m[4].lower().startswith("p") else 0)
+        return f" {m[1]} %h{hour:02d}{m[3] or '00'} "
+    return f" {m[1]} %h{int(m[5]):02d}{m[6]} "
+
+
+def _on_the_day(clock: str, values: frozenset[str]) -> str | None:
+    """The date-time at ``clock`` (HHMM) on the one day all ``values`` fall on, in their shape
+    (ISO date-times of one length, with no zone: a time of day said has none); None when
+    they are not so."""
+    shape = re.compile(r"(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2})?$")
+    matched = [shape.match(v) for v in values]
+    if not values or any(m is None for m in matched) or len({len(v) for v in values}) != 1:
+        return None
+    days = {m[1] for m in matched if m}
+    if len(days) != 1:
+        return None
+    seconds = ":00" if any(m and m[2] for m in matched) else ""
+    return f"{days.pop()}T{clock[:2]}:{clock[2:]}{seconds}"
 
 
 def _date_time(token: str) -> str:
@@ -1569,7 +1611,31 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
     try:
         return resolve(word, list(keys.values()), glossary=glossary, reverse=glossary)
     except Unsupported:
-        return _head_field(word, keys, glossary=glossary) or _agent_field(word, keys)
+        return (
+            _head_field(word, keys, glossary=glossary)
+            or _agent_field(word, keys)
+            or _action_field(word, keys)
+        )
+
+
+# Endings of a noun of the action a verb names (departure, arrival, creation, payment)
+_ACTION_ENDS = ("ure", "al", "ion", "ment")
+
+
+def _action_field(word: str, keys: Mapping[str, str]) -> str | None:
+    """The one key whose last word is the noun of the action a participle names ("departing":
+    departure, "arriving": arrival); None for any other word."""
+    if not word.endswith(("ing", "ed")) or len(word) < 6:
+        return None
+    stems = {stem for stem in word_forms(word) if len(stem) >= 4 and stem != word}
+    nouns = {stem + end for stem in stems for end in _ACTION_ENDS}
+    nouns |= {stem[:-1] + end for stem in stems if stem.endswith("e") for end in _ACTION_ENDS}
+    found = {
+        key
+        for key in keys.values()
+        if (words := key_words(key)) and _said_words(words)[-1] in nouns
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 # Last words of a key that say it holds a point in time ("created_at", "releaseDate"): its
@@ -1773,7 +1839,12 @@ def _clause(
     numbers = [w for w in rest if _NUMBER.match(w)]
     numbers += [json.dumps(f"{w[2:6]}-{w[6:8]}-{w[8:]}") for w in rest if _DATE_TOKEN.match(w)]
     numbers += [_date_time(w) for w in rest if _DATE_TIME_TOKEN.match(w)]
-    rest = [w for w in rest if not _DATE_TOKEN.match(w) and not _DATE_TIME_TOKEN.match(w)]
+    numbers += [f'"%h{w[2:]}"' for w in rest if _CLOCK_TOKEN.match(w)]
+    rest = [
+        w
+        for w in rest
+        if not _DATE_TOKEN.match(w) and not _DATE_TIME_TOKEN.match(w) and not _CLOCK_TOKEN.match(w)
+    ]
     marked = [values[int(w[2:])] for w in rest if _VALUE_TOKEN.match(w)]
     head = {
         w
@@ -1789,6 +1860,12 @@ def _clause(
         # and "by" names the field it ranks by; the superlative says which end
         head -= unnamed
         rest = [w for w in rest if w not in unnamed]
+    clocks = [n for n in numbers if n.startswith('"%h')]
+    if not fields and clocks:  # "flights before 9am": the one field of date-times of one day
+        found = [k for k, vs in texts.items() if _on_the_day("0000", vs)]
+        if len(found) != 1:
+            raise _refuse(f"a time of day, and {len(found)} fields of times on one day")
+        fields.append(found[0])
     timed_at = [n for n in numbers if n.startswith('"') and "T" in n]
     if not fields and timed_at:  # "readings after 2024-06-03T08:03:00Z"
         found = [k for k, vs in texts.items() if _same_shape(json.loads(timed_at[0]), vs)]
