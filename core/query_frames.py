@@ -494,6 +494,12 @@ _CLOCK = re.compile(
     re.IGNORECASE,
 )
 _CLOCK_TOKEN = re.compile(r"%h(\d{4})$")
+# A value, and a key in brackets after it ("opened by dtran (author.login)"), with the
+# participle and preposition before the value
+_HINTED = re.compile(
+    r"(?:(?<![\w%])[A-Za-z]+(?:ed|ing)\s+(?:by|to|in|on|at|from|with)\s+)?"
+    r"(%v\d+)\s*\(\s*([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)\s*\)"
+)
 _DATE_TIME_TOKEN = re.compile(r"%d(\d{8})t(\d{4}(?:\d{2})?)(z|[pm]\d{4})?$")
 # Dates written as ISO (2024-02-15), with a month's name (March 1, 2024; 1 March 2024) or in
 # Chinese (2024年3月1日): compared with a field of ISO dates, as text of one shape.
@@ -832,6 +838,8 @@ def query_sentence(
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
     instruction = _PERIOD.sub(_period, instruction)  # "in March 2024", "from 2021 onwards"
     text, values = _mark_values(instruction, lowered, texts or {})
+    # "issues opened by dtran (author.login)": the key in brackets after a value is its field
+    text = _HINTED.sub(lambda m: _hinted(m, lowered, values, texts or {}), text)
     text = _ONE_OF.sub(  # "in the basement or the attic": "the" before a value said again
         lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*(?:the\s+)?", " %or ", m[0], flags=re.I), text
     )
@@ -1207,6 +1215,21 @@ def _date_time_mark(m: re.Match[str]) -> str:
     zone = m[7] or ""
     zone = "z" if zone == "Z" else zone.replace("+", "p").replace("-", "m").replace(":", "")
     return f" %d{m[1]}{m[2]}{m[3]}t{m[4]}{m[5]}{m[6] or ''}{zone} "
+
+
+def _hinted(
+    m: re.Match[str],
+    keys: Mapping[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+) -> str:
+    """ "opened by %v0 (author.login)" → "author.login %v0": the key written in brackets after
+    a value names its field, when the key holds the value (the words that said how are its
+    own); as written otherwise."""
+    key = keys.get(m[2].lower())
+    if key is None or values[int(m[1][2:])] not in texts.get(key, frozenset()):
+        return m[0]
+    return f" {key} {m[1]} "
 
 
 def _clock_mark(m: re.Match[str]) -> str:
