@@ -1390,7 +1390,7 @@ def _mark_value_forms(
         word = m[0].lower()
         if word in _CLOSED or word in RECORD_NOUNS or _field(word, keys) is not None:
             return m[0]
-        found = {v for stem in _stems(word) for v in stems.get(stem, ())}
+        found = {v for stem in _stems(word, place=True) for v in stems.get(stem, ())}
         if len(found) != 1 or m[0] == next(iter(found)):
             return m[0]
         (value,) = found
@@ -1401,11 +1401,11 @@ def _mark_value_forms(
     return re.sub(r"(?<![\w%])[A-Za-z]{4,}(?![\w])", mark, instruction), values
 
 
-def _stems(word: str) -> set[str]:
+def _stems(word: str, *, place: bool = False) -> set[str]:
     """``word`` (lower case) and what is left of it as its plural, agent and activity endings
     are taken off one at a time (engineers → engine; Engineering → engineer → engine), each
-    stem at least four letters; a place's adjective less its ending (Asian: asia, European:
-    europe)."""
+    stem at least four letters; with ``place`` (a word of the instruction), a place's
+    adjective less its ending too (Asian: asia, European: europe)."""
     w = word.lower()
     out = {w}
     for _ in range(3):
@@ -1417,6 +1417,8 @@ def _stems(word: str) -> set[str]:
         w = w[: -len(end)]
         out.add(w)
     w = word.lower()
+    if not place:  # a value is no place's adjective ("Asian" cuisine is no Asia)
+        return out
     if w.endswith("ean") and len(w) >= 7:  # European: Europe
         out.add(w[:-2])
     elif w.endswith("an") and len(w) >= 5:  # Asian, African: Asia, Africa
