@@ -494,6 +494,13 @@ _CLOCK = re.compile(
     re.IGNORECASE,
 )
 _CLOCK_TOKEN = re.compile(r"%h(\d{4})$")
+# A record named by its number: the records' noun or the identifier key, then the number
+# ("issue 421", "order number 1005", "id 7"), marked %kN%key
+_RECORD_NUMBER = re.compile(
+    r"(?<![\w%#.])([a-z_]+)\s+(?:(?:number|no|nr)\s+)?(\d+)(?![\w.%])(?!\s*%)"
+)
+_RECORD_NUMBER_TOKEN = re.compile(r"%k(\d+)%([a-z0-9_]+)$")
+_ID_ENDS = frozenset({"id", "number", "no", "nr", "num"})
 # A value, and a key in brackets after it ("opened by dtran (author.login)"), with the
 # participle and preposition before the value
 _HINTED = re.compile(
@@ -884,6 +891,8 @@ def query_sentence(
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
     # after the keys' words ("the track number of …" for trackNo is no count)
     text = _NUMBER_OF.sub(lambda m: _number_of(m, lowered, keys), text)
+    # "issue 421", "order number 1005": the one record whose identifier holds the number
+    text = _RECORD_NUMBER.sub(lambda m: _record_number(m, lowered, keys, numbers or {}), text)
     text = re.sub(
         r"(?<![a-z])(?:the\s+)?(?:total\s+)?(?:number|count)\s+of(?![a-z])", " count ", text
     )
@@ -1215,6 +1224,32 @@ def _date_time_mark(m: re.Match[str]) -> str:
     zone = m[7] or ""
     zone = "z" if zone == "Z" else zone.replace("+", "p").replace("-", "m").replace(":", "")
     return f" %d{m[1]}{m[2]}{m[3]}t{m[4]}{m[5]}{m[6] or ''}{zone} "
+
+
+def _record_number(
+    m: re.Match[str],
+    keys: Mapping[str, str],
+    numeric: Mapping[str, bool],
+    numbers: Mapping[str, frozenset[int | float]],
+) -> str:
+    """ "issue 421" → %k421%number: the records' noun (or an identifier key) and a number that
+    exactly one identifier key (a number in every record, its last word id, number, no)
+    holds; as written otherwise."""
+    noun, number = m[1], int(m[2])
+    ids = [
+        k
+        for k, held in numbers.items()
+        if numeric.get(k)
+        and re.fullmatch(r"\w+", k)
+        and key_words(k)[-1:]
+        and key_words(k)[-1] in _ID_ENDS
+        and number in held
+    ]
+    one = noun in RECORD_NOUNS and noun not in keys and not noun.endswith("s")  # "issue 421"
+    said = one or (noun in keys and keys[noun] in ids)
+    if len(ids) != 1 or not said:
+        return m[0]
+    return f" %k{number}%{ids[0].lower()} "
 
 
 def _hinted(
@@ -1748,6 +1783,9 @@ def _clause(
         ):
             raise _refuse("a rounding with more in its clause")
         return [_Op("round", number=rounded[0][2:])]
+    numbered = [w for w in words if _RECORD_NUMBER_TOKEN.match(w)]
+    if numbered:  # "what's the title of issue 421?", "who is 444 assigned to?"
+        return _numbered_clause(words, numbered, keys)
     if "%or" in words:  # "pending or shipped orders": one field, one of the values
         return _one_of_clause(words, keys, values, texts, source, flags, numeric)
     if "%all" in words:  # "are all of them over 30": no record is 30 or under
@@ -2147,6 +2185,43 @@ def _null_clause(words: Sequence[str], keys: Mapping[str, str], nulls: frozenset
     if negated or words.index(cue) > at:  # "no series", "without a series", "missing a series"
         raise _refuse("a test of null said in a way the frame does not read")
     return [_Op("null", (field,))]
+
+
+# Words a question of one record named by its number may hold besides the field asked
+_NUMBERED_WORDS = _BENIGN | _LINKS | _ASKS | {"to", "by", "for", "the", "me", "what", "of"}
+_NUMBERED_WORDS |= {"what's", "is", "how", "does", "do", "which", "in", "tell", "%poss"}
+
+
+def _numbered_clause(
+    words: Sequence[str], numbered: Sequence[str], keys: Mapping[str, str]
+) -> list[_Op]:
+    """The record a number names ("issue 421"): its one field asked ("the title of issue
+    421", "who is 444 assigned to?": a participle names its agent or patient field), or the
+    record itself; ``Unsupported`` for anything more."""
+    m = _RECORD_NUMBER_TOKEN.match(numbered[0])
+    assert m is not None
+    number, by = m[1], keys.get(m[2])
+    if len(numbered) > 1 or by is None:
+        raise _refuse("more than one record named by its number")
+    fields: list[str] = []
+    for w in words:
+        if w == numbered[0] or (w in _NUMBERED_WORDS and w not in keys):
+            continue
+        if w in RECORD_NOUNS and w not in keys:
+            continue
+        key = _field(w, keys)
+        if key is None and w.endswith(_PARTICIPLE_ENDS):
+            named = [k for k in keys.values() if _verb_names(w, k)]
+            key = named[0] if len(set(named)) == 1 else None
+        if key is None:
+            raise _refuse(f"a record named by its number, and a word the frame does not know: {w}")
+        fields.append(key)
+    fields = list(dict.fromkeys(fields))
+    if len(fields) > 1 or by in fields:
+        raise _refuse("a record named by its number, and more than one field asked")
+    if fields:
+        return [_Op("lookup", (fields[0], by), value=number)]
+    return [_Op("filter", (by,), number=number, comparison="==")]
 
 
 def _distinct_clause(words: Sequence[str], keys: Mapping[str, str]) -> list[_Op]:
