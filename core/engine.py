@@ -776,6 +776,8 @@ class Engine:
             shape.members,
             shape.numbers,
             shape.nullable,
+            shape.nulls,
+            shape.sparse,
         )
 
     def _data(self, payload: Payload | None) -> tuple[Any, str] | None:

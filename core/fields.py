@@ -98,6 +98,9 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "wage": ("salary", "wage"),
     "earn": ("salary", "earnings", "income", "pay", "wage"),
     "earnings": ("salary", "earnings"),
+    # "how much does Grace make": what a person earns
+    "make": ("salary", "earnings", "income", "pay", "wage"),
+    "makes": ("salary", "earnings", "income", "pay", "wage"),
     "income": ("salary", "income"),
     "department": ("dept", "department"),
     "dept": ("department", "dept"),
@@ -106,6 +109,12 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "hired": ("startYear", "start_year", "start_date", "hire_date", "hired", "hire_year"),
     "started": ("startYear", "start_year", "start_date", "started"),
     "placed": ("created_at", "placed_at", "order_date", "ordered_at", "date"),
+    # a verb names the field of its agent ("who wrote the most expensive book": the author);
+    # regular participles reach their agent noun by its ending (published: publisher)
+    "wrote": ("author", "writer"),
+    "written": ("author", "writer"),
+    "write": ("author", "writer"),
+    "writes": ("author", "writer"),
     # a verb of judging names the field of its mark ("books rated above 4"); a shared stem
     # alone does not ("shipped" is no "shipping" cost)
     "rated": ("rating", "rate", "stars", "score"),

@@ -57,6 +57,7 @@ from typing import Any
 
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
+from zerolayer.core.fields import _forms as word_forms
 from zerolayer.core.lexicon_zh import UNIT_WORDS
 from zerolayer.core.query_zh import english_clauses
 
@@ -213,6 +214,35 @@ _DIRECTIONS: tuple[tuple[str, str], ...] = (
     (r"earliest\s+first|from\s+(?:oldest|earliest)\s+to\s+(?:newest|latest)", "old"),
 )
 _ORDER = {"up": "asc", "down": "desc"}  # a magnitude's order
+# An order of text ("alphabetically", "A-Z", "in reverse alphabetical order", "Z-A"): read only
+# of the distinct values of a field (a sort by a text field is the grammar's)
+_ALPHA_DESC = re.compile(
+    r"(?<![a-z0-9_])(?:(?:in\s+)?reverse(?:d)?\s+alphabetical(?:ly)?(?:\s+order)?"
+    r"|z\s*(?:-|–|→|->|to)\s*a)(?![a-z0-9_])"
+)
+_ALPHA = re.compile(
+    r"(?<![a-z0-9_])(?:(?:in\s+)?alphabetical(?:ly)?(?:\s+order)?|alphabeti[sz]ed"
+    r"|a\s*(?:-|–|→|->|to)\s*z)(?![a-z0-9_])"
+)
+# "the distinct statuses", "what statuses appear in these orders", "unique values": the
+# different values of one field
+_DISTINCT = frozenset({"distinct", "unique", "different"})
+_APPEAR = frozenset({"appear", "appears", "occur", "occurs", "exist", "exists", "present"})
+# Extremes in time ("the earliest order", "the most recent hire"): the lowest or the highest
+# of a field of dates or years, said or the one such field (%time marks them).
+_TIME_EXTREME = re.compile(
+    r"(?<![a-z0-9_@#])(earliest|latest|newest|most\s+recent(?:ly)?)(?![a-z0-9_])"
+)
+_TIME_ENDS_OF = {"earliest": "lowest", "latest": "highest", "newest": "highest"}
+_TIME_ENDS_OF |= {"most": "highest", "first": "lowest", "last": "highest"}
+# "who was hired first", "the last one to join": "first" or "last" beside a participle that
+# names a field of dates or years; a number or a unit of time after it is no extreme ("hired
+# first 3", "joined last year")
+_TIME_FIRST = re.compile(
+    r"(?<![a-z0-9_@#])(?:(?P<verb>[a-z]+ed)\s+(?P<end>first|last)"
+    r"|(?P<end2>first|last)\s+(?:to\s+be\s+)?(?P<verb2>[a-z]+ed))"
+    r"(?![a-z0-9_])(?!\s+(?:\d|year|month|week|day|quarter|time|one|two|three))"
+)
 # "from highest salary to lowest": the field between the two ends of a magnitude.
 _FIELD_BETWEEN = re.compile(
     rf"(?<![a-z0-9_@#])(?:from\s+)?(?:the\s+)?({_UPWARD}|{_DOWNWARD})\s+([a-z_%][\w%]*)"
@@ -231,10 +261,10 @@ _COMPARISONS: tuple[tuple[str, str], ...] = (
     (r"(?:is\s+)?(?:equal\s+to|equals|exactly)|is(?=\s+\d)", "=="),
     (rf"(?:is\s+)?{_MORE}\s+than|above|over|exceeding|exceeds?", ">"),
     (r"(?:is\s+)?(?:less|fewer|lower|smaller)\s+than|below|under", "<"),
-    (r"on\s+or\s+after|since(?=\s+(?:\d|%d))|from(?=\s+%d)", ">="),
-    (r"on\s+or\s+before|until(?=\s+(?:\d|%d))", "<="),
-    (r"after(?=\s+(?:\d|%d))|later\s+than", ">"),  # a point in time: "after 2018"
-    (r"before(?=\s+(?:\d|%d))|earlier\s+than", "<"),
+    (r"on\s+or\s+after|since(?=\s+(?:\d|%[dh]))|from(?=\s+%[dh])", ">="),
+    (r"on\s+or\s+before|until(?=\s+(?:\d|%[dh]))", "<="),
+    (r"after(?=\s+(?:\d|%[dh]))|later\s+than", ">"),  # a point in time: "after 2018"
+    (r"before(?=\s+(?:\d|%[dh]))|earlier\s+than", "<"),
 )
 # "30 or more", "50 or less", "40+", "30 or older": a bound that is included; the comparative
 # names its concept's field ("older": age).
@@ -256,6 +286,11 @@ _MAGNITUDE = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)?)\s*(k|thousand|million|mn|billion|bn)(?![a-z0-9_])"
 )
 _MAGNITUDES = {"k": 1000, "thousand": 1000, "million": 10**6, "mn": 10**6}
+# "more than 20 million people": people after a number are a count of them, the field of
+# population when the records have one
+_PEOPLE_COUNTED = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s+(?:people|inhabitants|residents)(?![a-z0-9_])"
+)
 _MAGNITUDES |= {"billion": 10**9, "bn": 10**9}
 # "is there any …", "does anyone …", "are any of them …": a question whether any record is so,
 # answered true or false; "yes or no" says the answer's shape.
@@ -344,6 +379,8 @@ _SUPERLATIVE = re.compile(
     r"(?<![a-z0-9_])(" + "|".join(w.replace(" ", r"\s+") for w in _SUPERLATIVES) + r")(?![a-z0-9_])"
 )
 _CONCEPTS = frozenset(concept for _, concept in _SUPERLATIVES.values())
+# "the most humid", "the least popular": "most"/"least" and an adjective (see _most_adjective)
+_MOST_ADJECTIVE = re.compile(r"(?<![a-z0-9_])(most|least)\s+([a-z]{3,})(?![a-z0-9_])")
 _RECORD_MARK = "%s"  # beside the field a superlative names: the extreme of a record
 # "from youngest to oldest", "most expensive to cheapest": the two ends of one concept.
 _SUPERLATIVE_RANGE = re.compile(
@@ -437,12 +474,40 @@ _NOT_VALUE = re.compile(
     r"\s+(?:the\s+)?(?=%v\d)"
 )
 _TOKEN = re.compile(
-    r"[A-Za-z_%][A-Za-z0-9_'%]*|[\u3400-\u9fff]+|\d+(?:\.\d+)?|[<>!=]=?|\n|\S"
+    r"[A-Za-z_%][A-Za-z0-9_'%]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|[\u3400-\u9fff]+|\d+(?:\.\d+)?|[<>!=]=?|\n|\S"
 )  # a run of Chinese is one word: a key of the records (人口)
 # Contractions written without their apostrophe ("whats the cheapest").
 _BARE_CONTRACTION = re.compile(r"(?<![a-z0-9_'])(what|here)s(?![a-z0-9_'])")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?$")
 _DATE_TOKEN = re.compile(r"%d\d{8}$")
+# A point in time written as ISO 8601 with a time of day ("2024-06-03T08:03:00Z"), marked
+# %dYYYYMMDDtHHMM[SS][z|pHHMM|mHHMM] and compared as text with a field whose every value has
+# its shape (one length, one zone: text order is time order)
+_DATE_TIMES = re.compile(
+    r"(?<![\w-])(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:\d{2})?(?![\w:.+-])"
+)
+# A time of day after a word of comparison ("before 9am", "after 14:30", "until 6 pm"),
+# marked %hHHMM; compared with a field of date-times that all fall on one day
+_CLOCK = re.compile(
+    r"(?<![\w-])(before|after|until|since|by|than|from)\s+(?:(\d{1,2})(?::([0-5]\d))?\s*"
+    r"(am|pm|a\.m\.|p\.m\.)|([01]?\d|2[0-3]):([0-5]\d))(?![\w:])",
+    re.IGNORECASE,
+)
+_CLOCK_TOKEN = re.compile(r"%h(\d{4})$")
+# A record named by its number: the records' noun or the identifier key, then the number
+# ("issue 421", "order number 1005", "id 7"), marked %kN%key
+_RECORD_NUMBER = re.compile(
+    r"(?<![\w%#.])([a-z_]+)\s+(?:(?:number|no|nr)\s+)?(\d+)(?![\w.%])(?!\s*%)"
+)
+_RECORD_NUMBER_TOKEN = re.compile(r"%k(\d+)%([a-z0-9_]+)$")
+_ID_ENDS = frozenset({"id", "number", "no", "nr", "num"})
+# A value, and a key in brackets after it ("opened by dtran (author.login)"), with the
+# participle and preposition before the value
+_HINTED = re.compile(
+    r"(?:(?<![\w%])[A-Za-z]+(?:ed|ing)\s+(?:by|to|in|on|at|from|with)\s+)?"
+    r"(%v\d+)\s*\(\s*([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)\s*\)"
+)
+_DATE_TIME_TOKEN = re.compile(r"%d(\d{8})t(\d{4}(?:\d{2})?)(z|[pm]\d{4})?$")
 # Dates written as ISO (2024-02-15), with a month's name (March 1, 2024; 1 March 2024) or in
 # Chinese (2024年3月1日): compared with a field of ISO dates, as text of one shape.
 _MONTHS = {
@@ -489,6 +554,7 @@ _REQUESTS = frozenset({"give", "return", "output", "convert", "turn", "show"})
 # Lima"): said before the value, they say the record holds it.
 _MEMBERSHIP = frozenset(
     {"work", "works", "working", "belong", "belongs", "based", "live", "lives", "located"}
+    | {"living", "belonging", "residing", "reside", "resides"}
 )
 # Request verbs that ask for "the one" record ("give me the one with the fewest people").
 _ASKS = frozenset({"give", "return", "output", "show", "find", "get", "display", "print"})
@@ -498,7 +564,10 @@ _STARTS = _REQUESTS | frozenset({"sorted", "ordered", "ranked", "arranged"})
 # "and" before one of these starts a new clause ("sort by age and just the name").
 _AND_SPLITS = _KEEP | {"give", "return", "output", "convert", "turn", "show"}
 # Text values read as values: short, a word or a few, never a word of the closed classes.
-_VALUE_TEXT = re.compile(r"[A-Za-z\u3400-\u9fff][\w&' .-]{1,39}$")
+_VALUE_TEXT = re.compile(
+    r"[A-Za-z\u3400-\u9fff][\w&' .-]{1,39}$"
+    r"|\d+(?:\.\d+){2,3}$"  # a version ("2.1.0"), never a number
+)
 _MAX_VALUES = 400
 # Words of a key written short, and the word said in full ("flightNo": "flight number").
 _SHORT = {
@@ -521,9 +590,19 @@ _TEXT_TEST = re.compile(
     r"|([A-Za-z0-9][A-Za-z0-9_.-]{0,39}?))(?=[\s,.;:!?)]|$)"
 )
 _TEXT_TESTS = ("starts", "ends", "contains")
+
+
+def _own_word(field_word: str, word: str) -> bool:
+    """Whether ``word`` after a field word is part of the field's name when no key is so named:
+    "customer name", and "code" only of a zip or postal code (a "country code" is no country)."""
+    return word == "name" or (word == "code" and field_word in ("zip", "postal", "post"))
+
+
 _LITERAL_TOKEN = re.compile(r"%l\d+$")
 # "pending or shipped", "Asia, Europe or Africa": one field equal to one of the values
-_ONE_OF = re.compile(r"%v\d+(?:\s*,\s*%v\d+)*\s*,?\s+or\s+%v\d+(?![\w])")
+_ONE_OF = re.compile(
+    r"%v\d+(?:\s*,\s*(?:the\s+)?%v\d+)*\s*,?\s+or\s+(?:the\s+)?%v\d+(?![\w])", re.IGNORECASE
+)
 _CLOSED = (
     _SORT | _KEEP | _FIELDWORDS | _BENIGN | _LINKS | _UP | _DOWN | _NUMBER_WORDS
     | frozenset(_AGGREGATES) | _CONVERT | frozenset(_FORMATS)
@@ -567,6 +646,8 @@ class _Op:
             return f"count by {field}"
         if self.kind == "notnull":
             return f"filter where {field} is not null"
+        if self.kind == "null":
+            return f"filter where {field} is null"
         if self.kind == "none":
             return "whether none remain"
         if self.kind == "exists":
@@ -584,6 +665,9 @@ class _Op:
         if self.kind == "text":
             test = {"starts": "starts with", "ends": "ends with", "contains": "contains"}
             return f"filter where {field} {test[self.comparison]} {self.value}"
+        if self.kind == "distinct":
+            order = {"asc": ", then alphabetically", "desc": ", then in reverse alphabetical order"}
+            return f"list the distinct {field}{order.get(self.direction, '')}"
         if self.kind == "lookup":  # the one record whose second field holds the value
             return f"give the {field} of the record where {name(self.fields[1])} is {self.value}"
         return f"filter where {field} {_CMP_WORDS[self.comparison]} {self.number}"
@@ -610,6 +694,11 @@ class Records:
     numbers: Mapping[str, frozenset[int | float]] = dataclass_field(default_factory=dict)
     # the keys whose value is a number or null in every record, with at least one of each
     nullable: frozenset[str] = frozenset()
+    # the keys whose value is null in some record and not in every one
+    nulls: frozenset[str] = frozenset()
+    # the keys some records lack whose value is a string (or null) where present, with the
+    # strings: read only as the field of a value said ("issues in milestone v2.1")
+    sparse: Mapping[str, frozenset[str]] = dataclass_field(default_factory=dict)
 
 
 def record_shape(payload: str | None) -> Records | None:
@@ -663,7 +752,26 @@ def records_of(data: Any) -> Records | None:
         and all(r[k] is None or _number(r[k]) for r in data)
     )
     members = {k: v for k, v in members.items() if v}
-    return Records(numeric, texts, flags, members, numbers, nullable)
+    nulls = frozenset(
+        k
+        for k in numeric
+        if "." not in k and any(r[k] is None for r in data) and not all(r[k] is None for r in data)
+    )
+    every = {k.lower() for k in numeric}
+    sparse: dict[str, set[str]] = {}
+    for record in data:
+        for k, v in record.items():
+            if isinstance(k, str) and k not in numeric and "." not in k and isinstance(v, str):
+                sparse.setdefault(k, set()).add(v)
+    sparse = {
+        k: vs
+        for k, vs in sparse.items()
+        if k.lower() not in every
+        and sum(s.lower() == k.lower() for s in sparse) == 1
+        and all(r.get(k) is None or isinstance(r[k], str) for r in data)
+    }
+    frozen = {k: frozenset(vs) for k, vs in sparse.items()}
+    return Records(numeric, texts, flags, members, numbers, nullable, nulls, frozen)
 
 
 def _number(value: Any) -> bool:
@@ -687,6 +795,8 @@ def query_sentence(
     members: Mapping[str, frozenset[str]] | None = None,
     numbers: Mapping[str, frozenset[int | float]] | None = None,
     nullable: frozenset[str] = frozenset(),
+    nulls: frozenset[str] = frozenset(),
+    sparse: Mapping[str, frozenset[str]] | None = None,
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
@@ -699,7 +809,10 @@ def query_sentence(
     ("the remote ones" for ``isRemote``); the ``numbers`` of each number key decide a bound
     said without saying whether it is included (以下, 以上): only when no record holds it;
     the ``nullable`` keys (a number or null in every record) are read by a filter that keeps
-    the records it names (a null is above nothing and below nothing), never by one inverted.
+    the records it names (a null is above nothing and below nothing), never by one inverted;
+    the ``nulls`` (keys null in some records, not in all) are tested for null ("series is
+    null", "the sensors with no battery_pct value"); the ``sparse`` keys (some records lack
+    them) are read only as the field of a value said ("issues in milestone v2.1").
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
@@ -719,7 +832,7 @@ def query_sentence(
     members = members or {}
     if members and texts is not None and set(members) & {k for k, vs in texts.items() if vs}:
         raise _refuse("a key holds strings and arrays of strings")
-    texts = {**(texts or {}), **members}
+    texts = {**(sparse or {}), **(texts or {}), **members}
     if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
         values = {v for vs in (texts or {}).values() for v in vs}
         dates = {k: vs for k, vs in (texts or {}).items() if _all_dates(vs)}
@@ -727,11 +840,19 @@ def query_sentence(
         # "标签包含 bug": a text test after a field said in Chinese, now said as its key
         instruction, more = _mark_literals(instruction, lowered, len(literals))
         literals += more
+    instruction = _DATE_TIMES.sub(_date_time_mark, instruction)  # 2024-06-03T08:03:00Z
+    instruction = _CLOCK.sub(_clock_mark, instruction)  # "before 9am", "after 14:30"
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
     instruction = _PERIOD.sub(_period, instruction)  # "in March 2024", "from 2021 onwards"
     text, values = _mark_values(instruction, lowered, texts or {})
-    text = _ONE_OF.sub(lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*", " %or ", m[0]), text)
+    # "issues opened by dtran (author.login)": the key in brackets after a value is its field
+    text = _HINTED.sub(lambda m: _hinted(m, lowered, values, texts or {}), text)
+    text = _ONE_OF.sub(  # "in the basement or the attic": "the" before a value said again
+        lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*(?:the\s+)?", " %or ", m[0], flags=re.I), text
+    )
     text = _BARE_CONTRACTION.sub(r"\1's", _PLACE.sub(" ", text.lower()))
+    text = _ALPHA_DESC.sub(" %alphadesc ", text)  # "Z-A", "in reverse alphabetical order"
+    text = _ALPHA.sub(" %alpha ", text)  # "alphabetically", "A-Z": an order of text
     text = _YES_NO.sub(" %yn ", text)  # before "/" joins fields: "yes/no", "true/false"
     text = _PER_RECORD.sub(
         lambda m: m[1] if m[2] in RECORD_NOUNS and m[2] not in lowered else m[0], text
@@ -770,6 +891,8 @@ def query_sentence(
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
     # after the keys' words ("the track number of …" for trackNo is no count)
     text = _NUMBER_OF.sub(lambda m: _number_of(m, lowered, keys), text)
+    # "issue 421", "order number 1005": the one record whose identifier holds the number
+    text = _RECORD_NUMBER.sub(lambda m: _record_number(m, lowered, keys, numbers or {}), text)
     text = re.sub(
         r"(?<![a-z])(?:the\s+)?(?:total\s+)?(?:number|count)\s+of(?![a-z])", " count ", text
     )
@@ -788,6 +911,8 @@ def query_sentence(
     text = _FIELD_BETWEEN.sub(_field_between, text)
     text = _SUPERLATIVE_FIRST.sub(_superlative_first, text)
     text = _SUPERLATIVE.sub(_superlative, text)
+    # "the most humid sensor": an adjective whose noun is a key (humidity), the extreme
+    text = _MOST_ADJECTIVE.sub(lambda m: _most_adjective(m, lowered), text)
     text = _COMPARATIVE.sub(_comparative, text)
     text = _FIELD_FIRST.sub(lambda m: f" {m[2]} {_first_mark(m[1])} ", text)
     text = _DASHED.sub(_dashed, text)  # "priced 550-650": a range, low to high
@@ -796,6 +921,8 @@ def query_sentence(
     text = re.sub(r"(%v\d+)\s*'s(?![a-z0-9_])", r"\1 %poss ", text)  # "Bob's age"
     text = _POSSESSIVE.sub(r"\1 %poss ", text)  # "the cheapest item's name"
     text = _MAGNITUDE.sub(_magnitude, text)  # "over 15 million", "100k"
+    if _field("population", lowered):  # "more than 20 million people": people counted
+        text = _PEOPLE_COUNTED.sub(r"\1 population ", text)
     text = _HOW.sub(lambda m: f" {_HOW_CONCEPTS[m[1]]} ", text)
     text = _ANY.sub(" %any ", text)
     text = _ALL.sub(" %all ", text)
@@ -811,6 +938,10 @@ def query_sentence(
     text = _NOT_VALUE.sub(" #ne ", text)
     for pattern, word in _DIRECTIONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_])", f" @{word} ", text)
+    # "the earliest order", "the most recent hire", "who was hired first": an extreme in time,
+    # of a field of dates or years (after the directions: "newest first" is an order)
+    text = _TIME_EXTREME.sub(lambda m: f" {_TIME_ENDS_OF[m[1].split()[0]]} %time ", text)
+    text = _TIME_FIRST.sub(lambda m: _time_first(m, lowered, keys, texts or {}), text)
     text = _SYMBOLS.sub(lambda m: f" #{_SYMBOL_MARKS.get(m[1], m[1])} ", text)
     # "after 2019", "before 2015": a year, compared with a field of dates or years
     text = re.sub(
@@ -826,6 +957,7 @@ def query_sentence(
         op
         for clause in _clauses(text)
         for op in _literal_clause(clause, lowered, literals)
+        or _null_clause(clause, lowered, nulls)
         or _clause(clause, lowered, values, texts or {}, source, tuple(sorted(flags)), numeric)
     ):
         if op.kind == "filter" and op.comparison in _LOOSE:  # 30岁以下: 30 itself or not?
@@ -833,9 +965,11 @@ def query_sentence(
             if not held or any(Decimal(str(v)) == Decimal(op.number) for v in held):
                 raise _refuse(f"a record holds {op.number}: is the bound included or not?")
             op = replace(op, comparison=_LOOSE[op.comparison])
-        if any("." in f for f in op.fields) and op.kind not in ("is", "one_of", "text"):
+        if any("." in f for f in op.fields) and op.kind not in _PATH_KINDS:
             raise _refuse("a field inside an object is read only by a filter")
-        if op.fields and op.fields[0] in members and op.kind != "text":  # "with the admin role"
+        if op.fields and op.fields[0] in members and op.kind == "distinct":
+            pass  # "every distinct label": the strings the arrays hold
+        elif op.fields and op.fields[0] in members and op.kind != "text":  # "the admin role"
             if op.kind != "is" or op.negated:
                 raise _refuse(f"'{op.fields[0]}' holds arrays: only what they hold is read")
             op = replace(op, kind="text", comparison="contains")
@@ -843,7 +977,36 @@ def query_sentence(
             raise _refuse("an array field in an operation that reads no array")
         if ops and ops[-1].kind == "convert":
             raise _refuse("a query after the conversion")
-        if op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
+        if ops and ops[-1].kind == "distinct" and op.kind not in ("distinct", "alpha", "convert"):
+            raise _refuse("an operation after the distinct values")
+        if op.kind in ("distinct", "alpha") and not op.fields:
+            # "just the distinct values", "alphabetically": of the distinct values before, or
+            # (distinct) of the one field said alone in the clause before
+            last = ops[-1] if ops else None
+            if (
+                op.kind == "distinct"
+                and last
+                and last.kind in ("fields", "keep")
+                and len(last.fields) == 1
+            ):
+                last = ops[-1] = _Op("distinct", last.fields)
+            if last is None or last.kind != "distinct":
+                raise _refuse("distinct values or an order of text with no field")
+            if op.direction and last.direction not in ("", op.direction):
+                raise _refuse("the orders contradict")
+            ops[-1] = replace(last, direction=op.direction or last.direction)
+            continue
+        if op.kind == "filter" and op.number.startswith('"%h'):
+            # a time of day: of a field whose date-times all fall on one day
+            at = _on_the_day(op.number[3:7], (texts or {}).get(op.fields[0], frozenset()))
+            if at is None:
+                raise _refuse(f"'{op.fields[0]}' holds no times of one day")
+            op = replace(op, number=json.dumps(at))
+        elif op.kind == "filter" and op.number.startswith('"') and "T" in op.number:
+            # a date and a time of day: of a field of date-times of its shape
+            if not _same_shape(json.loads(op.number), (texts or {}).get(op.fields[0], frozenset())):
+                raise _refuse(f"'{op.fields[0]}' does not hold a time of the same shape")
+        elif op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
             if keys[op.fields[0]] and key_words(op.fields[0])[-1] == "year":
                 op = _day_as_year(op)  # "published in the 1990s" of publishedYear
             elif not _all_dates((texts or {}).get(op.fields[0], frozenset())):
@@ -865,6 +1028,8 @@ def query_sentence(
             if op.kind == "agg" and op.comparison not in ("highest", "lowest") and not unnulled:
                 raise _refuse(f"'{op.fields[0]}' holds nulls: say whether they are left out")
             ops.append(_Op("notnull", op.fields[:1]))
+        elif _extreme(op) and _time_key(op.fields[0], numeric, texts or {}):
+            pass  # "the most recent hire": ISO dates, whose text order is time order
         elif op.kind in ("top", "filter", "agg") and not keys[op.fields[0]]:
             raise _refuse(f"'{op.fields[0]}' is not a number in every record")
         if ops and ops[-1].kind == "per":  # "cities per continent - a count for each"
@@ -874,6 +1039,8 @@ def query_sentence(
                 raise _refuse("a count per value of a field with no text values")
             ops[-1] = _Op("group", ops[-1].fields)
             continue
+        if op.kind == "fields" and ops and ops[-1].record and _extreme(ops[-1]):
+            op = replace(op, kind="keep")  # "most recent hire - name and department"
         if op.kind == "fields" and (not ops or ops[-1].kind != "keep"):
             ops.append(op)  # a field alone: an order may follow ("price: low to high")
             continue
@@ -923,6 +1090,11 @@ def query_sentence(
     return _sentence(ops, lambda key: json.dumps(key) if key.lower() in reserved else key)
 
 
+# What a field inside an object (address.city) is read by: a filter, a count per value, the
+# distinct values (the ops follow the dotted path)
+_PATH_KINDS = frozenset({"is", "one_of", "text", "per", "group", "distinct"})
+
+
 def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
     """The clauses' operations as the grammar's sentence: an aggregate or a count ends the
     chain (only a number may be asked of it), and a pick of one field after an extreme
@@ -966,11 +1138,15 @@ def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
             and last.comparison in ("highest", "lowest")
             and len(after) == 1
             and after[0].kind == "keep"
-            and len(after[0].fields) == 1
             and not number
         ):
             raise _refuse("an operation after a count or an aggregate")
         head = ", then ".join(op.sentence(name) for op in ops[: ends[0]])
+        if len(after[0].fields) > 1:  # "the most recent hire - name and department"
+            if not last.record:
+                raise _refuse("fields of no record after an aggregate")
+            pick = f"{replace(last, whole=True).sentence(name)}, then {after[0].sentence(name)}"
+            return f"{head}, then {pick}" if head else pick
         field, by = name(after[0].fields[0]), name(last.fields[0])
         pick = f"the {field} of the record with the {last.comparison} {by}"
         return f"{head}, then {pick}" if head else pick
@@ -984,6 +1160,13 @@ def _number_of(m: re.Match[str], lowered: Mapping[str, str], keys: Mapping[str, 
     """ "number of comments" → ``comments`` when the noun is a key (as written or a plural
     of it) that holds a number in every record and names no records; else as written."""
     noun = m[1]
+    others = [w for w in _TOKEN.findall(m.string) if w in RECORD_NOUNS and w != noun]
+    if (
+        noun in RECORD_NOUNS
+        and keys.get(lowered.get(noun, ""))
+        and any(w not in lowered for w in others)
+    ):  # "the total number of items across all orders": items, a number of each order
+        return f" {noun} "
     if noun in RECORD_NOUNS or noun in _CLOSED:
         return m[0]
     key = _field(noun, lowered)
@@ -1012,6 +1195,127 @@ def _mark_dates(instruction: str) -> str:
     return _DATES.sub(mark, instruction)
 
 
+def _time_key(key: str, numeric: Sequence[str], texts: Mapping[str, frozenset[str]]) -> bool:
+    """Whether ``key`` holds a point in time: an ISO date in every record, or a number of
+    years (its last word "year": publishedYear)."""
+    if key in numeric:
+        return key_words(key)[-1:] == ["year"]
+    values = texts.get(key, frozenset())
+    return _all_dates(values) or (bool(values) and _same_shape(next(iter(values)), values))
+
+
+def _time_first(
+    m: re.Match[str],
+    lowered: Mapping[str, str],
+    keys: Mapping[str, bool],
+    texts: Mapping[str, frozenset[str]],
+) -> str:
+    """ "hired first", "the last to join": the lowest or highest of the field of dates or
+    years the participle names; as written for any other participle."""
+    verb, end = m["verb"] or m["verb2"], m["end"] or m["end2"]
+    key = _field(verb, lowered)
+    if key is None or not _time_key(key, [k for k, n in keys.items() if n], texts):
+        return m[0]
+    return f" {_TIME_ENDS_OF[end]} %time {verb} "
+
+
+def _date_time_mark(m: re.Match[str]) -> str:
+    """2024-06-03T08:03:00Z → %d20240603t080300z (see _DATE_TIMES)."""
+    zone = m[7] or ""
+    zone = "z" if zone == "Z" else zone.replace("+", "p").replace("-", "m").replace(":", "")
+    return f" %d{m[1]}{m[2]}{m[3]}t{m[4]}{m[5]}{m[6] or ''}{zone} "
+
+
+def _record_number(
+    m: re.Match[str],
+    keys: Mapping[str, str],
+    numeric: Mapping[str, bool],
+    numbers: Mapping[str, frozenset[int | float]],
+) -> str:
+    """ "issue 421" → %k421%number: the records' noun (or an identifier key) and a number that
+    exactly one identifier key (a number in every record, its last word id, number, no)
+    holds; as written otherwise."""
+    noun, number = m[1], int(m[2])
+    ids = [
+        k
+        for k, held in numbers.items()
+        if numeric.get(k)
+        and re.fullmatch(r"\w+", k)
+        and key_words(k)[-1:]
+        and key_words(k)[-1] in _ID_ENDS
+        and number in held
+    ]
+    one = noun in RECORD_NOUNS and noun not in keys and not noun.endswith("s")  # "issue 421"
+    said = one or (noun in keys and keys[noun] in ids)
+    if len(ids) != 1 or not said:
+        return m[0]
+    return f" %k{number}%{ids[0].lower()} "
+
+
+def _hinted(
+    m: re.Match[str],
+    keys: Mapping[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+) -> str:
+    """ "opened by %v0 (author.login)" → "author.login %v0": the key written in brackets after
+    a value names its field, when the key holds the value (the words that said how are its
+    own); as written otherwise."""
+    key = keys.get(m[2].lower())
+    if key is None or values[int(m[1][2:])] not in texts.get(key, frozenset()):
+        return m[0]
+    return f" {key} {m[1]} "
+
+
+def _clock_mark(m: re.Match[str]) -> str:
+    """ "9am" → %h0900, "6:30 pm" → %h1830, "14:30" → %h1430; as written for an hour that is
+    no hour of a 12-hour clock."""
+    if m[4]:
+        hour = int(m[2])
+        if not 1 <= hour <= 12:
+            return m[0]
+        hour = hour % 12 + (12 if m[4].lower().startswith("p") else 0)
+        return f" {m[1]} %h{hour:02d}{m[3] or '00'} "
+    return f" {m[1]} %h{int(m[5]):02d}{m[6]} "
+
+
+def _on_the_day(clock: str, values: frozenset[str]) -> str | None:
+    """The date-time at ``clock`` (HHMM) on the one day all ``values`` fall on, in their shape
+    (ISO date-times of one length, with no zone: a time of day said has none); None when
+    they are not so."""
+    shape = re.compile(r"(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2})?$")
+    matched = [shape.match(v) for v in values]
+    if not values or any(m is None for m in matched) or len({len(v) for v in values}) != 1:
+        return None
+    days = {m[1] for m in matched if m}
+    if len(days) != 1:
+        return None
+    seconds = ":00" if any(m and m[2] for m in matched) else ""
+    return f"{days.pop()}T{clock[:2]}:{clock[2:]}{seconds}"
+
+
+def _date_time(token: str) -> str:
+    """%d20240603t080300z → "2024-06-03T08:03:00Z" (a JSON string)."""
+    m = _DATE_TIME_TOKEN.match(token)
+    assert m is not None
+    day, time, zone = m[1], m[2], (m[3] or "").upper()
+    clock = ":".join(time[i : i + 2] for i in range(0, len(time), 2))
+    if zone[:1] in ("P", "M"):
+        zone = ("+" if zone[0] == "P" else "-") + zone[1:3] + ":" + zone[3:]
+    return json.dumps(f"{day[:4]}-{day[4:6]}-{day[6:]}T{clock}{zone}")
+
+
+def _same_shape(point: str, values: frozenset[str]) -> bool:
+    """Whether every value is an ISO date-time of the shape of ``point`` (one length, one
+    zone, "T" between day and time), so that text order is time order."""
+    zone = re.search(r"(?:Z|[+-]\d{2}:\d{2})$", point)
+    ends = zone[0] if zone else ""
+    shape = re.compile(
+        r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?" + re.escape(ends) + "$"
+    )
+    return bool(values) and all(len(v) == len(point) and shape.match(v) for v in values)
+
+
 def _lone_date(texts: Mapping[str, frozenset[str]]) -> str:
     """The one key that holds an ISO date in every record; ``Unsupported`` for none or several."""
     found = [key for key, values in texts.items() if _all_dates(values)]
@@ -1024,7 +1328,7 @@ def _lone_time(texts: Mapping[str, frozenset[str]], numeric: tuple[str, ...]) ->
     """The one key that holds an ISO date in every record or is a number of years (its last
     word "year": startYear); ``Unsupported`` for none or several (a year is never a
     comparison of some other number: "orders after 2019" is no amount above 2019)."""
-    found = [key for key, values in texts.items() if _all_dates(values)]
+    found = [key for key in texts if key not in numeric and _time_key(key, numeric, texts)]
     found += [key for key in numeric if key_words(key)[-1:] == ["year"]]
     if len(found) != 1:
         raise _refuse(f"a year, and {len(found)} fields of dates or years: name one")
@@ -1121,7 +1425,7 @@ def _mark_value_forms(
         word = m[0].lower()
         if word in _CLOSED or word in RECORD_NOUNS or _field(word, keys) is not None:
             return m[0]
-        found = {v for stem in _stems(word) for v in stems.get(stem, ())}
+        found = {v for stem in _stems(word, place=True) for v in stems.get(stem, ())}
         if len(found) != 1 or m[0] == next(iter(found)):
             return m[0]
         (value,) = found
@@ -1132,10 +1436,11 @@ def _mark_value_forms(
     return re.sub(r"(?<![\w%])[A-Za-z]{4,}(?![\w])", mark, instruction), values
 
 
-def _stems(word: str) -> set[str]:
+def _stems(word: str, *, place: bool = False) -> set[str]:
     """``word`` (lower case) and what is left of it as its plural, agent and activity endings
     are taken off one at a time (engineers → engine; Engineering → engineer → engine), each
-    stem at least four letters."""
+    stem at least four letters; with ``place`` (a word of the instruction), a place's
+    adjective less its ending too (Asian: asia, European: europe)."""
     w = word.lower()
     out = {w}
     for _ in range(3):
@@ -1146,6 +1451,13 @@ def _stems(word: str) -> set[str]:
             break
         w = w[: -len(end)]
         out.add(w)
+    w = word.lower()
+    if not place:  # a value is no place's adjective ("Asian" cuisine is no Asia)
+        return out
+    if w.endswith("ean") and len(w) >= 7:  # European: Europe
+        out.add(w[:-2])
+    elif w.endswith("an") and len(w) >= 5:  # Asian, African: Asia, Africa
+        out.add(w[:-1])
     return out
 
 
@@ -1211,6 +1523,29 @@ def _flag_said(m: re.Match[str], n: int) -> str:
 def _superlative(m: re.Match[str]) -> str:
     extreme, concept = _SUPERLATIVES[re.sub(r"\s+", " ", m[1])]
     return f" {extreme} {concept} {_RECORD_MARK} "
+
+
+def _most_adjective(m: re.Match[str], keys: Mapping[str, str]) -> str:
+    """ "most humid", "least popular": the highest or lowest of the one key whose last word is
+    the adjective's noun (humidity, popularity, darkness; -ity, -ness), a record's extreme; as
+    written for an adjective that is a key or names none."""
+    adjective = m[2]
+    if adjective in keys or adjective in _CLOSED:
+        return m[0]
+    nouns = {adjective + "ity", adjective + "ness"}
+    if adjective.endswith("e"):
+        nouns.add(adjective[:-1] + "ity")  # dense: density
+    if adjective.endswith("y"):
+        nouns.add(adjective[:-1] + "iness")  # noisy: noisiness
+    if adjective.endswith("ed"):  # "the most commented": the count of comments
+        nouns |= {stem + "s" for stem in word_forms(adjective) if len(stem) >= 3}
+    found = {
+        k for k in keys.values() if key_words(k)[-1:] and _said_words(key_words(k))[-1] in nouns
+    }
+    if len(found) != 1:
+        return m[0]
+    extreme = "highest" if m[1] == "most" else "lowest"
+    return f" {extreme} {found.pop().lower()} {_RECORD_MARK} "
 
 
 def _superlative_range(m: re.Match[str]) -> str:
@@ -1328,12 +1663,39 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
         return keys[word]
     if word in _CLOSED or not word.isalpha():
         return None
+    inner = {keys[f] for f in word_forms(word) if f in keys and "." in keys[f]}
+    if len(inner) == 1:  # "cities" for address.city, named by its last word
+        return inner.pop()
     # "which city": the records' noun, not the key 城市 the glossary translates it to
     glossary = word not in RECORD_NOUNS
     try:
         return resolve(word, list(keys.values()), glossary=glossary, reverse=glossary)
     except Unsupported:
-        return _head_field(word, keys, glossary=glossary) or _agent_field(word, keys)
+        return (
+            _head_field(word, keys, glossary=glossary)
+            or _agent_field(word, keys)
+            or _action_field(word, keys)
+        )
+
+
+# Endings of a noun of the action a verb names (departure, arrival, creation, payment)
+_ACTION_ENDS = ("ure", "al", "ion", "ment")
+
+
+def _action_field(word: str, keys: Mapping[str, str]) -> str | None:
+    """The one key whose last word is the noun of the action a participle names ("departing":
+    departure, "arriving": arrival); None for any other word."""
+    if not word.endswith(("ing", "ed")) or len(word) < 6:
+        return None
+    stems = {stem for stem in word_forms(word) if len(stem) >= 4 and stem != word}
+    nouns = {stem + end for stem in stems for end in _ACTION_ENDS}
+    nouns |= {stem[:-1] + end for stem in stems if stem.endswith("e") for end in _ACTION_ENDS}
+    found = {
+        key
+        for key in keys.values()
+        if (words := key_words(key)) and _said_words(words)[-1] in nouns
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 # Last words of a key that say it holds a point in time ("created_at", "releaseDate"): its
@@ -1421,6 +1783,9 @@ def _clause(
         ):
             raise _refuse("a rounding with more in its clause")
         return [_Op("round", number=rounded[0][2:])]
+    numbered = [w for w in words if _RECORD_NUMBER_TOKEN.match(w)]
+    if numbered:  # "what's the title of issue 421?", "who is 444 assigned to?"
+        return _numbered_clause(words, numbered, keys)
     if "%or" in words:  # "pending or shipped orders": one field, one of the values
         return _one_of_clause(words, keys, values, texts, source, flags, numeric)
     if "%all" in words:  # "are all of them over 30": no record is 30 or under
@@ -1449,10 +1814,23 @@ def _clause(
     words = [w for w in words if _FORMATS.get(w) != source or w in keys]
     for w in words:
         if (w in _BENIGN or w in _LINKS) and w in keys:
+            if w in RECORD_NOUNS and any(
+                n in RECORD_NOUNS and n not in keys and n != w for n in words
+            ):
+                continue  # "the order with the most items": the orders are the records
             raise _refuse(f"'{w}' is a key of the records and a word of the request")
     if all(w in _BENIGN or w in _LINKS or (w in RECORD_NOUNS and w not in keys) for w in words):
         return []  # "give me those people": the records, said again
-    picked = _fields_of_records(words, keys) or _fields_after_records(words, keys)
+    said_words = set(words)
+    if said_words & (_DISTINCT | {"%alpha", "%alphadesc"}) or (
+        said_words & _APPEAR and said_words & {"what", "which"}
+    ):
+        return _distinct_clause(words, keys)
+    picked = (
+        _fields_of_records(words, keys)
+        or _fields_after_records(words, keys)
+        or _fields_listed(words, keys)
+    )
     if picked is not None:  # "ids of orders with status pending": the filter, then the ids
         fields_said, after = picked
         return [
@@ -1482,7 +1860,8 @@ def _clause(
             ops = [_flag_filter(said, [], flags), *more]
         return [*ops, _Op("count")] if counted else ops
     said_year = "%year" in words  # a number said as a year ("in 2019", "after 2019")
-    words = [w for w in words if w != "%year"]
+    timed = "%time" in words  # "the earliest order", "hired first": an extreme in time
+    words = [w for w in words if w not in ("%year", "%time")]
     words = _value_superlatives(words, keys)
     words = _value_named(words, keys, values, texts)
     one = "one" in words and "one" not in keys  # "give me the one with …", 那个
@@ -1522,7 +1901,13 @@ def _clause(
     cmps = [w[1:] for w in rest if w.startswith("#")]
     numbers = [w for w in rest if _NUMBER.match(w)]
     numbers += [json.dumps(f"{w[2:6]}-{w[6:8]}-{w[8:]}") for w in rest if _DATE_TOKEN.match(w)]
-    rest = [w for w in rest if not _DATE_TOKEN.match(w)]
+    numbers += [_date_time(w) for w in rest if _DATE_TIME_TOKEN.match(w)]
+    numbers += [f'"%h{w[2:]}"' for w in rest if _CLOCK_TOKEN.match(w)]
+    rest = [
+        w
+        for w in rest
+        if not _DATE_TOKEN.match(w) and not _DATE_TIME_TOKEN.match(w) and not _CLOCK_TOKEN.match(w)
+    ]
     marked = [values[int(w[2:])] for w in rest if _VALUE_TOKEN.match(w)]
     head = {
         w
@@ -1538,10 +1923,26 @@ def _clause(
         # and "by" names the field it ranks by; the superlative says which end
         head -= unnamed
         rest = [w for w in rest if w not in unnamed]
+    clocks = [n for n in numbers if n.startswith('"%h')]
+    if not fields and clocks:  # "flights before 9am": the one field of date-times of one day
+        found = [k for k, vs in texts.items() if _on_the_day("0000", vs)]
+        if len(found) != 1:
+            raise _refuse(f"a time of day, and {len(found)} fields of times on one day")
+        fields.append(found[0])
+    timed_at = [n for n in numbers if n.startswith('"') and "T" in n]
+    if not fields and timed_at:  # "readings after 2024-06-03T08:03:00Z"
+        found = [k for k, vs in texts.items() if _same_shape(json.loads(timed_at[0]), vs)]
+        if len(found) != 1:
+            raise _refuse(f"a point in time, and {len(found)} fields of its shape: name one")
+        fields.append(found[0])
     if not fields and any(n.startswith('"') for n in numbers):  # "orders since 2024-03-08"
         fields.append(_lone_date(texts))
     if not fields and said_year:  # "orders after 2019": of the one field of dates or years
         fields.append(_lone_time(texts, numeric))
+    if timed:
+        _time_extreme(words, fields, head, keys, texts, numeric)
+        if numbers or cmps or dirs:
+            raise _refuse("an extreme in time with a number, a comparison or an order")
     if _said_count(words, fields, numbers, cmps, dirs, head, keys):
         cmps = ["=="]  # "which flight has 0 seats left", "books with 300 pages": that many
         head -= {"exactly"}
@@ -1562,6 +1963,20 @@ def _clause(
         record = False  # "the price of the cheapest product": the lowest price itself
         head.discard("of")
     counted = "count" in head or {"how", "many"} <= head
+    if record and len(marked) == 1 and not (counted or cmps or numbers or dirs):
+        # "the priciest flight to JFK", "the youngest engineer": of the records that hold the
+        # value (its one field, none of the clause's), the extreme
+        at = next(i for i, w in enumerate(words) if _VALUE_TOKEN.match(w))
+        cut = at - 1 if at and words[at - 1] in _VALUE_PREPOSITIONS else at
+        holders = [k for k, vs in texts.items() if marked[0] in vs]
+        if len(holders) == 1 and holders[0] not in fields:
+            rest_words = [*words[:cut], *words[at + 1 :]]
+            try:
+                picked_ops = _clause(rest_words, keys, values, texts, source, flags, numeric)
+            except Unsupported:
+                picked_ops = []  # the refusal below says why
+            if picked_ops and _extreme(picked_ops[0]) and picked_ops[0].record:
+                return [_value_filter(marked[0], [], set(), [], [], texts), *picked_ops]
     if record and (marked or counted or cmps or head & _NUMBER_WORDS):
         raise _refuse("a superlative with a clause it does not go with")
     if counted:
@@ -1583,9 +1998,33 @@ def _clause(
     elif marked and len(fields) == 1 and slots:
         # "the average salary in Sales", "Bob's age", "how old is Bob"; "the names of the
         # engineers": the records that hold the value, then the field
-        ops = _of_value(marked[0], fields[0], head, texts, numeric)
+        holders = [k for k, vs in texts.items() if marked[0] in vs]
+        if plural and not head and len(holders) == 1 and fields[0] not in holders:
+            ops = [_Op("lookup")]  # "issue numbers assigned to ajones": the records, then F
+        else:
+            ops = _of_value(marked[0], fields[0], head, texts, numeric)
         if plural and [op.kind for op in ops] == ["lookup"]:
             ops = [_value_filter(marked[0], [], {"in"}, [], [], texts), _Op("keep", fields[:1])]
+        elif [op.kind for op in ops] == ["lookup"] and any(
+            w in RECORD_NOUNS and w not in keys and w.endswith("s") for w in words
+        ):
+            # "issues created by ajones": records, not a field of the one record
+            raise _refuse("a field of one record, and the records said in the plural")
+    elif (
+        marked
+        and len(fields) == 1
+        and len(cmps) == 1
+        and len(numbers) == 1
+        and cmps[0] not in _EQUALITY
+        and not dirs
+        and [k for k, vs in texts.items() if marked[0] in vs] not in ([], [fields[0]])
+    ):
+        # "open issues with more than 10 comments": the value's records, then the comparison
+        said_in = head & _VALUE_PREPOSITIONS  # "users older than 30 in Engineering"
+        ops = [
+            _value_filter(marked[0], [], said_in, [], [], texts),
+            _operation(fields, head - said_in, rest, dirs, cmps, numbers, direction, magnitude),
+        ]
     elif marked:
         ops = [_value_filter(marked[0], fields, head, cmps, numbers + dirs, texts)]
     elif head & _NUMBER_WORDS - {"bare", "plain"}:
@@ -1625,7 +2064,7 @@ def _clause(
         return [_Op("per", (fields[0],))]
     else:
         nouns = any(w in RECORD_NOUNS and w not in keys for w in words)
-        ops = _of_extreme(fields, head, nouns) if record and len(fields) == 2 else []
+        ops = _of_extreme(fields, head, nouns, words, keys) if record and len(fields) == 2 else []
         ops = ops or [_operation(fields, head, rest, dirs, cmps, numbers, direction, magnitude)]
         if record and len(ops) == 1:
             if ops[0].kind not in ("agg", "top") or ops[0].comparison in _AGGREGATES.values():
@@ -1667,6 +2106,176 @@ def _clause(
     return ops
 
 
+# Prepositions before a value that says which records an extreme is of ("the priciest flight
+# to JFK", "the oldest employee in Sales")
+_VALUE_PREPOSITIONS = frozenset({"to", "in", "from", "at", "for", "on", "with"})
+
+# Words a clause of distinct values may hold besides its field ("list every distinct label",
+# "which distinct cities do the users live in", "what statuses appear in these orders? just
+# the distinct values, alphabetically")
+_DISTINCT_WORDS = (
+    _DISTINCT | _APPEAR | _ASKS | _SORT | _MEMBERSHIP | {"list", "values", "value", "all"}
+    | {"every", "each", "of", "in", "across", "these", "those", "them", "do", "does", "are"}
+    | {"there", "what", "which", "only", "just", "the", "me", "us", "%alpha", "%alphadesc"}
+    | {"and", "show", "tell", "please", "pls", "can", "could", "you", "would", "i", "need"}
+)  # fmt: skip
+
+
+# Words that say a field holds null ("series is null", "no battery_pct value", "without a
+# manager_id", "missing a series"), and words such a clause may hold besides
+_NULL_CUES = frozenset({"null", "no", "without", "missing"})
+_NULL_WORDS = (
+    _FILTER_WORDS
+    | _LINKS
+    | _ASKS
+    | frozenset(
+        {"the", "a", "an", "any", "value", "values", "set", "not", "isn't", "non", "list", "me"}
+        | {"all", "them", "ones", "one", "%q", "please", "pls", "and"}
+    )
+)
+
+
+def _null_clause(words: Sequence[str], keys: Mapping[str, str], nulls: frozenset[str]) -> list[_Op]:
+    """ "series is null", "the sensors that have no battery_pct value", "books without a
+    series", "manager_id is not null": a test of a field that is null in some records; none
+    for a clause with no word of null, ``Unsupported`` for one that is not only such a test."""
+    said = set(words)
+    if not said & _NULL_CUES and not any(w.startswith("un") for w in words):
+        return []
+    if said & _NULL_CUES & set(keys):
+        raise _refuse("a word of null that is also a key of the records")
+    # "unassigned issues": no value of the field the participle names (assignee)
+    undone = {
+        w: named[0]
+        for w in words
+        if w.startswith("un")
+        and w not in keys
+        and len(named := [k for k in nulls if _verb_names(w[2:], k)]) == 1
+    }
+    if undone:
+        words = [x for w in words for x in (("no", undone[w].lower()) if w in undone else (w,))]
+        said = set(words)
+    picked = _fields_of_records(words, keys)
+    if picked is not None:  # "titles of books with no series": the test, then the titles
+        tested = _null_clause(picked[1], keys, nulls)
+        return [*tested, _Op("keep", picked[0])] if tested else []
+    if "count" in said or {"how", "many"} <= said:  # "how many sensors have no battery_pct"
+        rest = [w for w in words if w not in ("count", "how", "many", "there")]
+        tested = _null_clause(rest, keys, nulls)
+        return [*tested, _Op("count")] if tested else []
+    fields = {f for w in words if w not in _NULL_CUES and (f := _field(w, keys)) is not None}
+    if len(fields) != 1 or not fields <= nulls:
+        return []  # "no more than 3" and the like: the clause is another's
+    (field,) = fields
+    rest = [
+        w
+        for w in words
+        if _field(w, keys) != field and w not in _NULL_CUES and w not in _NULL_WORDS
+        and not (w in RECORD_NOUNS and w not in keys)
+    ]  # fmt: skip
+    if rest or any(w in keys for w in said & _NULL_WORDS):
+        raise _refuse(f"a test of null with words the frame does not know: {rest}")
+    at = next(i for i, w in enumerate(words) if _field(w, keys) == field)
+    cue = next(w for w in words if w in _NULL_CUES)
+    negated = bool(said & {"not", "isn't", "non"})
+    if cue == "null":  # "series is null", "is not null": said after the field
+        if "null" in words[:at] or (negated and said & {"no", "without", "missing"}):
+            raise _refuse("a test of null said in a way the frame does not read")
+        return [_Op("notnull" if negated else "null", (field,))]
+    if negated or words.index(cue) > at:  # "no series", "without a series", "missing a series"
+        raise _refuse("a test of null said in a way the frame does not read")
+    return [_Op("null", (field,))]
+
+
+# Words a question of one record named by its number may hold besides the field asked
+_NUMBERED_WORDS = _BENIGN | _LINKS | _ASKS | {"to", "by", "for", "the", "me", "what", "of"}
+_NUMBERED_WORDS |= {"what's", "is", "how", "does", "do", "which", "in", "tell", "%poss"}
+
+
+def _numbered_clause(
+    words: Sequence[str], numbered: Sequence[str], keys: Mapping[str, str]
+) -> list[_Op]:
+    """The record a number names ("issue 421"): its one field asked ("the title of issue
+    421", "who is 444 assigned to?": a participle names its agent or patient field), or the
+    record itself; ``Unsupported`` for anything more."""
+    m = _RECORD_NUMBER_TOKEN.match(numbered[0])
+    assert m is not None
+    number, by = m[1], keys.get(m[2])
+    if len(numbered) > 1 or by is None:
+        raise _refuse("more than one record named by its number")
+    fields: list[str] = []
+    for w in words:
+        if w == numbered[0] or (w in _NUMBERED_WORDS and w not in keys):
+            continue
+        if w in RECORD_NOUNS and w not in keys:
+            continue
+        key = _field(w, keys)
+        if key is None and w.endswith(_PARTICIPLE_ENDS):
+            named = [k for k in keys.values() if _verb_names(w, k)]
+            key = named[0] if len(set(named)) == 1 else None
+        if key is None:
+            raise _refuse(f"a record named by its number, and a word the frame does not know: {w}")
+        fields.append(key)
+    fields = list(dict.fromkeys(fields))
+    if len(fields) > 1 or by in fields:
+        raise _refuse("a record named by its number, and more than one field asked")
+    if fields:
+        return [_Op("lookup", (fields[0], by), value=number)]
+    return [_Op("filter", (by,), number=number, comparison="==")]
+
+
+def _distinct_clause(words: Sequence[str], keys: Mapping[str, str]) -> list[_Op]:
+    """ "the distinct statuses", "what cities appear", "just the distinct values", "sort them
+    A-Z": the different values of the one field said (none: of the field of the clause
+    before), in an order of text when one is said; an order alone is its own operation."""
+    alpha = "desc" if "%alphadesc" in words else "asc" if "%alpha" in words else ""
+    said = set(words)
+    distinct = bool(said & _DISTINCT) or (bool(said & _APPEAR) and bool(said & {"what", "which"}))
+    fields = []
+    for w in words:
+        if w in _DISTINCT_WORDS:
+            if w in keys:
+                raise _refuse(f"'{w}' is a key of the records and a word of the request")
+            continue
+        key = _field(w, keys)  # "distinct cities" of address.city; else the records' noun
+        if key is None and w in RECORD_NOUNS:
+            continue
+        if key is None:
+            raise _refuse(f"distinct values with a word the frame does not know: '{w}'")
+        fields.append(key)
+    fields = list(dict.fromkeys(fields))
+    if len(fields) > 1 or not (distinct or alpha) or (not distinct and fields):
+        raise _refuse("distinct values of no one field")
+    return [_Op("distinct" if distinct else "alpha", tuple(fields), direction=alpha)]
+
+
+def _time_extreme(
+    words: Sequence[str],
+    fields: list[str],
+    head: set[str],
+    keys: Mapping[str, str],
+    texts: Mapping[str, frozenset[str]],
+    numeric: tuple[str, ...],
+) -> None:
+    """ "the earliest order", "the most recent hire", "the latest created_at": the extreme is
+    of the one field of dates or years the clause names (or of the one such field of the
+    records); a word other than the key itself names the record at that extreme ("hire",
+    "hired" for hireDate), the key itself its value. ``fields`` and ``head`` are completed in
+    place; ``Unsupported`` when no one field of time is the extreme's."""
+    times = [f for f in fields if _time_key(f, numeric, texts)]
+    if len(times) > 1:
+        raise _refuse("an extreme in time of more than one field of dates")
+    if not times:  # "the newest product": a record; its field where the extreme is said
+        at = next(i for i, w in enumerate(words) if w in _UP | _DOWN)
+        before = {f for w in words[:at] if (f := _field(w, keys)) is not None}
+        fields.insert(len(before), _lone_time(texts, numeric))
+        head.add(_RECORD_MARK)
+        return
+    said = [w for w in words if _field(w, keys) == times[0]]
+    if any(w != times[0].lower() for w in said):
+        head.add(_RECORD_MARK)
+
+
 def _value_named(
     words: list[str],
     keys: Mapping[str, str],
@@ -1677,15 +2286,82 @@ def _value_named(
     department", "the Sales team": the value, of that field), and "by" right before a value
     read as "in" ("books by Mei Lin": the records that hold it)."""
     out: list[str] = []
+    skip = -1
     for i, w in enumerate(words):
+        if i == skip:
+            continue
         before = out[-1] if out else ""
         key = _field(w, keys) if _VALUE_TOKEN.match(before) else None
         if key is not None and values[int(before[2:])] in texts.get(key, frozenset()):
             continue
         if w == "by" and i + 1 < len(words) and _VALUE_TOKEN.match(words[i + 1]):
             w = "in"
+        if (
+            i + 2 < len(words)
+            and words[i + 1] in ("by", "to")
+            and _VALUE_TOKEN.match(words[i + 2])
+            and _agent_verb(w, values[int(words[i + 2][2:])], texts)
+        ):
+            skip = i + 1  # "published by Penguin", "assigned to ajones": the value's own field
+            continue
+        if (
+            i + 1 < len(words)
+            and _VALUE_TOKEN.match(words[i + 1])
+            and _agent_verb(w, values[int(words[i + 1][2:])], texts)
+        ):
+            continue  # "labelled performance", "titled Salt": the value's own field
+        if (
+            i + 1 < len(words)
+            and _VALUE_TOKEN.match(words[i + 1])
+            and w not in _CLOSED
+            and _field(w, keys) is None
+            and _names_holder(w, values[int(words[i + 1][2:])], texts)
+        ):
+            continue  # "in milestone v2.1" of a key some records lack: the value's own field
         out.append(w)
     return out
+
+
+# Endings of a noun of the one who does or undergoes what a verb says (publisher, creator,
+# assignee), and of the verb's participle (published, assigned)
+_AGENT_ENDS = ("ee", "er", "or", "r")
+_PARTICIPLE_ENDS = ("ed", "d")
+
+
+def _names_holder(word: str, value: str, texts: Mapping[str, frozenset[str]]) -> bool:
+    """Whether ``word`` names the one field that holds ``value`` (as the key, a word form of
+    it, or its last word: "milestone" for milestone, "firmware" for meta.firmware)."""
+    holders = [k for k, vs in texts.items() if value in vs]
+    if len(holders) != 1 or not word.isalpha():
+        return False
+    last = holders[0].rsplit(".", 1)[-1]
+    try:
+        resolve(word, [last], glossary=False)
+    except Unsupported:
+        return False
+    return True
+
+
+def _agent_verb(word: str, value: str, texts: Mapping[str, frozenset[str]]) -> bool:
+    """Whether ``word`` is a participle whose agent or patient noun is the one field that holds
+    ``value`` ("published by Penguin": publisher.name; "assigned to ajones": assignee;
+    "created by" creator, "owned by" owner): the verb's stem is the noun's less its ending."""
+    holders = [k for k, vs in texts.items() if value in vs]
+    return len(holders) == 1 and _verb_names(word, holders[0])
+
+
+def _verb_names(word: str, key: str) -> bool:
+    """Whether the participle ``word`` names ``key`` by its agent or patient noun (published:
+    publisher, assigned: assignee) or by a stem they share (labelled: labels)."""
+    if not word.endswith(_PARTICIPLE_ENDS) or len(word) < 5:
+        return False
+    noun = key_words(key.split(".")[0])[-1]
+    verbs = {word[: -len(end)] for end in _PARTICIPLE_ENDS if word.endswith(end)}
+    verbs |= word_forms(word) | ({word[:-3]} if word.endswith("lled") else set())  # labelled
+    nouns = {noun[: -len(end)] for end in _AGENT_ENDS if noun.endswith(end)}
+    nouns |= word_forms(noun)  # "labelled performance" of labels, "titled Salt" of title
+    shared = {stem for stem in verbs & nouns if len(stem) >= 3}
+    return bool(shared)
 
 
 # Words a clause that says how many of a field a record has may hold ("which flight has 0
@@ -1874,6 +2550,29 @@ def _fields_of_records(
     return tuple(dict.fromkeys(f for f in fields if f)), after[1:]
 
 
+def _fields_listed(
+    words: Sequence[str], keys: Mapping[str, str]
+) -> tuple[tuple[str, ...], list[str]] | None:
+    """ "list locations with humidity over 70", "show the names where age is over 30": a
+    request verb, fields said in the plural, and a condition after "with", "where", "whose"
+    or "that": the fields of the records that pass; None for any other clause."""
+    if not words or words[0] not in _ASKS | {"list"}:
+        return None
+    at = next((i for i, w in enumerate(words) if w in ("with", "where", "whose", "that")), None)
+    if at is None:
+        return None
+    said = [w for w in words[1:at] if w not in {"the", "and", "all", "me", "us"}]
+    fields = [_field(w, keys) for w in said]
+    if not said or any(f is None for f in fields):
+        return None
+    if not all(
+        w.endswith("s") and not w.endswith("ss") and not str(f).lower().endswith("s")
+        for w, f in zip(said, fields, strict=True)
+    ):
+        return None  # "show the name with the highest age": a record's field, not a list
+    return tuple(dict.fromkeys(f for f in fields if f)), ["records", *words[at:]]
+
+
 def _fields_after_records(
     words: Sequence[str], keys: Mapping[str, str]
 ) -> tuple[tuple[str, ...], list[str]] | None:
@@ -2008,7 +2707,13 @@ def _of_value(
     return [_Op("lookup", (field, holders[0]), value=quoted)]
 
 
-def _of_extreme(fields: list[str], head: set[str], noun: bool) -> list[_Op]:
+def _of_extreme(
+    fields: list[str],
+    head: set[str],
+    noun: bool,
+    words: Sequence[str] = (),
+    keys: Mapping[str, str] | None = None,
+) -> list[_Op]:
     """ "the sku of the cheapest product", "the cheapest item's name": a field of the record a
     superlative picks (the superlative's field is the second, or the first before "'s");
     none for any other clause."""
@@ -2019,6 +2724,20 @@ def _of_extreme(fields: list[str], head: set[str], noun: bool) -> list[_Op]:
     # "the sku of the cheapest": the field first; "the cheapest item's name", "the most
     # expensive product name" (最贵的商品叫什么名字): the superlative's field first
     said, by = (fields[0], fields[1]) if link == "of" else (fields[1], fields[0])
+    # "who wrote the most expensive book": the superlative's field is the one said right after
+    # the extreme, whichever comes first in the clause
+    named = keys or {}
+    after = [_field(words[i + 1], named) for i, w in enumerate(words[:-1]) if w in _UP | _DOWN]
+    if len(after) == 1 and after[0] in fields:
+        by = after[0]
+        said = fields[1] if by == fields[0] else fields[0]
+    # "the cheapest flight with a delay": a field after "with" says which records, it is no
+    # field asked for
+    for i, w in enumerate(words):
+        if _field(w, named) == said:
+            before = [x for x in words[:i] if x not in ("a", "an", "the", "any", "some")]
+            if before and before[-1] in ("with", "having", "has", "have", "without"):
+                raise _refuse("a field said after 'with' beside a record's extreme")
     return [_Op("agg", (by,), comparison=extreme, record=True), _Op("keep", (said,))]
 
 
@@ -2086,9 +2805,17 @@ def _mark_literals(
     literals: list[str] = []
 
     def mark(m: re.Match[str]) -> str:
-        before = re.findall(r"[A-Za-z0-9_]+|[\u3400-\u9fff]+", instruction[: m.start()])[-2:]
-        if len(before) == 2 and before[-1].lower() == "name" and _field(before[0].lower(), keys):
-            before = before[:-1]  # "customer name": the field's own word
+        before = re.findall(r"[A-Za-z0-9_.]+|[\u3400-\u9fff]+", instruction[: m.start()])[-3:]
+        before = [w.rstrip(".") for w in before]
+        if before and before[-1].lower() in ("that", "which", "who"):
+            before = before[:-1]  # "the locations that start with g"
+        if (
+            len(before) >= 2
+            and _own_word(before[-2].lower(), before[-1].lower())
+            and _field(before[-1].lower(), keys) is None
+            and _field(before[-2].lower(), keys)
+        ):
+            before = before[:-1]  # "customer name", "zip code": the field's own word
         if not before or _field(before[-1].lower(), keys) is None:
             return m[0]
         test = "starts" if m[1] else "ends" if m[2] else "contains"
@@ -2122,8 +2849,8 @@ def _literal_clause(
         key = _field(w, keys)
         if key is not None:
             fields.append(key)
-        elif w == "name" and i and _field(words[i - 1], keys) is not None:
-            continue  # "customer name": the field's own word, when no key is "name"
+        elif i and _own_word(words[i - 1], w) and _field(words[i - 1], keys) is not None:
+            continue  # "customer name", "zip code": the field's own word, when no key is so
         elif w not in _BENIGN and w not in RECORD_NOUNS:
             rest.append(w)
     if len(said) != 1 or len(tests) != 1 or len(set(fields)) != 1:
@@ -2132,7 +2859,11 @@ def _literal_clause(
     if not any(_field(w, keys) for w in words[:test_at]) or words[test_at + 1] != said[0]:
         raise _refuse("a text test names its field after it ('include name and price')")
     named = [w for w in words[:test_at] if _field(w, keys) is not None][-1]
-    if named.endswith("s") and not named.endswith("ss") and not fields[0].lower().endswith("s"):
+    plural = (
+        named.endswith("s") and not named.endswith("ss") and not fields[0].lower().endswith("s")
+    )
+    listed = plural and bool(set(words[: words.index(named)]) & (_ASKS | {"list"}))
+    if plural and not listed:
         raise _refuse("'names starting with E': the names, or the records?")
     literal = literals[int(said[0][2:])]
     if _field(literal.lower(), keys) is not None:
@@ -2141,7 +2872,9 @@ def _literal_clause(
         raise _refuse("a text test with words it does not know")
     if tests[0] == "contains" and "in" in rest:
         raise _refuse("'contains … in': which holds which?")
-    return [_Op("text", (fields[0],), comparison=tests[0], value=json.dumps(literal))]
+    test = _Op("text", (fields[0],), comparison=tests[0], value=json.dumps(literal))
+    # "list the locations that start with g": the field's values that pass, as a projection
+    return [test, _Op("keep", (fields[0],))] if listed else [test]
 
 
 def _one_of_clause(

@@ -9,8 +9,9 @@ uses (a field, a path part or a value of some step); otherwise the engine is not
 the request falls back with ``field.skipped``.
 
 Words of a phrase that is the request's own are not field names there: the place of the data
-("from the list below"), the target of a conversion ("convert it to YAML", "as JSON") and an
-order said as a span ("from high to low"). The same word written anywhere else is still read.
+("from the list below"), the target of a conversion ("convert it to YAML", "as JSON"), an
+order said as a span ("from high to low") and "number of" before a noun ("by number of
+comments"). The same word written anywhere else is still read.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ _OWN_PHRASES = re.compile(
     r"from\s+(?:the|this|these|that)\s+(?:list|data|array|records|items|entries|rows|json|yaml)"
     rf"|from\s+{_MAGNITUDE}\s+to\s+{_MAGNITUDE}"
     r"|(?:to|into|as|in)\s+(?:an?\s+)?(?:json|yaml|yml)"
+    # "by number of comments": a count said of the noun after it (not "the number of the
+    # issue …", where "number" may be the field)
+    r"|(?:number|count)\s+of(?=\s+(?!(?:the|a|an|this|that|these|those|its|their|each)\b)[a-z])"
     r")(?![\w.])",
     re.IGNORECASE,
 )

@@ -166,3 +166,28 @@ def test_fields_by_structure(words: str, sentence: str | None) -> None:
             query_sentence(words, SHAPED_KEYS, SHAPED_TEXTS, flags=flags)
     else:
         assert query_sentence(words, SHAPED_KEYS, SHAPED_TEXTS, flags=flags) == sentence
+
+
+# Extremes of ISO points in time: exact only when every value has one shape (text order is
+# time order); mixed shapes or zones are no extreme.
+@pytest.mark.parametrize(
+    ("values", "latest"),
+    [
+        (["2024-01-02", "2023-12-31", "2024-01-10"], "2024-01-10"),
+        (["2024-06-03T08:00:00Z", "2024-06-03T08:05:00Z"], "2024-06-03T08:05:00Z"),
+        (["2024-06-03T09:00:00+02:00", "2024-06-03T08:05:00Z"], None),
+        (["2024-06-03", "2024-06-03T08:05"], None),
+    ],
+)
+def test_extremes_of_points_in_time(values: list[str], latest: str | None) -> None:
+    from zerolayer.core.errors import OpError
+    from zerolayer.plugins.json_yaml import query
+
+    records = [{"id": i, "at": v} for i, v in enumerate(values)]
+    if latest is None:
+        with pytest.raises(OpError):
+            query.maximum(records, field="at")
+        return
+    assert query.maximum(records, field="at") == latest
+    assert query.max_by(records, field="at")["at"] == latest
+    assert query.min_by(records, field="at")["at"] == min(values)

@@ -28,11 +28,14 @@ PROBES: dict[str, dict[str, Any]] = {
 # records' shape — nulls, decimals, units, years of dates, arrays, value words, 和 — and
 # English keys by structure, periods of time, nulls, values said around, "which" answered
 # with the records: see the floors below, set from both measured on main after the merge),
-# raised as recall grows: the test guards against regression.
+# raised as recall grows: the test guards against regression. Raised on branch jq-en3
+# (English classes: extremes in time, distinct values, nulls, verbs naming fields, values said
+# around, date-times and times of day) from its measures: probes.yaml open 43/43, sealed
+# 27/38; probes2.yaml open 108/112, sealed 39/60; probes3.yaml open 96/110, sealed 35/74.
 RECALL_FLOOR = {
-    "probes.yaml": {"open": 0.97, "sealed": 0.65},
-    "probes2.yaml": {"open": 0.88, "sealed": 0.56},
-    "probes3.yaml": {"open": 0.68, "sealed": 0.39},
+    "probes.yaml": {"open": 0.97, "sealed": 0.68},
+    "probes2.yaml": {"open": 0.94, "sealed": 0.62},
+    "probes3.yaml": {"open": 0.85, "sealed": 0.45},
 }
 HALVES = [(name, half) for name in PROBES for half in ("open", "sealed")]
 # Known defects: none. The sealed half of probes2.yaml held 2 wrong answers and 1 fallback

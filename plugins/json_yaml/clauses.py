@@ -141,6 +141,12 @@ class _Alphabetical(str):
     __slots__ = ()
 
 
+class _Word(str):
+    """A value written as a bare word ("status shipped"), not quoted nor a number."""
+
+    __slots__ = ()
+
+
 class _InTime(str):
     """An order stated in time words ("oldest first"): it holds for points in time only."""
 
@@ -273,14 +279,19 @@ def flag(value: bool, prefix: str) -> Callable[[Children], tuple[str, Any, Any, 
     return build
 
 
-def _conds(children: Children) -> list[Step]:
+def _conds(children: Children, *, held: bool = False) -> list[Step]:
+    """The filters of the conditions; with ``held``, a bare word compared equal is a value
+    only when a record holds it."""
     out = []
     for c in children:
         if isinstance(c, tuple) and c and c[0] == "cond":
             _, field, op, value = c
-            out.append(Step("filter", {"field": field, "op": op, "value": value}))
+            params = {"field": field, "op": op, "value": value}
+            if held and isinstance(value, _Word) and op == "eq":
+                params |= {"value": str(value), "held": True}
+            out.append(Step("filter", params))
         elif isinstance(c, list):
-            out.extend(_conds(c))
+            out.extend(_conds(c, held=held))
     return out
 
 
@@ -290,8 +301,10 @@ def filter_(children: Children) -> list[Directive]:
 
 def filter_which(children: Children) -> list[Directive]:
     """ "Which products cost more than 20?": a filter; what to answer with comes from the rest
-    of the instruction, else the records themselves (see ``finish``)."""
-    return [*_conds(children), Step("jy.which")]
+    of the instruction, else the records themselves (see ``finish``). A bare word read as a
+    value is one only when a record holds it ("which different statuses occur" is no filter
+    of status "occur")."""
+    return [*_conds(children, held=True), Step("jy.which")]
 
 
 def distinct(children: Children) -> list[Directive]:
@@ -749,7 +762,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "jy_true": _const(True),
     "jy_false": _const(False),
     "jy_null": _const(None),
-    "jy_word": lambda children: str(children[0]),
+    "jy_word": lambda children: _Word(children[0]),
     "jy_ge": _const("ge"),
     "jy_le": _const("le"),
     "jy_gt": _const("gt"),

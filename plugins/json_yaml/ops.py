@@ -196,6 +196,7 @@ OPS = (
                     "items": {"type": ["string", "number", "boolean", "null"]},
                     "minItems": 2,
                 },
+                held={"type": "boolean"},
             ),
             "required": ["field", "op", "value"],
         },
@@ -295,7 +296,7 @@ OPS = (
         JSON_VALUE,
         query.minimum,
         params=_obj(field=_FIELD),
-        description="The smallest value of a numeric field.",
+        description="The smallest value of a numeric field (the earliest of ISO dates).",
     ),
     OpSpec(
         "max",
@@ -303,7 +304,7 @@ OPS = (
         JSON_VALUE,
         query.maximum,
         params=_obj(field=_FIELD),
-        description="The largest value of a numeric field.",
+        description="The largest value of a numeric field (the latest of ISO dates).",
     ),
     OpSpec(
         "max_by",

@@ -239,12 +239,17 @@ def _text_matches(
     return out
 
 
-def filter_records(data: Any, *, field: str, op: str = "eq", value: Any = None) -> list[Any]:
+def filter_records(
+    data: Any, *, field: str, op: str = "eq", value: Any = None, held: bool = False
+) -> list[Any]:
     """Records whose ``field`` (a key or a dotted path) compares true with ``value`` (``one_of``:
     equals one of a list of values; ``starts``, ``ends``, ``contains``: a test of the text, or
     for ``contains`` of an array's items); records without it never match, and a field no
-    record has is a misread instruction."""
+    record has is a misread instruction. With ``held`` (a value said as a bare word), a value
+    no record holds is a misread instruction too ("which different statuses occur")."""
     records = _records(data, "filter")
+    if held and not any(_field_value(r, field) == value for r in records if isinstance(r, dict)):
+        raise Unsupported("query.unheld", f"no record has {value!r} as its {field!r}")
     test = _COMPARE.get(op)
     if test is None and op not in _TEXT_TESTS and op != "one_of":
         raise OpError(f"filter: unknown comparison {op!r}")
@@ -283,14 +288,16 @@ def last(data: Any, *, count: int = 1) -> list[Any]:
 
 
 def pluck(data: Any, *, field: str) -> Any:
-    """The value of ``field`` in every record (or in the one object)."""
+    """The value of ``field`` (a key, or a dotted path into nested objects) in every record (or
+    in the one object)."""
     if isinstance(data, Mapping):
         return get(data, path=field)
     out = []
     for i, record in enumerate(_records(data, "pluck")):
-        if field not in record:
+        value = _field_value(record, field)  # a key, or a dotted path (address.city)
+        if value is _ABSENT:
             raise OpError(f"record {i + 1} has no field {field!r}")
-        out.append(record[field])
+        out.append(value)
     return out
 
 
@@ -298,10 +305,17 @@ def distinct(data: Any, *, field: str, order: str | None = None) -> list[Any]:
     """The different values of ``field`` across the records, or of the array at ``field`` of
     one object, in order of first appearance (values compare as JSON: 1, 1.0, true and "1"
     are four values); with ``order``, in alphabetical order (case aside first, as a sort
-    said alphabetically), which only strings have."""
+    said alphabetically), which only strings have. A field that is an array of strings in
+    every record gives the different strings they hold ("every distinct label")."""
     values = pluck(data, field=field)
     if isinstance(data, Mapping) and not isinstance(values, list):
         values = [values]
+    if (
+        not isinstance(data, Mapping)
+        and values
+        and all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in values)
+    ):
+        values = [item for v in values for item in v]
     seen: dict[str, Any] = {}
     for value in values:
         seen.setdefault(json.dumps(value, sort_keys=True), value)
@@ -359,10 +373,14 @@ def count(data: Any) -> int:
     return len(data)
 
 
-def _numbers(data: Any, field: str | None, op: str) -> list[int | float]:
+def _numbers(data: Any, field: str | None, op: str, *, nulls: bool = False) -> list[int | float]:
+    """The numbers of ``field`` (or the items); with ``nulls``, nulls are left out (an extreme:
+    a null is no highest nor lowest value), as long as one number is left."""
     values = pluck(data, field=field) if field else data
     if not isinstance(values, list):
         raise OpError(f"{op} needs a list of numbers; the data is {_kind(values)}")
+    if nulls and any(v is not None for v in values):
+        values = [v for v in values if v is not None]
     for i, v in enumerate(values):
         if not _is_number(v):
             what = f"field {field!r} of record {i + 1}" if field else f"item {i + 1}"
@@ -406,15 +424,40 @@ def number(data: Any) -> int | float:
     return data  # type: ignore[no-any-return]
 
 
-def minimum(data: Any, *, field: str | None = None) -> int | float:
-    values = _numbers(data, field, "min")
+# Points in time written as ISO 8601 text ("2024-06-03", "2024-06-03T08:05:00Z"): when every
+# value has one shape, text order is time order, so an extreme of them is exact.
+_ISO_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$"
+)
+
+
+def _times(data: Any, field: str | None) -> list[str] | None:
+    """The values of ``field`` when each is an ISO date or date-time of one and the same
+    shape (one length, one zone: text order is time order); None otherwise."""
+    values = pluck(data, field=field) if field else data
+    if not isinstance(values, list) or not values:
+        return None
+    values = [v for v in values if v is not None]  # a null is no point in time
+    if not values or not all(isinstance(v, str) and _ISO_TIME.match(v) for v in values):
+        return None
+    zones = (m[0] if (m := re.search(r"(?:Z|[+-]\d{2}:\d{2})$", v)) else "" for v in values)
+    shapes = {(len(v), v[10:11], zone) for v, zone in zip(values, zones, strict=True)}
+    return values if len(shapes) == 1 else None
+
+
+def minimum(data: Any, *, field: str | None = None) -> int | float | str:
+    """The lowest number, or the earliest of ISO points in time of one shape; nulls are left
+    out."""
+    values = _times(data, field) or _numbers(data, field, "min", nulls=True)
     if not values:
         raise OpError("min of no values")
     return min(values)
 
 
-def maximum(data: Any, *, field: str | None = None) -> int | float:
-    values = _numbers(data, field, "max")
+def maximum(data: Any, *, field: str | None = None) -> int | float | str:
+    """The highest number, or the latest of ISO points in time of one shape; nulls are left
+    out."""
+    values = _times(data, field) or _numbers(data, field, "max", nulls=True)
     if not values:
         raise OpError("max of no values")
     return max(values)
@@ -422,7 +465,9 @@ def maximum(data: Any, *, field: str | None = None) -> int | float:
 
 def _extreme_by(data: Any, field: str, pick: Any, op: str) -> Any:
     records = _records(data, op)
-    values = _numbers(records, field, op)
+    if any(_field_value(r, field) is not None for r in records):  # a null is no extreme
+        records = [r for r in records if _field_value(r, field) is not None]
+    values = _times(records, field) or _numbers(records, field, op)
     if not values:
         raise OpError(f"{op} of no records")
     best = pick(values)
@@ -433,12 +478,12 @@ def _extreme_by(data: Any, field: str, pick: Any, op: str) -> Any:
 
 
 def max_by(data: Any, *, field: str) -> Any:
-    """The one record with the highest ``field`` (a tie falls back)."""
+    """The one record with the highest ``field`` (a tie falls back; nulls are left out)."""
     return _extreme_by(data, field, max, "highest")
 
 
 def min_by(data: Any, *, field: str) -> Any:
-    """The one record with the lowest ``field`` (a tie falls back)."""
+    """The one record with the lowest ``field`` (a tie falls back; nulls are left out)."""
     return _extreme_by(data, field, min, "lowest")
 
 
@@ -446,9 +491,9 @@ def _groups(data: Any, by: str) -> dict[str, list[Any]]:
     """The records with each value of ``by`` (a string), in order of first appearance."""
     groups: dict[str, list[Any]] = {}
     for i, record in enumerate(_records(data, "group")):
-        if by not in record:
+        value = _field_value(record, by)  # a key, or a dotted path (address.country)
+        if value is _ABSENT:
             raise OpError(f"group by {by!r}: record {i + 1} has no field {by!r}")
-        value = record[by]
         if not isinstance(value, str):
             raise Unsupported("query.group_key", f"group by {by!r}: values that are not strings")
         groups.setdefault(value, []).append(record)
