@@ -35,6 +35,11 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "余座": ("seatsLeft", "seats_left", "seats_remaining", "seats_available"),
     "座位": ("seats",), "延误": ("delay",), "延误时间": ("delay",),
     "经停": ("stops",), "经停次数": ("stops",), "中转次数": ("stops",),
+    # places: a flag of where a city lies ("不靠海的城市": coastal false)
+    "靠海": ("coastal", "isCoastal", "is_coastal"), "沿海": ("coastal", "isCoastal", "is_coastal"),
+    "临海": ("coastal", "isCoastal", "is_coastal"),
+    # orders
+    "加急": ("express", "isExpress", "is_express"),
     # books
     "出版年份": ("publishedYear", "published_year", "year"),
     "出版年": ("publishedYear", "published_year", "year"), "系列": ("series",),
@@ -43,6 +48,9 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "员工编号": ("employeeId", "employee_id", "id"), "工号": ("employeeId", "employee_id", "id"),
     "全名": ("full_name", "fullName", "name"), "技能": ("skills",),
     "远程": ("isRemote", "remote", "is_remote"), "翻新": ("isRefurbished", "refurbished"),
+    "远程办公": ("isRemote", "remote", "is_remote"),
+    "远程工作": ("isRemote", "remote", "is_remote"),
+    "居家办公": ("isRemote", "remote", "is_remote"),
     "经理": ("manager_id", "manager"),
     "入职": ("hireDate", "hire_date", "hired", "hiredAt", "hired_at", "joined", "start_date"),
     "入职日期": ("hireDate", "hire_date", "hired", "hiredAt", "hired_at", "joined", "start_date"),
@@ -133,7 +141,7 @@ CLASS_WORDS: dict[str, str] = {
 }  # fmt: skip
 
 # "哪本", "哪一班", "哪台": which, with a measure word (a closed class).
-MEASURE_WORDS = "个本班架台只条家部款位名件辆张篇首项次场所座"
+MEASURE_WORDS = "个本班架台只条家部款位名件辆张篇首项次场所座趟"
 
 RECORD_NOUNS: dict[str, str] = {
     "传感器": " records ", "读数": " records ", "设备": " records ", "书籍": " books ",

@@ -116,6 +116,10 @@ _LEXICON: dict[str, str] = {
     # 分别 (respectively) and 统计 (tally: a count) around it
     "各": " each ", "分别": " ", "统计": " count ",
     "拥有": " have ",
+    # not, before a flag or a value ("非沿海的城市")
+    "非": " not ",
+    # a roster: the names of the records ("远程办公的员工名单": the remote employees' names)
+    "名单": " names ",
 }  # fmt: skip
 _NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
 # "在30到40之间（含两端）": a range; one that does not say whether its ends count is left
@@ -157,11 +161,13 @@ def english_clauses(
     text = _ZH_DATE.sub(_zh_date, text)
     text = _HAS_QUESTION.sub(r" is there any \1 ", text)
     text = _SCALED.sub(_scaled, text)
+    text = _AGE.sub(_age, text)
     text = _BOUND.sub(_bound, text)
     text = _COLUMNS.sub(" fields ", text)
     text = _FIELD_TOP.sub(lambda m: f" top {m[1]} ", text)
     text = _LAST_N.sub(lambda m: f" last {m[1]} ", text)
     text = _DATE_THEN.sub(_date_then, text)
+    text = _PER_PLACE.sub(r"\1\2 ", text)
     text = _HOW_MANY.sub(" how many ", text)
     text = _WHICH.sub(" which ", text)
     text = _YEAR.sub(r" %Y\1 ", text)
@@ -192,6 +198,18 @@ def english_clauses(
         if said and len(said[0]) > max(len(word), len(field[0]) if field else 0):
             out.append(f" {said[1]} ")  # 关闭: closed, a value of the records in English
             i += len(said[0])
+            continue
+        noun = _record_noun(text, i, word, field, out, keys)
+        if noun:  # 商品数量, issue 的数量: how many of the records (a count)
+            tally = _TALLY.match(text, i + len(noun[0]))
+            if tally is None:
+                raise Unsupported("parse.no_match", "no tally after the records' noun")
+            if _names_key(tally[1], keys):  # 数量 of a key quantity: a count, or its values?
+                raise Unsupported("parse.no_match", f"'{tally[1]}': a count, or the field?")
+            if noun[0]:
+                out.append(f" {noun[1]} ")
+            out.append(" count ")
+            i = tally.end()
             continue
         if field and word == field[0] and _RECORD_NOUN.fullmatch(_WORDS[word]) and _after_de(out):
             field = None  # 湖北的城市: the records' noun after 的, though a key too
@@ -226,7 +244,7 @@ def english_clauses(
             i = numeral.end()
             continue
         raise Unsupported("parse.no_match", f"the query frame does not know {text[i : i + 4]!r}")
-    return _either(_years("".join(out), dates or {}), values)
+    return _either(_noun_fields(_years("".join(out), dates or {}), keys), values)
 
 
 # Words of a clause that counts, aggregates or ranks: "A和B的平均工资" is the average of both
@@ -255,6 +273,34 @@ def _either(said: str, values: Collection[str]) -> str:
         return f"{m[1]}or{m[2]}"
 
     return pair.sub(either, padded)[1:-1]
+
+
+_ASKS = re.compile(r"(?<![\w-])(?:only|keep|just|give|which|who|how many|count)(?![\w-])")
+
+
+def _noun_fields(said: str, keys: Mapping[str, str]) -> str:
+    """``said`` with the fields named right after the records' noun at the end of a clause
+    ("评论数不超过五条的 issue 编号", "工资最高的员工的姓名和部门") written as what to keep of
+    them: the records' number, name and department."""
+    names = sorted(set(keys.values()), key=len, reverse=True)
+    nouns = sorted(RECORD_NOUNS - set(keys), key=len, reverse=True)
+    if not names:
+        return said
+    field = "(?:" + "|".join(re.escape(k) for k in names) + ")"
+    noun = "(?:" + "|".join(nouns) + ")"
+    tail = re.compile(
+        rf"(?<![\w.-])({noun})\s+({field}(?:\s+and\s+{field})*)\s*(?=$|[,;?!]|\.(?!\w))"
+    )
+
+    def keep(m: re.Match[str]) -> str:
+        clause = re.split(r"[,;?!]|\.(?!\w)", said[: m.start()])[-1]
+        if re.search(
+            r"(?<![\w-])(?:only|keep|just|give|which|who|how many|count)(?![\w-])", clause
+        ):
+            return m[0]  # "只要员工姓名", "哪些员工的姓名": read as they are
+        return f"{m[1]} , only {m[2]} "
+
+    return tail.sub(keep, said)
 
 
 def _date_then(m: re.Match[str]) -> str:
@@ -337,6 +383,9 @@ _UNITS = "|".join(sorted(NUMBER_UNITS, key=len, reverse=True))
 _BOUND = re.compile(
     r"(?:在\s*)?(?<![\d.])(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*"
     rf"({_UNITS}|岁|分|人|个|本)?\s*(以下|以上)(?!的?(?:数据|内容|JSON|json))"
+    # "（不含30岁）", "(含本数)": whether the bound itself is in, said right after it
+    rf"(?:\s*[(（]\s*(不含|不包含|不包括|含|包含|包括)\s*"
+    rf"(本数|\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)?\s*(?:{_UNITS}|岁|分|人|个|本)?\s*[)）])?"
 )
 
 
@@ -344,7 +393,46 @@ def _bound(m: re.Match[str]) -> str:
     number = m[1] if m[1][0].isdigit() else str(chinese_to_int(m[1]))
     field = " age " if m[2] == "岁" else " "
     unit = m[2] if m[2] in NUMBER_UNITS else ""  # read by the field it is said of
+    if m[4]:  # the bound's inclusion said: of this bound only
+        said = (
+            m[5] if not m[5] or m[5][0].isdigit() or m[5] == "本数" else str(chinese_to_int(m[5]))
+        )
+        if said not in (None, "本数") and Decimal(said) != Decimal(number):
+            raise Unsupported("parse.no_match", f"'{m[4]}{said}' is not the bound {number}")
+        inside = not m[4].startswith("不")
+        word = (
+            ("at most" if inside else "below")
+            if m[3] == "以下"
+            else ("at least" if inside else "above")
+        )
+        return f"{field}{word} {number} {unit}"
     return f"{field}#{'xlt' if m[3] == '以下' else 'xgt'} {number} {unit}"
+
+
+# An age said by 岁 (周岁) after a number, with the word that compares it: "不到30岁", "未满18
+# 周岁" (below), "年满18岁" (at least: reached), "超过40岁", "30岁及以下" (at most). 30岁以下
+# alone is a bound whose inclusion is not said (_BOUND).
+_NUM = r"(\d+|[零〇一二两三四五六七八九十百]+)"
+_AGE = re.compile(
+    r"(?P<before>未满|不满|不到|小于|低于|少于|年满|已满|满|超过|大于|高于|多于|不超过|不低于|至少)"
+    rf"\s*(?P<n1>{_NUM[1:-1]})\s*周?岁"
+    rf"|(?P<n2>{_NUM[1:-1]})\s*周?岁\s*(?P<after>及以下|或以下|及以上|或以上)"
+    rf"|(?P<n3>{_NUM[1:-1]})\s*周岁(?=\s*(?:以下|以上))"
+)
+_AGE_WORDS = {
+    **dict.fromkeys(("未满", "不满", "不到", "小于", "低于", "少于"), "below"),
+    **dict.fromkeys(("年满", "已满", "满", "至少", "不低于", "及以上", "或以上"), "at least"),
+    **dict.fromkeys(("超过", "大于", "高于", "多于"), "above"),
+    **dict.fromkeys(("不超过", "及以下", "或以下"), "at most"),
+}
+
+
+def _age(m: re.Match[str]) -> str:
+    if m["n3"]:  # "30周岁以上": 周岁 is 岁, for _BOUND to read
+        return f"{m['n3']}岁"
+    said = m["n1"] or m["n2"]
+    number = said if said.isdigit() else str(chinese_to_int(said))
+    return f" age {_AGE_WORDS[m['before'] or m['after']]} {number} "
 
 
 def _scaled(m: re.Match[str]) -> str:
@@ -374,6 +462,44 @@ def _unit_fits(unit: str, key: str) -> bool:
     if len(words) > 1 and words[-1] in UNIT_WORDS | units:
         return words[-1] in units
     return bool(set(words) & fields)
+
+
+# "商品数量", "issue 的个数", "员工总数": how many of the records, said by their noun and a word
+# of tally (数 alone not before 据, 字, 组, 值: 数据 is data, 数组 an array).
+_TALLY = re.compile(r"\s*的?\s*(数量|个数|总数|数目|数(?![据字组值额码]))")
+
+
+def _record_noun(
+    text: str,
+    i: int,
+    word: str,
+    field: tuple[str, str] | None,
+    out: list[str],
+    keys: Mapping[str, str],
+) -> tuple[str, str] | None:
+    """The records' noun at ``i`` (商品) or just read in Latin letters (issue), with its English
+    noun, when a word of tally follows it (商品数量, issue 的数量); "" for the noun already read.
+    None otherwise, or when the noun is a key of the records."""
+    if (
+        word
+        and _RECORD_NOUN.fullmatch(_WORDS[word])
+        and (field is None or len(field[0]) < len(word))
+    ):
+        noun = _WORDS[word].strip()
+        if noun not in keys and _TALLY.match(text, i + len(word)):
+            return word, noun
+        return None
+    latin = re.search(r"(?<![\w.-])([A-Za-z]+)\s*$", "".join(out))
+    if latin and latin[1].lower() in RECORD_NOUNS and latin[1].lower() not in keys:
+        return ("", "") if _TALLY.match(text, i) else None
+    return None
+
+
+def _names_key(word: str, keys: Mapping[str, str]) -> bool:
+    """Whether the field word ``word`` names a key of the records in full (数量: quantity, qty,
+    unit_count), not only by the last word of a longer key (stockCount)."""
+    names = {_words_of(n) for n in _GLOSSARY.get(word, ())}
+    return any(_unitless(_words_of(k)) in names for k in keys.values())
 
 
 def _after_de(out: list[str]) -> bool:
@@ -460,12 +586,21 @@ _GLOSSARY: dict[str, tuple[str, ...]] = {
     word: tuple(dict.fromkeys((*GLOSSARY.get(word, ()), *FIELD_WORDS.get(word, ()))))
     for word in (*GLOSSARY, *FIELD_WORDS)
 }
-# "哪本", "哪一班": which, with a measure word, asking first ("哪本书最便宜"); "…的是哪本"
-# after the clause is left to the lexicon.
-_WHICH = re.compile(f"(?<!是)哪一?[{MEASURE_WORDS}]")
+# "哪本", "哪一班": which, with a measure word, asking first ("哪本书最便宜"), or after 是 as
+# the question's last word ("最贵的航班是哪一班？": is which, as 是哪个); 是哪 with anything
+# after it is left to the lexicon.
+_WHICH = re.compile(
+    f"(?<!是)哪一?[{MEASURE_WORDS}]|(?<=是)哪一?[{MEASURE_WORDS}](?=\\s*(?:$|[？?]))"
+)
 # "有几名", "多少位", "几本": how many, with a measure word (a closed class); "前几名" (the first
 # few) is no count.
 _HOW_MANY = re.compile(f"(?<!前)(?:有\\s*)?(?:几|多少)\\s*[{MEASURE_WORDS}]")
+# "每个 milestone 下面有几个 issue", "各部门里": a place word after the field of each group says
+# nothing more than the group (下面 is no "below" there).
+_PER_PLACE = re.compile(
+    r"((?:每一?个|各个?)\s*)([^，。,.;；？?！!\s][^，。,.;；？?！!]{0,30}?)\s*"
+    r"(?:下面|下边|底下|里面|里边|当中|之中|中|下|里)(?=\s*(?:有|分别|各|的))"
+)
 # "是远程的", "是校准过的": a field said as what the records are (a flag), then 的.
 _PREDICATE_END = re.compile(r"\s*过?\s*的")
 # "2024-03-15 之后", "2015年以前": a point in time, then whether after or before it.
