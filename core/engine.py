@@ -776,6 +776,7 @@ class Engine:
             shape.members,
             shape.numbers,
             shape.nullable,
+            shape.partial,
         )
 
     def _data(self, payload: Payload | None) -> tuple[Any, str] | None:

@@ -58,7 +58,7 @@ from typing import Any
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
 from zerolayer.core.lexicon_zh import UNIT_WORDS
-from zerolayer.core.query_zh import english_clauses
+from zerolayer.core.query_zh import english_clauses, unheld_field
 
 _SORT = frozenset(
     {"sort", "sorted", "order", "ordered", "rank", "ranked", "arrange", "put"}
@@ -610,6 +610,8 @@ class Records:
     numbers: Mapping[str, frozenset[int | float]] = dataclass_field(default_factory=dict)
     # the keys whose value is a number or null in every record, with at least one of each
     nullable: frozenset[str] = frozenset()
+    # the keys some records lack or hold null, whose other values are strings, with them
+    partial: Mapping[str, frozenset[str]] = dataclass_field(default_factory=dict)
 
 
 def record_shape(payload: str | None) -> Records | None:
@@ -663,7 +665,18 @@ def records_of(data: Any) -> Records | None:
         and all(r[k] is None or _number(r[k]) for r in data)
     )
     members = {k: v for k, v in members.items() if v}
-    return Records(numeric, texts, flags, members, numbers, nullable)
+    return Records(numeric, texts, flags, members, numbers, nullable, _partial(data))
+
+
+def _partial(data: list[dict[Any, Any]]) -> dict[str, frozenset[str]]:
+    """The keys some records lack or hold null, whose other values are all strings (one at
+    least), with those strings: a field some records leave out ("没有 milestone 的不算")."""
+    found: dict[str, frozenset[str]] = {}
+    for key in dict.fromkeys(k for r in data for k in r if isinstance(k, str)):
+        held = [r[key] for r in data if r.get(key) is not None]
+        if held and len(held) < len(data) and all(isinstance(v, str) for v in held):
+            found[key] = frozenset(held)
+    return found
 
 
 def _number(value: Any) -> bool:
@@ -687,6 +700,7 @@ def query_sentence(
     members: Mapping[str, frozenset[str]] | None = None,
     numbers: Mapping[str, frozenset[int | float]] | None = None,
     nullable: frozenset[str] = frozenset(),
+    partial: Mapping[str, frozenset[str]] | None = None,
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
@@ -700,9 +714,16 @@ def query_sentence(
     said without saying whether it is included (以下, 以上): only when no record holds it;
     the ``nullable`` keys (a number or null in every record) are read by a filter that keeps
     the records it names (a null is above nothing and below nothing), never by one inverted.
+    The ``partial`` keys (some records lack them or hold null; strings otherwise) are read
+    only where the instruction leaves those records out ("没有 milestone 的不算"): the query
+    is then of the records that hold one.
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
+    instruction, unheld = unheld_field(instruction, {k.lower(): k for k in partial or {}})
+    if unheld is not None:  # the records that hold a value of the field, and it is a key
+        keys = {**keys, unheld: False}
+        texts = {**(texts or {}), unheld: (partial or {})[unheld]}
     lowered = {k.lower(): k for k in keys}
     if len(lowered) != len(keys):
         raise _refuse("the records have keys that differ only in case")
@@ -821,7 +842,7 @@ def query_sentence(
     for pattern, word in _COMPARISONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
     numeric = tuple(k for k, number in keys.items() if number)
-    ops: list[_Op] = []
+    ops: list[_Op] = [_Op("notnull", (unheld,))] if unheld is not None else []
     for op in (
         op
         for clause in _clauses(text)

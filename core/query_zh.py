@@ -33,7 +33,8 @@ from zerolayer.core.normalise import chinese_to_int
 _LEXICON: dict[str, str] = {
     # clause breaks
     "然后": " then ", "接着": " then ", "之后": " then ", "再": " then ", "最后": " then ",
-    "并且": " then ", "并": " then ", "，": ",", "、": ",", "。": ".", "；": ";", "？": "?",
+    "并且": " then ", "并": " then ", "而且": " then ", "且": " then ",
+    "，": ",", "、": ",", "。": ".", "；": ";", "？": "?",
     # sorting and direction
     "按照": " by ", "按": " by ", "根据": " by ", "依": " by ",
     "排序": " sort ", "排列": " sort ", "排好": " sort ", "排个序": " sort ", "排": " sort ",
@@ -52,6 +53,10 @@ _LEXICON: dict[str, str] = {
     # comparisons
     "不低于": " at least ", "不少于": " at least ", "至少": " at least ", "不小于": " at least ",
     "不超过": " at most ", "不高于": " at most ", "不大于": " at most ", "至多": " at most ",
+    # a comparison and 等于 together: the bound itself is in ("大于等于", "小于或等于")
+    "大于等于": " at least ", "大于或等于": " at least ", "高于或等于": " at least ",
+    "多于或等于": " at least ", "小于等于": " at most ", "小于或等于": " at most ",
+    "低于或等于": " at most ", "少于或等于": " at most ",
     "低于": " below ", "少于": " below ", "小于": " below ", "不到": " below ",
     "高于": " above ", "大于": " above ", "超过": " above ", "多于": " above ",
     # projection, answer shape, counts, aggregates
@@ -116,8 +121,8 @@ _LEXICON: dict[str, str] = {
     # 分别 (respectively) and 统计 (tally: a count) around it
     "各": " each ", "分别": " ", "统计": " count ",
     "拥有": " have ",
-    # not, before a flag or a value ("非沿海的城市")
-    "非": " not ",
+    # not, before a flag or a value ("非沿海的城市", "没校准的传感器")
+    "非": " not ", "没": " not ",
     # a roster: the names of the records ("远程办公的员工名单": the remote employees' names)
     "名单": " names ",
 }  # fmt: skip
@@ -156,6 +161,8 @@ def english_clauses(
     text = _ROUND.sub(lambda m: f" , %r{m[1] or m[2]} , ", text)
     text = _NULLS.sub(" , %nn , ", text)
     text = _HOLDS.sub(" contains ", text)
+    text = _HOLDS_READ.sub(" ", text)
+    text = _SCALED.sub(_scaled, text)  # "6万到9万之间": the range's ends as digits first
     text = _RANGE.sub(_range, text)
     text = _TOP_RANKS.sub(lambda m: f" top {m[1]} ", text)
     text = _ZH_DATE.sub(_zh_date, text)
@@ -170,6 +177,7 @@ def english_clauses(
     text = _PER_PLACE.sub(r"\1\2 ", text)
     text = _HOW_MANY.sub(" how many ", text)
     text = _WHICH.sub(" which ", text)
+    text = _THAT_ONE.sub(" one ", text)
     text = _YEAR.sub(r" %Y\1 ", text)
     text = _COUNTED.sub(r"\1 ", text)
     out: list[str] = []
@@ -278,6 +286,53 @@ def _either(said: str, values: Collection[str]) -> str:
 _ASKS = re.compile(r"(?<![\w-])(?:only|keep|just|give|which|who|how many|count)(?![\w-])")
 
 
+# "没有 milestone 的不算", "不算没有里程碑的", "负责人为空的除外": the records that hold no value
+# of a field (it is missing or null) are left out of the query. The field is a key written as
+# it is or a Chinese field word.
+_FIELD_SAID = r"(?P<field>[A-Za-z_][\w.]*|[\u3400-\u9fff]{1,6}?)"
+_DROPPED = r"(?:不算|不计|不统计|不计入|不算在内|除外|排除|去掉|不要)"
+# the records' noun after 的 ("没有 milestone 的 issue 不算"): 记录, a Chinese noun of the lexicon
+# or an English one
+_ZH_NOUNS = [w for w, e in {**ZH_RECORD_NOUNS, **_LEXICON}.items() if _RECORD_NOUN.fullmatch(e)]
+_THOSE = (
+    r"(?:\s*(?:记录|"
+    + "|".join(sorted(_ZH_NOUNS, key=len, reverse=True))
+    + "|"
+    + "|".join(sorted(RECORD_NOUNS, key=len, reverse=True))
+    + r"))?"
+)
+_UNHELD = re.compile(
+    rf"[，,。；;]?\s*(?:(?:没有|缺少|没填)\s*{_FIELD_SAID}\s*的{_THOSE}\s*{_DROPPED}"
+    rf"|(?:不算|不计|不统计|排除|去掉|忽略|不包括)\s*(?:没有|缺少)\s*"
+    rf"{_FIELD_SAID.replace('field', 'f2')}\s*的{_THOSE}"
+    rf"|{_FIELD_SAID.replace('field', 'f3')}\s*(?:为空|是空的|为null|是null|缺失)的{_THOSE}"
+    rf"\s*{_DROPPED})"
+    r"\s*(?=$|[，,。；;？?！!])",
+    re.IGNORECASE,
+)
+
+
+def unheld_field(text: str, keys: Mapping[str, str]) -> tuple[str, str | None]:
+    """``text`` without a clause that leaves out the records holding no value of a field
+    (``_UNHELD``), with that field's key among ``keys`` (lower case → key); ``text`` and None
+    when it holds no such clause. ``Unsupported`` for a clause whose field is no one key, or
+    for two such clauses."""
+    found = list(_UNHELD.finditer(text))
+    if not found:
+        return text, None
+    if len(found) > 1:
+        raise Unsupported("parse.no_match", "two clauses leave out records without a field")
+    m = found[0]
+    said = m["field"] or m["f2"] or m["f3"]
+    key = keys.get(said.lower())
+    if key is None and _CJK.match(said):
+        field = _field_word(said, 0, keys)
+        key = field[1] if field and field[0] == said else None
+    if key is None:
+        raise Unsupported("parse.no_match", f"'{said}' is no field the records may lack")
+    return text[: m.start()] + text[m.end() :], key
+
+
 def _noun_fields(said: str, keys: Mapping[str, str]) -> str:
     """``said`` with the fields named right after the records' noun at the end of a clause
     ("评论数不超过五条的 issue 编号", "工资最高的员工的姓名和部门") written as what to keep of
@@ -338,9 +393,12 @@ def _year_of(m: re.Match[str], held: Collection[str]) -> str:
     return f" {key} at least {year}-01-01 and {key} before {year + 1}-01-01 "
 
 
-# "标签里有 bug", "skills 中有 go": what an array field (or a text) holds, said before a literal in
-# Latin letters or quotes; read as "contains" right after the field (core/query_frames.py).
-_HOLDS = re.compile(r"(?:里面?|中)有(?=\s*[A-Za-z0-9\"“'])")
+# "标签里有 bug", "skills 中有 go", "商品名里包含 Lamp": what an array field (or a text) holds,
+# said before a literal in Latin letters or quotes; read as "contains" right after the field
+# (core/query_frames.py).
+_HOLDS = re.compile(r"(?:里面?|中)(?:有|包含|含有)(?=\s*[A-Za-z0-9\"“'])")
+# "商品名里包含 Lamp" with 包含 already read as "contains" (core/query_frames.py): 里 says no more
+_HOLDS_READ = re.compile(r"(?:里面?|中)\s*(?=contains\b)")
 # "保留两位小数", "小数点后1位": the decimals of the value asked for (read only after an
 # aggregate, core/query_frames.py); normalise has written the numeral as a digit.
 _ROUND = re.compile(
@@ -516,7 +574,35 @@ def _longest(text: str, i: int) -> str | None:
 
 def _field_word(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] | None:
     """The longest key of the records written as it is (人口), or glossary word that names
-    exactly one key of the records, at ``i``, with that key."""
+    exactly one key of the records, at ``i``, with that key; two glossary words that name one
+    key together (库存数量: stock and count, stockCount) before either alone."""
+    compound = _compound_field(text, i, keys)
+    if compound is not None:
+        return compound
+    return _one_field_word(text, i, keys)
+
+
+def _compound_field(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] | None:
+    """Two glossary words at ``i`` whose English names, one after the other, are the words of
+    exactly one key of the records (库存数量 for stockCount, 出版年份 for publish_year); None
+    for none or several."""
+    for first in range(min(6, len(text) - i), 1, -1):
+        names1 = _GLOSSARY.get(text[i : i + first], ())
+        if not names1:
+            continue
+        for second in range(min(6, len(text) - i - first), 1, -1):
+            names2 = _GLOSSARY.get(text[i + first : i + first + second], ())
+            if not names2:
+                continue
+            said = {_words_of(a) + _words_of(b) for a in names1 for b in names2}
+            found = {k for k in keys.values() if _unitless(_words_of(k)) in said}
+            if len(found) == 1:
+                return text[i : i + first + second], found.pop()
+        return None
+    return None
+
+
+def _one_field_word(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] | None:
     for size in range(min(max([6, *map(len, keys)]), len(text) - i), 0, -1):
         word = text[i : i + size]
         if word in keys and _CJK.match(word):
@@ -592,6 +678,8 @@ _GLOSSARY: dict[str, tuple[str, ...]] = {
 _WHICH = re.compile(
     f"(?<!是)哪一?[{MEASURE_WORDS}]|(?<=是)哪一?[{MEASURE_WORDS}](?=\\s*(?:$|[？?]))"
 )
+# "那本", "那一台", "那班": the one a question or a request points at (as 那个, 那条)
+_THAT_ONE = re.compile(f"那一?[{MEASURE_WORDS}]")
 # "有几名", "多少位", "几本": how many, with a measure word (a closed class); "前几名" (the first
 # few) is no count.
 _HOW_MANY = re.compile(f"(?<!前)(?:有\\s*)?(?:几|多少)\\s*[{MEASURE_WORDS}]")
