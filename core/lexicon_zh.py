@@ -40,6 +40,8 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "临海": ("coastal", "isCoastal", "is_coastal"),
     # orders
     "加急": ("express", "isExpress", "is_express"),
+    # places
+    "大洲": ("continent",), "所在大洲": ("continent",),
     # books
     "出版年份": ("publishedYear", "published_year", "year"),
     "出版年": ("publishedYear", "published_year", "year"), "系列": ("series",),
@@ -88,6 +90,10 @@ VALUE_WORDS: dict[str, tuple[str, ...]] = {
     "已发货": ("shipped",), "已送达": ("delivered",), "已付款": ("paid",),
     "准点": ("on time", "on_time"), "准时": ("on time", "on_time"),
     "警告": ("warning",), "离线": ("offline",), "在线": ("online",),
+    # the continents (a closed class), as the records write them in English
+    "亚洲": ("Asia",), "欧洲": ("Europe",), "非洲": ("Africa",), "大洋洲": ("Oceania",),
+    "南美洲": ("South America",), "南美": ("South America",), "北美洲": ("North America",),
+    "北美": ("North America",), "南极洲": ("Antarctica",),
 }  # fmt: skip
 
 # Units said after a number ("延误超过30分钟", "零度以下", "100元以上"): each with the unit

@@ -68,7 +68,9 @@ _LEXICON: dict[str, str] = {
     "多少个": " how many ", "几个": " how many ", "是多少": " what is ",
     "平均": " average ", "总和": " total ", "总计": " total ",
     "完整记录": " full records ", "完整的记录": " full records ", "完整": " full ",
-    "记录": " records ", "字段": " field ", "每条": " each ", "每个": " each ", "每一条": " each ",
+    "记录": " records ", "字段": " field ", "每条": " each ", "每个": " each ",
+    "每一条": " each ", "每种": " each ",
+    "每一种": " each ", "每类": " each ",
     # requests, places and conversions
     "找出": " give ", "列出": " give ", "给出": " give ", "返回": " return ", "输出": " output ",
     "取出": " give ", "显示": " show ", "给我": " give ", "筛选出": " give ", "挑出": " give ",
@@ -127,15 +129,18 @@ _LEXICON: dict[str, str] = {
     "名单": " names ",
 }  # fmt: skip
 _NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
-# "在30到40之间（含两端）": a range; one that does not say whether its ends count is left
-# as it is written ("between … and …" with no qualifier falls back).
+# "在30到40之间（含两端）", "25到35岁之间" (ages: 岁 says no more): a range; one that does not
+# say whether its ends count is left as it is written ("between … and …" with no qualifier
+# falls back).
 _RANGE = re.compile(
-    r"在?\s*(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*(?:到|至|-|~)\s*"
-    r"(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*之间\s*"
+    r"在?\s*(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*(?:周?岁)?\s*(?:到|至|-|~)\s*"
+    r"(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*(?:周?岁)?\s*之间\s*"
     r"(?:[(（]\s*(含两端|包含两端|包括两端|含|包含|不含两端|不含|不包含)\s*[)）])?"
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _RECORD_NOUN = re.compile(" (?:" + "|".join(sorted(RECORD_NOUNS)) + ") ")
+# "按面积从大到小排列前三个城市": the first N after a sort is a clause of its own (then)
+_SORT_THEN = re.compile(r"(?<=排序|排列|排好)(?=\s*前\s*(?:\d|[一二两三四五六七八九十]))")
 # "取前2名", "前三名": the first N ranks, the N highest (名 counts ranks; 前2条 is the first 2).
 _TOP_RANKS = re.compile(r"取?前\s*(\d+|[零〇一二两三四五六七八九十百千万]+)\s*名")
 # "薪资前三": the first N ranks of the field just before, said with no measure word (前2条 and
@@ -164,6 +169,7 @@ def english_clauses(
     text = _HOLDS_READ.sub(" ", text)
     text = _SCALED.sub(_scaled, text)  # "6万到9万之间": the range's ends as digits first
     text = _RANGE.sub(_range, text)
+    text = _SORT_THEN.sub("，", text)
     text = _TOP_RANKS.sub(lambda m: f" top {m[1]} ", text)
     text = _ZH_DATE.sub(_zh_date, text)
     text = _HAS_QUESTION.sub(r" is there any \1 ", text)
@@ -196,6 +202,10 @@ def english_clauses(
             i += len(unit)
             continue
         word = _longest(text, i) or ""
+        if len(word) > 1 and text[i : i + len(word) - 1] in _WORDS:
+            cut = _field_word(text, i + len(word) - 1, keys)  # 不在职: not, then the key 在职
+            if cut and len(cut[0]) > 1:
+                word = text[i : i + len(word) - 1]
         field = _field_word(text, i, keys)
         value = _value_word(text, i, values)
         if value and len(value) >= max(len(word), len(field[0]) if field else 0):
