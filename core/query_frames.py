@@ -58,7 +58,7 @@ from typing import Any
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
 from zerolayer.core.lexicon_zh import UNIT_WORDS
-from zerolayer.core.query_zh import english_clauses, unheld_field
+from zerolayer.core.query_zh import english_clauses, null_field, unheld_field
 
 _SORT = frozenset(
     {"sort", "sorted", "order", "ordered", "rank", "ranked", "arrange", "put"}
@@ -567,6 +567,8 @@ class _Op:
             return f"count by {field}"
         if self.kind == "notnull":
             return f"filter where {field} is not null"
+        if self.kind == "null":
+            return f"filter where {field} is null"
         if self.kind == "none":
             return "whether none remain"
         if self.kind == "exists":
@@ -724,6 +726,9 @@ def query_sentence(
     if unheld is not None:  # the records that hold a value of the field, and it is a key
         keys = {**keys, unheld: False}
         texts = {**(texts or {}), unheld: (partial or {})[unheld]}
+    # "没有负责人的 issue": the records whose field (every record has it) holds null
+    held = {k.lower(): k for k in (*(k for k in partial or {} if k in keys), *nullable)}
+    instruction, null = null_field(instruction, held) if unheld is None else (instruction, None)
     lowered = {k.lower(): k for k in keys}
     if len(lowered) != len(keys):
         raise _refuse("the records have keys that differ only in case")
@@ -843,6 +848,7 @@ def query_sentence(
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
     numeric = tuple(k for k, number in keys.items() if number)
     ops: list[_Op] = [_Op("notnull", (unheld,))] if unheld is not None else []
+    ops += [_Op("null", (null,))] if null is not None else []
     for op in (
         op
         for clause in _clauses(text)

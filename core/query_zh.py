@@ -123,6 +123,12 @@ _LEXICON: dict[str, str] = {
     # 分别 (respectively) and 统计 (tally: a count) around it
     "各": " each ", "分别": " ", "统计": " count ",
     "拥有": " have ",
+    # the passive marker before a value word ("被取消的航班"): says no more
+    "被": " ",
+    # fewer than ("座位不足10个")
+    "不足": " below ",
+    # where a record goes from and to ("从 LHR 出发的", "到达 JFK 的"), before a value
+    "到达": " to ", "抵达": " to ",
     # not, before a flag or a value ("非沿海的城市", "没校准的传感器")
     "非": " not ", "没": " not ",
     # a roster: the names of the records ("远程办公的员工名单": the remote employees' names)
@@ -180,7 +186,9 @@ def english_clauses(
     text = _FIELD_TOP.sub(lambda m: f" top {m[1]} ", text)
     text = _LAST_N.sub(lambda m: f" last {m[1]} ", text)
     text = _DATE_THEN.sub(_date_then, text)
+    text = _FROM_PLACE.sub(r" from \1 ", text)
     text = _PER_PLACE.sub(r"\1\2 ", text)
+    text = _EACH.sub(" each ", text)
     text = _HOW_MANY.sub(" how many ", text)
     text = _WHICH.sub(" which ", text)
     text = _THAT_ONE.sub(" one ", text)
@@ -320,6 +328,33 @@ _UNHELD = re.compile(
     r"\s*(?=$|[，,。；;？?！!])",
     re.IGNORECASE,
 )
+
+
+# "没有负责人的 issue", "温度为空的读数": the records whose field holds null (the clause that
+# leaves them out, _UNHELD, is read first).
+_NULL_HELD = re.compile(
+    rf"(?:没有|缺少|没填)\s*{_FIELD_SAID}\s*(?=的)"
+    rf"|{_FIELD_SAID.replace('field', 'f3')}\s*(?:为空|是空的|为null|是null)(?=的)",
+    re.IGNORECASE,
+)
+
+
+def null_field(text: str, keys: Mapping[str, str]) -> tuple[str, str | None]:
+    """``text`` with a clause that asks for the records whose field holds null (``_NULL_HELD``)
+    taken out, and that field's key among ``keys`` (lower case → key: the keys every record
+    has, null in some); ``text`` and None when it holds none or its field is no such key."""
+    found = list(_NULL_HELD.finditer(text))
+    if len(found) != 1:
+        return text, None
+    m = found[0]
+    said = m["field"] or m["f3"]
+    key = keys.get(said.lower())
+    if key is None and _CJK.match(said):
+        field = _field_word(said, 0, keys)
+        key = field[1] if field and field[0] == said else None
+    if key is None:
+        return text, None
+    return text[: m.start()] + text[m.end() :], key
 
 
 def unheld_field(text: str, keys: Mapping[str, str]) -> tuple[str, str | None]:
@@ -693,10 +728,14 @@ _THAT_ONE = re.compile(f"那一?[{MEASURE_WORDS}]")
 # "有几名", "多少位", "几本": how many, with a measure word (a closed class); "前几名" (the first
 # few) is no count.
 _HOW_MANY = re.compile(f"(?<!前)(?:有\\s*)?(?:几|多少)\\s*[{MEASURE_WORDS}]")
+# "从 LHR 出发的航班", "从 FRA 起飞": where a record sets out from, a value in Latin letters
+_FROM_PLACE = re.compile(r"从\s*([A-Za-z][\w .-]*?)\s*(?:出发|起飞|始发)")
+# "每家", "每位", "每一本": each, with a measure word (a closed class)
+_EACH = re.compile(f"每一?[{MEASURE_WORDS}]")
 # "每个 milestone 下面有几个 issue", "各部门里": a place word after the field of each group says
 # nothing more than the group (下面 is no "below" there).
 _PER_PLACE = re.compile(
-    r"((?:每一?个|各个?)\s*)([^，。,.;；？?！!\s][^，。,.;；？?！!]{0,30}?)\s*"
+    rf"((?:每一?[{MEASURE_WORDS}]|各个?)\s*)([^，。,.;；？?！!\s][^，。,.;；？?！!]{{0,30}}?)\s*"
     r"(?:下面|下边|底下|里面|里边|当中|之中|中|下|里)(?=\s*(?:有|分别|各|的))"
 )
 # "是远程的", "是校准过的": a field said as what the records are (a flag), then 的.
