@@ -128,7 +128,7 @@ _LEXICON: dict[str, str] = {
     # fewer than ("座位不足10个")
     "不足": " below ",
     # where a record goes from and to ("从 LHR 出发的", "到达 JFK 的"), before a value
-    "到达": " to ", "抵达": " to ",
+    "到达": " to ", "抵达": " to ", "来自": " from ",
     # not, before a flag or a value ("非沿海的城市", "没校准的传感器")
     "非": " not ", "没": " not ",
     # a roster: the names of the records ("远程办公的员工名单": the remote employees' names)
@@ -219,6 +219,8 @@ def english_clauses(
         if value and len(value) >= max(len(word), len(field[0]) if field else 0):
             out.append(f" {value} ")  # 浙江: a value of the records, read as a value
             i += len(value)
+            if text[i : i + 1] in _PLACE_SUFFIXES and not _value_word(text, i, values):
+                i += 1  # 浙江省, 成都市: the kind of place after its name says no more
             continue
         said = _value_said(text, i, values)
         if said and len(said[0]) > max(len(word), len(field[0]) if field else 0):
@@ -376,6 +378,10 @@ def unheld_field(text: str, keys: Mapping[str, str]) -> tuple[str, str | None]:
     if key is None:
         raise Unsupported("parse.no_match", f"'{said}' is no field the records may lack")
     return text[: m.start()] + text[m.end() :], key
+
+
+# The kinds of place said after a place's name (浙江省, 成都市, 朝阳区).
+_PLACE_SUFFIXES = frozenset("省市区县州")
 
 
 def _noun_fields(said: str, keys: Mapping[str, str]) -> str:
