@@ -46,6 +46,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "出版年份": ("publishedYear", "published_year", "year"),
     "出版年": ("publishedYear", "published_year", "year"), "系列": ("series",),
     "出版": ("publishedYear", "published_year", "published"),
+    "出版社": ("publisher",), "出版商": ("publisher",),
     # people
     "员工编号": ("employeeId", "employee_id", "id"), "工号": ("employeeId", "employee_id", "id"),
     "全名": ("full_name", "fullName", "name"), "技能": ("skills",),

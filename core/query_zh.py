@@ -49,7 +49,7 @@ _LEXICON: dict[str, str] = {
     "前": " first ",
     "最便宜": " cheapest ", "最贵": " most expensive ", "最年轻": " youngest ",
     "最年长": " oldest ", "最长": " longest ", "最短": " shortest ", "最重": " heaviest ",
-    "最轻": " lightest ",
+    "最轻": " lightest ", "最早": " earliest ", "最晚": " latest ",
     # comparisons
     "不低于": " at least ", "不少于": " at least ", "至少": " at least ", "不小于": " at least ",
     "不超过": " at most ", "不高于": " at most ", "不大于": " at most ", "至多": " at most ",
