@@ -129,6 +129,10 @@ CLASS_WORDS: dict[str, str] = {
     "从晚到早": " from newest to oldest ", "由晚到早": " from newest to oldest ",
     # requests ("告诉我…", "…列出来")
     "告诉我": " give ", "列出来": " give ", "找出来": " give ", "挑出来": " give ",
+    "查一下": " give ", "查询": " give ", "查找": " give ", "查看": " give ", "看看": " give ",
+    "看一下": " give ", "帮我查": " give ",
+    # computing the value asked for ("计算湿度的平均值", "求湿度的最大值"): the aggregate says it
+    "计算": " ", "计算一下": " ", "算一下": " ", "算出": " ", "求出": " ", "求": " ",
     # places a record goes to ("飞往 JFK 的航班")
     "飞往": " to ", "飞去": " to ", "前往": " to ", "开往": " to ", "去往": " to ",
     # in stock / out of stock (a flag in_stock, inStock)

@@ -251,6 +251,8 @@ def english_clauses(
                 out.append(f" {_said(field[1])} ")
                 i = predicate.end()
                 continue
+            if out and out[-1] == _WORDS["没"] and _noun_before(out[:-1]):
+                out[-1] = " that are not "  # 哪些传感器没校准: the records that are not so
             out.append(f" {_said(field[1])} ")
             i += text.startswith("过的", i)  # 校准过的: what has been done to the records
             continue
@@ -609,6 +611,12 @@ def _names_key(word: str, keys: Mapping[str, str]) -> bool:
     unit_count), not only by the last word of a longer key (stockCount)."""
     names = {_words_of(n) for n in _GLOSSARY.get(word, ())}
     return any(_unitless(_words_of(k)) in names for k in keys.values())
+
+
+def _noun_before(out: list[str]) -> bool:
+    """Whether the last word read is the records' noun (传感器: records)."""
+    said = [w for w in out if w.strip()]
+    return bool(said) and _RECORD_NOUN.fullmatch(f" {said[-1].strip()} ") is not None
 
 
 def _after_de(out: list[str]) -> bool:
