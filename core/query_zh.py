@@ -122,6 +122,12 @@ _LEXICON: dict[str, str] = {
     # per value of a field: 各部门, 每个部门 (a count or an aggregate of each group);
     # 分别 (respectively) and 统计 (tally: a count) around it
     "各": " each ", "分别": " ", "统计": " count ",
+    # grouping said before the count ("按部门分组统计人数"): the count per value says it
+    "分组统计": " count ", "分组计数": " count ", "分组": " ",
+    # an average per person ("人均月薪", "平均每人月薪")
+    "人均": " average ", "平均每人": " average ",
+    # the first of a ranking ("月薪排名第一的员工叫什么"): the highest, as 最高 (a tie falls back)
+    "排名第一": " top ", "排第一": " top ", "排名第1": " top ", "排第1": " top ",
     "拥有": " have ",
     # the passive marker before a value word ("被取消的航班"): says no more
     "被": " ",
