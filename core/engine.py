@@ -61,6 +61,7 @@ from zerolayer.core.segment import (
     is_one_sentence,
     is_prose,
     last_sentence,
+    presented_data,
     readings,
     segment,
 )
@@ -777,6 +778,7 @@ class Engine:
             shape.numbers,
             shape.nullable,
             shape.nulls,
+            shape.partial,
             shape.sparse,
         )
 
@@ -994,11 +996,16 @@ class Engine:
     def _earlier_payload(self, request: EngineRequest, reading: _Reading) -> _Reading:
         """``reading`` with the payload of an earlier user turn when its own message has none
         ("Now convert that JSON to YAML"): the one fenced block of the latest earlier user
-        message that has fenced blocks; ``reading`` unchanged when there is none."""
+        message that has fenced blocks, or the JSON a message only presents on its line
+        (``presented_data``); ``reading`` unchanged when there is none."""
         for message in reversed(request.messages[:-1]):
             if message.role != "user":
                 continue
             blocks = [r for r in segment(message.content) if r.how == "fenced"]
+            if not blocks and (data := presented_data(message.content)) is not None:
+                # "这是我的数据：{…}", then "转成yaml": the data that message presented
+                segmented = replace(reading.segmented, payloads=(data,))
+                return replace(reading, segmented=segmented, payload_from="earlier")
             if not blocks:
                 continue
             if len(blocks[0].payloads) != 1:

@@ -387,7 +387,7 @@ class FrameReader:
                 and any(w.kind in slot for w in clause[hi + 1 :])
             ):
                 raise _refuse("a format stands among words the frame does not know")
-            if lo > 0 and clause[lo - 1].kind is Kind.BENIGN and clause[lo - 1].text.isascii():
+            if lo > 0 and _links(clause[lo - 1]):
                 lo -= 1  # "with keys sorted", "by four spaces": the word that links the option
             islands.append(text[clause[lo].start : clause[hi].end])
             slots.extend(clause[:lo] + clause[hi + 1 :])
@@ -604,9 +604,22 @@ def _island(text: str, clause: Sequence[Word]) -> str:
     with the keys sorted" → "with the keys sorted")."""
     kept = [i for i, w in enumerate(clause) if not (w.kind is Kind.BENIGN and w.text.isascii())]
     lo, hi = kept[0], kept[-1]
-    if lo > 0:
+    if lo > 0 and _links(clause[lo - 1]):
         lo -= 1
     return text[clause[lo].start : clause[hi].end]
+
+
+# Words that join a clause to the one before ("…, but use flow style"): they link no option,
+# so the option's island starts after them.
+_CONJUNCTIONS = _words("but yet though however")
+
+
+def _links(word: Word) -> bool:
+    """Whether ``word``, an English benign word before an option, links the option to the
+    frame ("with", "by"), rather than joining its clause to the one before ("but")."""
+    return (
+        word.kind is Kind.BENIGN and word.text.isascii() and word.text.lower() not in _CONJUNCTIONS
+    )
 
 
 # A purpose clause that says where the user puts the answer ("so I can paste it into my API

@@ -35,14 +35,25 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "余座": ("seatsLeft", "seats_left", "seats_remaining", "seats_available"),
     "座位": ("seats",), "延误": ("delay",), "延误时间": ("delay",),
     "经停": ("stops",), "经停次数": ("stops",), "中转次数": ("stops",),
+    # places: a flag of where a city lies ("不靠海的城市": coastal false)
+    "靠海": ("coastal", "isCoastal", "is_coastal"), "沿海": ("coastal", "isCoastal", "is_coastal"),
+    "临海": ("coastal", "isCoastal", "is_coastal"),
+    # orders
+    "加急": ("express", "isExpress", "is_express"),
+    # places
+    "大洲": ("continent",), "所在大洲": ("continent",),
     # books
     "出版年份": ("publishedYear", "published_year", "year"),
     "出版年": ("publishedYear", "published_year", "year"), "系列": ("series",),
     "出版": ("publishedYear", "published_year", "published"),
+    "出版社": ("publisher",), "出版商": ("publisher",),
     # people
     "员工编号": ("employeeId", "employee_id", "id"), "工号": ("employeeId", "employee_id", "id"),
     "全名": ("full_name", "fullName", "name"), "技能": ("skills",),
     "远程": ("isRemote", "remote", "is_remote"), "翻新": ("isRefurbished", "refurbished"),
+    "远程办公": ("isRemote", "remote", "is_remote"),
+    "远程工作": ("isRemote", "remote", "is_remote"),
+    "居家办公": ("isRemote", "remote", "is_remote"),
     "经理": ("manager_id", "manager"),
     "入职": ("hireDate", "hire_date", "hired", "hiredAt", "hired_at", "joined", "start_date"),
     "入职日期": ("hireDate", "hire_date", "hired", "hiredAt", "hired_at", "joined", "start_date"),
@@ -80,6 +91,10 @@ VALUE_WORDS: dict[str, tuple[str, ...]] = {
     "已发货": ("shipped",), "已送达": ("delivered",), "已付款": ("paid",),
     "准点": ("on time", "on_time"), "准时": ("on time", "on_time"),
     "警告": ("warning",), "离线": ("offline",), "在线": ("online",),
+    # the continents (a closed class), as the records write them in English
+    "亚洲": ("Asia",), "欧洲": ("Europe",), "非洲": ("Africa",), "大洋洲": ("Oceania",),
+    "南美洲": ("South America",), "南美": ("South America",), "北美洲": ("North America",),
+    "北美": ("North America",), "南极洲": ("Antarctica",),
 }  # fmt: skip
 
 # Units said after a number ("延误超过30分钟", "零度以下", "100元以上"): each with the unit
@@ -114,6 +129,10 @@ CLASS_WORDS: dict[str, str] = {
     "从晚到早": " from newest to oldest ", "由晚到早": " from newest to oldest ",
     # requests ("告诉我…", "…列出来")
     "告诉我": " give ", "列出来": " give ", "找出来": " give ", "挑出来": " give ",
+    "查一下": " give ", "查询": " give ", "查找": " give ", "查看": " give ", "看看": " give ",
+    "看一下": " give ", "帮我查": " give ",
+    # computing the value asked for ("计算湿度的平均值", "求湿度的最大值"): the aggregate says it
+    "计算": " ", "计算一下": " ", "算一下": " ", "算出": " ", "求出": " ", "求": " ",
     # places a record goes to ("飞往 JFK 的航班")
     "飞往": " to ", "飞去": " to ", "前往": " to ", "开往": " to ", "去往": " to ",
     # in stock / out of stock (a flag in_stock, inStock)
@@ -133,7 +152,7 @@ CLASS_WORDS: dict[str, str] = {
 }  # fmt: skip
 
 # "哪本", "哪一班", "哪台": which, with a measure word (a closed class).
-MEASURE_WORDS = "个本班架台只条家部款位名件辆张篇首项次场所座"
+MEASURE_WORDS = "个本班架台只条家部款位名件辆张篇首项次场所座趟"
 
 RECORD_NOUNS: dict[str, str] = {
     "传感器": " records ", "读数": " records ", "设备": " records ", "书籍": " books ",

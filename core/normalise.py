@@ -62,10 +62,10 @@ _FILLER = re.compile(
 )
 # Words without one of which an ASCII text has no filler.
 _FILLER_CUES = ("please", "pls", "kindly", "thank")
-# "use" opening an option clause ("…, use 4-space indentation", "… — use GFM"): the
-# grammar's verb for an option there is "using".
+# "use" opening an option clause ("…, use 4-space indentation", "… — use GFM", "…, but use
+# flow style"): the grammar's verb for an option there is "using".
 _USE_OPTION = re.compile(
-    r"(?i)(?:(?<=[,;.!?:])|^|(?<=\band)|(?<=\s-))([ \t]*)use[ \t]+", re.MULTILINE
+    r"(?i)(?:(?<=[,;.!?:])|^|(?<=\band)|(?<=\bbut)|(?<=\s-))([ \t]*)use[ \t]+", re.MULTILINE
 )
 _EN_NUMBERS = {
     w: str(i)

@@ -59,7 +59,7 @@ from zerolayer.core.errors import Unsupported
 from zerolayer.core.fields import RECORD_NOUNS, resolve
 from zerolayer.core.fields import _forms as word_forms
 from zerolayer.core.lexicon_zh import UNIT_WORDS
-from zerolayer.core.query_zh import english_clauses
+from zerolayer.core.query_zh import english_clauses, null_field, unheld_field
 
 _SORT = frozenset(
     {"sort", "sorted", "order", "ordered", "rank", "ranked", "arrange", "put"}
@@ -696,8 +696,10 @@ class Records:
     nullable: frozenset[str] = frozenset()
     # the keys whose value is null in some record and not in every one
     nulls: frozenset[str] = frozenset()
-    # the keys some records lack whose value is a string (or null) where present, with the
-    # strings: read only as the field of a value said ("issues in milestone v2.1")
+    # the keys some records lack or hold null, whose other values are strings, with them
+    partial: Mapping[str, frozenset[str]] = dataclass_field(default_factory=dict)
+    # of those, the keys some records lack, plain and named once: read only as the field of
+    # a value said ("issues in milestone v2.1")
     sparse: Mapping[str, frozenset[str]] = dataclass_field(default_factory=dict)
 
 
@@ -757,21 +759,28 @@ def records_of(data: Any) -> Records | None:
         for k in numeric
         if "." not in k and any(r[k] is None for r in data) and not all(r[k] is None for r in data)
     )
+    partial = _partial(data)
     every = {k.lower() for k in numeric}
-    sparse: dict[str, set[str]] = {}
-    for record in data:
-        for k, v in record.items():
-            if isinstance(k, str) and k not in numeric and "." not in k and isinstance(v, str):
-                sparse.setdefault(k, set()).add(v)
     sparse = {
         k: vs
-        for k, vs in sparse.items()
-        if k.lower() not in every
-        and sum(s.lower() == k.lower() for s in sparse) == 1
-        and all(r.get(k) is None or isinstance(r[k], str) for r in data)
+        for k, vs in partial.items()
+        if k not in numeric
+        and "." not in k
+        and k.lower() not in every
+        and sum(p.lower() == k.lower() for p in partial) == 1
     }
-    frozen = {k: frozenset(vs) for k, vs in sparse.items()}
-    return Records(numeric, texts, flags, members, numbers, nullable, nulls, frozen)
+    return Records(numeric, texts, flags, members, numbers, nullable, nulls, partial, sparse)
+
+
+def _partial(data: list[dict[Any, Any]]) -> dict[str, frozenset[str]]:
+    """The keys some records lack or hold null, whose other values are all strings (one at
+    least), with those strings: a field some records leave out ("没有 milestone 的不算")."""
+    found: dict[str, frozenset[str]] = {}
+    for key in dict.fromkeys(k for r in data for k in r if isinstance(k, str)):
+        held = [r[key] for r in data if r.get(key) is not None]
+        if held and len(held) < len(data) and all(isinstance(v, str) for v in held):
+            found[key] = frozenset(held)
+    return found
 
 
 def _number(value: Any) -> bool:
@@ -796,6 +805,7 @@ def query_sentence(
     numbers: Mapping[str, frozenset[int | float]] | None = None,
     nullable: frozenset[str] = frozenset(),
     nulls: frozenset[str] = frozenset(),
+    partial: Mapping[str, frozenset[str]] | None = None,
     sparse: Mapping[str, frozenset[str]] | None = None,
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
@@ -811,11 +821,21 @@ def query_sentence(
     the ``nullable`` keys (a number or null in every record) are read by a filter that keeps
     the records it names (a null is above nothing and below nothing), never by one inverted;
     the ``nulls`` (keys null in some records, not in all) are tested for null ("series is
-    null", "the sensors with no battery_pct value"); the ``sparse`` keys (some records lack
-    them) are read only as the field of a value said ("issues in milestone v2.1").
+    null", "the sensors with no battery_pct value"). The ``partial`` keys (some records lack
+    them or hold null; strings otherwise) are read only where the instruction leaves those
+    records out ("没有 milestone 的不算"): the query is then of the records that hold one; the
+    ``sparse`` ones among them (some records lack them) also as the field of a value said
+    ("issues in milestone v2.1").
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
+    instruction, unheld = unheld_field(instruction, {k.lower(): k for k in partial or {}})
+    if unheld is not None:  # the records that hold a value of the field, and it is a key
+        keys = {**keys, unheld: False}
+        texts = {**(texts or {}), unheld: (partial or {})[unheld]}
+    # "没有负责人的 issue": the records whose field (every record has it) holds null
+    held = {k.lower(): k for k in (*(k for k in partial or {} if k in keys), *nullable)}
+    instruction, null = null_field(instruction, held) if unheld is None else (instruction, None)
     lowered = {k.lower(): k for k in keys}
     if len(lowered) != len(keys):
         raise _refuse("the records have keys that differ only in case")
@@ -952,7 +972,8 @@ def query_sentence(
     for pattern, word in _COMPARISONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
     numeric = tuple(k for k, number in keys.items() if number)
-    ops: list[_Op] = []
+    ops: list[_Op] = [_Op("notnull", (unheld,))] if unheld is not None else []
+    ops += [_Op("null", (null,))] if null is not None else []
     for op in (
         op
         for clause in _clauses(text)

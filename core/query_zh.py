@@ -33,7 +33,8 @@ from zerolayer.core.normalise import chinese_to_int
 _LEXICON: dict[str, str] = {
     # clause breaks
     "然后": " then ", "接着": " then ", "之后": " then ", "再": " then ", "最后": " then ",
-    "并且": " then ", "并": " then ", "，": ",", "、": ",", "。": ".", "；": ";", "？": "?",
+    "并且": " then ", "并": " then ", "而且": " then ", "且": " then ",
+    "，": ",", "、": ",", "。": ".", "；": ";", "？": "?",
     # sorting and direction
     "按照": " by ", "按": " by ", "根据": " by ", "依": " by ",
     "排序": " sort ", "排列": " sort ", "排好": " sort ", "排个序": " sort ", "排": " sort ",
@@ -48,10 +49,14 @@ _LEXICON: dict[str, str] = {
     "前": " first ",
     "最便宜": " cheapest ", "最贵": " most expensive ", "最年轻": " youngest ",
     "最年长": " oldest ", "最长": " longest ", "最短": " shortest ", "最重": " heaviest ",
-    "最轻": " lightest ",
+    "最轻": " lightest ", "最早": " earliest ", "最晚": " latest ",
     # comparisons
     "不低于": " at least ", "不少于": " at least ", "至少": " at least ", "不小于": " at least ",
     "不超过": " at most ", "不高于": " at most ", "不大于": " at most ", "至多": " at most ",
+    # a comparison and 等于 together: the bound itself is in ("大于等于", "小于或等于")
+    "大于等于": " at least ", "大于或等于": " at least ", "高于或等于": " at least ",
+    "多于或等于": " at least ", "小于等于": " at most ", "小于或等于": " at most ",
+    "低于或等于": " at most ", "少于或等于": " at most ",
     "低于": " below ", "少于": " below ", "小于": " below ", "不到": " below ",
     "高于": " above ", "大于": " above ", "超过": " above ", "多于": " above ",
     # projection, answer shape, counts, aggregates
@@ -63,7 +68,9 @@ _LEXICON: dict[str, str] = {
     "多少个": " how many ", "几个": " how many ", "是多少": " what is ",
     "平均": " average ", "总和": " total ", "总计": " total ",
     "完整记录": " full records ", "完整的记录": " full records ", "完整": " full ",
-    "记录": " records ", "字段": " field ", "每条": " each ", "每个": " each ", "每一条": " each ",
+    "记录": " records ", "字段": " field ", "每条": " each ", "每个": " each ",
+    "每一条": " each ", "每种": " each ",
+    "每一种": " each ", "每类": " each ",
     # requests, places and conversions
     "找出": " give ", "列出": " give ", "给出": " give ", "返回": " return ", "输出": " output ",
     "取出": " give ", "显示": " show ", "给我": " give ", "筛选出": " give ", "挑出": " give ",
@@ -115,18 +122,37 @@ _LEXICON: dict[str, str] = {
     # per value of a field: 各部门, 每个部门 (a count or an aggregate of each group);
     # 分别 (respectively) and 统计 (tally: a count) around it
     "各": " each ", "分别": " ", "统计": " count ",
+    # grouping said before the count ("按部门分组统计人数"): the count per value says it
+    "分组统计": " count ", "分组计数": " count ", "分组": " ",
+    # an average per person ("人均月薪", "平均每人月薪")
+    "人均": " average ", "平均每人": " average ",
+    # the first of a ranking ("月薪排名第一的员工叫什么"): the highest, as 最高 (a tie falls back)
+    "排名第一": " top ", "排第一": " top ", "排名第1": " top ", "排第1": " top ",
     "拥有": " have ",
+    # the passive marker before a value word ("被取消的航班"): says no more
+    "被": " ",
+    # fewer than ("座位不足10个")
+    "不足": " below ",
+    # where a record goes from and to ("从 LHR 出发的", "到达 JFK 的"), before a value
+    "到达": " to ", "抵达": " to ", "来自": " from ",
+    # not, before a flag or a value ("非沿海的城市", "没校准的传感器")
+    "非": " not ", "没": " not ",
+    # a roster: the names of the records ("远程办公的员工名单": the remote employees' names)
+    "名单": " names ",
 }  # fmt: skip
 _NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
-# "在30到40之间（含两端）": a range; one that does not say whether its ends count is left
-# as it is written ("between … and …" with no qualifier falls back).
+# "在30到40之间（含两端）", "25到35岁之间" (ages: 岁 says no more): a range; one that does not
+# say whether its ends count is left as it is written ("between … and …" with no qualifier
+# falls back).
 _RANGE = re.compile(
-    r"在?\s*(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*(?:到|至|-|~)\s*"
-    r"(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*之间\s*"
+    r"在?\s*(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*(?:周?岁)?\s*(?:到|至|-|~)\s*"
+    r"(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*(?:周?岁)?\s*之间\s*"
     r"(?:[(（]\s*(含两端|包含两端|包括两端|含|包含|不含两端|不含|不包含)\s*[)）])?"
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _RECORD_NOUN = re.compile(" (?:" + "|".join(sorted(RECORD_NOUNS)) + ") ")
+# "按面积从大到小排列前三个城市": the first N after a sort is a clause of its own (then)
+_SORT_THEN = re.compile(r"(?<=排序|排列|排好)(?=\s*前\s*(?:\d|[一二两三四五六七八九十]))")
 # "取前2名", "前三名": the first N ranks, the N highest (名 counts ranks; 前2条 is the first 2).
 _TOP_RANKS = re.compile(r"取?前\s*(\d+|[零〇一二两三四五六七八九十百千万]+)\s*名")
 # "薪资前三": the first N ranks of the field just before, said with no measure word (前2条 and
@@ -152,18 +178,26 @@ def english_clauses(
     text = _ROUND.sub(lambda m: f" , %r{m[1] or m[2]} , ", text)
     text = _NULLS.sub(" , %nn , ", text)
     text = _HOLDS.sub(" contains ", text)
+    text = _HOLDS_READ.sub(" ", text)
+    text = _SCALED.sub(_scaled, text)  # "6万到9万之间": the range's ends as digits first
     text = _RANGE.sub(_range, text)
+    text = _SORT_THEN.sub("，", text)
     text = _TOP_RANKS.sub(lambda m: f" top {m[1]} ", text)
     text = _ZH_DATE.sub(_zh_date, text)
     text = _HAS_QUESTION.sub(r" is there any \1 ", text)
     text = _SCALED.sub(_scaled, text)
+    text = _AGE.sub(_age, text)
     text = _BOUND.sub(_bound, text)
     text = _COLUMNS.sub(" fields ", text)
     text = _FIELD_TOP.sub(lambda m: f" top {m[1]} ", text)
     text = _LAST_N.sub(lambda m: f" last {m[1]} ", text)
     text = _DATE_THEN.sub(_date_then, text)
+    text = _FROM_PLACE.sub(r" from \1 ", text)
+    text = _PER_PLACE.sub(r"\1\2 ", text)
+    text = _EACH.sub(" each ", text)
     text = _HOW_MANY.sub(" how many ", text)
     text = _WHICH.sub(" which ", text)
+    text = _THAT_ONE.sub(" one ", text)
     text = _YEAR.sub(r" %Y\1 ", text)
     text = _COUNTED.sub(r"\1 ", text)
     out: list[str] = []
@@ -182,16 +216,34 @@ def english_clauses(
             i += len(unit)
             continue
         word = _longest(text, i) or ""
+        if len(word) > 1 and text[i : i + len(word) - 1] in _WORDS:
+            cut = _field_word(text, i + len(word) - 1, keys)  # 不在职: not, then the key 在职
+            if cut and len(cut[0]) > 1:
+                word = text[i : i + len(word) - 1]
         field = _field_word(text, i, keys)
         value = _value_word(text, i, values)
         if value and len(value) >= max(len(word), len(field[0]) if field else 0):
             out.append(f" {value} ")  # 浙江: a value of the records, read as a value
             i += len(value)
+            if text[i : i + 1] in _PLACE_SUFFIXES and not _value_word(text, i, values):
+                i += 1  # 浙江省, 成都市: the kind of place after its name says no more
             continue
         said = _value_said(text, i, values)
         if said and len(said[0]) > max(len(word), len(field[0]) if field else 0):
             out.append(f" {said[1]} ")  # 关闭: closed, a value of the records in English
             i += len(said[0])
+            continue
+        noun = _record_noun(text, i, word, field, out, keys)
+        if noun:  # 商品数量, issue 的数量: how many of the records (a count)
+            tally = _TALLY.match(text, i + len(noun[0]))
+            if tally is None:
+                raise Unsupported("parse.no_match", "no tally after the records' noun")
+            if _names_key(tally[1], keys):  # 数量 of a key quantity: a count, or its values?
+                raise Unsupported("parse.no_match", f"'{tally[1]}': a count, or the field?")
+            if noun[0]:
+                out.append(f" {noun[1]} ")
+            out.append(" count ")
+            i = tally.end()
             continue
         if field and word == field[0] and _RECORD_NOUN.fullmatch(_WORDS[word]) and _after_de(out):
             field = None  # 湖北的城市: the records' noun after 的, though a key too
@@ -205,6 +257,8 @@ def english_clauses(
                 out.append(f" {_said(field[1])} ")
                 i = predicate.end()
                 continue
+            if out and out[-1] == _WORDS["没"] and _noun_before(out[:-1]):
+                out[-1] = " that are not "  # 哪些传感器没校准: the records that are not so
             out.append(f" {_said(field[1])} ")
             i += text.startswith("过的", i)  # 校准过的: what has been done to the records
             continue
@@ -226,7 +280,7 @@ def english_clauses(
             i = numeral.end()
             continue
         raise Unsupported("parse.no_match", f"the query frame does not know {text[i : i + 4]!r}")
-    return _either(_years("".join(out), dates or {}), values)
+    return _either(_noun_fields(_years("".join(out), dates or {}), keys), values)
 
 
 # Words of a clause that counts, aggregates or ranks: "A和B的平均工资" is the average of both
@@ -255,6 +309,112 @@ def _either(said: str, values: Collection[str]) -> str:
         return f"{m[1]}or{m[2]}"
 
     return pair.sub(either, padded)[1:-1]
+
+
+_ASKS = re.compile(r"(?<![\w-])(?:only|keep|just|give|which|who|how many|count)(?![\w-])")
+
+
+# "没有 milestone 的不算", "不算没有里程碑的", "负责人为空的除外": the records that hold no value
+# of a field (it is missing or null) are left out of the query. The field is a key written as
+# it is or a Chinese field word.
+_FIELD_SAID = r"(?P<field>[A-Za-z_][\w.]*|[\u3400-\u9fff]{1,6}?)"
+_DROPPED = r"(?:不算|不计|不统计|不计入|不算在内|除外|排除|去掉|不要)"
+# the records' noun after 的 ("没有 milestone 的 issue 不算"): 记录, a Chinese noun of the lexicon
+# or an English one
+_ZH_NOUNS = [w for w, e in {**ZH_RECORD_NOUNS, **_LEXICON}.items() if _RECORD_NOUN.fullmatch(e)]
+_THOSE = (
+    r"(?:\s*(?:记录|"
+    + "|".join(sorted(_ZH_NOUNS, key=len, reverse=True))
+    + "|"
+    + "|".join(sorted(RECORD_NOUNS, key=len, reverse=True))
+    + r"))?"
+)
+_UNHELD = re.compile(
+    rf"[，,。；;]?\s*(?:(?:没有|缺少|没填)\s*{_FIELD_SAID}\s*的{_THOSE}\s*{_DROPPED}"
+    rf"|(?:不算|不计|不统计|排除|去掉|忽略|不包括)\s*(?:没有|缺少)\s*"
+    rf"{_FIELD_SAID.replace('field', 'f2')}\s*的{_THOSE}"
+    rf"|{_FIELD_SAID.replace('field', 'f3')}\s*(?:为空|是空的|为null|是null|缺失)的{_THOSE}"
+    rf"\s*{_DROPPED})"
+    r"\s*(?=$|[，,。；;？?！!])",
+    re.IGNORECASE,
+)
+
+
+# "没有负责人的 issue", "温度为空的读数": the records whose field holds null (the clause that
+# leaves them out, _UNHELD, is read first).
+_NULL_HELD = re.compile(
+    rf"(?:没有|缺少|没填)\s*{_FIELD_SAID}\s*(?=的)"
+    rf"|{_FIELD_SAID.replace('field', 'f3')}\s*(?:为空|是空的|为null|是null)(?=的)",
+    re.IGNORECASE,
+)
+
+
+def null_field(text: str, keys: Mapping[str, str]) -> tuple[str, str | None]:
+    """``text`` with a clause that asks for the records whose field holds null (``_NULL_HELD``)
+    taken out, and that field's key among ``keys`` (lower case → key: the keys every record
+    has, null in some); ``text`` and None when it holds none or its field is no such key."""
+    found = list(_NULL_HELD.finditer(text))
+    if len(found) != 1:
+        return text, None
+    m = found[0]
+    said = m["field"] or m["f3"]
+    key = keys.get(said.lower())
+    if key is None and _CJK.match(said):
+        field = _field_word(said, 0, keys)
+        key = field[1] if field and field[0] == said else None
+    if key is None:
+        return text, None
+    return text[: m.start()] + text[m.end() :], key
+
+
+def unheld_field(text: str, keys: Mapping[str, str]) -> tuple[str, str | None]:
+    """``text`` without a clause that leaves out the records holding no value of a field
+    (``_UNHELD``), with that field's key among ``keys`` (lower case → key); ``text`` and None
+    when it holds no such clause. ``Unsupported`` for a clause whose field is no one key, or
+    for two such clauses."""
+    found = list(_UNHELD.finditer(text))
+    if not found:
+        return text, None
+    if len(found) > 1:
+        raise Unsupported("parse.no_match", "two clauses leave out records without a field")
+    m = found[0]
+    said = m["field"] or m["f2"] or m["f3"]
+    key = keys.get(said.lower())
+    if key is None and _CJK.match(said):
+        field = _field_word(said, 0, keys)
+        key = field[1] if field and field[0] == said else None
+    if key is None:
+        raise Unsupported("parse.no_match", f"'{said}' is no field the records may lack")
+    return text[: m.start()] + text[m.end() :], key
+
+
+# The kinds of place said after a place's name (浙江省, 成都市, 朝阳区).
+_PLACE_SUFFIXES = frozenset("省市区县州")
+
+
+def _noun_fields(said: str, keys: Mapping[str, str]) -> str:
+    """``said`` with the fields named right after the records' noun at the end of a clause
+    ("评论数不超过五条的 issue 编号", "工资最高的员工的姓名和部门") written as what to keep of
+    them: the records' number, name and department."""
+    names = sorted(set(keys.values()), key=len, reverse=True)
+    nouns = sorted(RECORD_NOUNS - set(keys), key=len, reverse=True)
+    if not names:
+        return said
+    field = "(?:" + "|".join(re.escape(k) for k in names) + ")"
+    noun = "(?:" + "|".join(nouns) + ")"
+    tail = re.compile(
+        rf"(?<![\w.-])({noun})\s+({field}(?:\s+and\s+{field})*)\s*(?=$|[,;?!]|\.(?!\w))"
+    )
+
+    def keep(m: re.Match[str]) -> str:
+        clause = re.split(r"[,;?!]|\.(?!\w)", said[: m.start()])[-1]
+        if re.search(
+            r"(?<![\w-])(?:only|keep|just|give|which|who|how many|count)(?![\w-])", clause
+        ):
+            return m[0]  # "只要员工姓名", "哪些员工的姓名": read as they are
+        return f"{m[1]} , only {m[2]} "
+
+    return tail.sub(keep, said)
 
 
 def _date_then(m: re.Match[str]) -> str:
@@ -292,9 +452,12 @@ def _year_of(m: re.Match[str], held: Collection[str]) -> str:
     return f" {key} at least {year}-01-01 and {key} before {year + 1}-01-01 "
 
 
-# "标签里有 bug", "skills 中有 go": what an array field (or a text) holds, said before a literal in
-# Latin letters or quotes; read as "contains" right after the field (core/query_frames.py).
-_HOLDS = re.compile(r"(?:里面?|中)有(?=\s*[A-Za-z0-9\"“'])")
+# "标签里有 bug", "skills 中有 go", "商品名里包含 Lamp": what an array field (or a text) holds,
+# said before a literal in Latin letters or quotes; read as "contains" right after the field
+# (core/query_frames.py).
+_HOLDS = re.compile(r"(?:里面?|中)(?:有|包含|含有)(?=\s*[A-Za-z0-9\"“'])")
+# "商品名里包含 Lamp" with 包含 already read as "contains" (core/query_frames.py): 里 says no more
+_HOLDS_READ = re.compile(r"(?:里面?|中)\s*(?=contains\b)")
 # "保留两位小数", "小数点后1位": the decimals of the value asked for (read only after an
 # aggregate, core/query_frames.py); normalise has written the numeral as a digit.
 _ROUND = re.compile(
@@ -337,6 +500,9 @@ _UNITS = "|".join(sorted(NUMBER_UNITS, key=len, reverse=True))
 _BOUND = re.compile(
     r"(?:在\s*)?(?<![\d.])(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*"
     rf"({_UNITS}|岁|分|人|个|本)?\s*(以下|以上)(?!的?(?:数据|内容|JSON|json))"
+    # "（不含30岁）", "(含本数)": whether the bound itself is in, said right after it
+    rf"(?:\s*[(（]\s*(不含|不包含|不包括|含|包含|包括)\s*"
+    rf"(本数|\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)?\s*(?:{_UNITS}|岁|分|人|个|本)?\s*[)）])?"
 )
 
 
@@ -344,7 +510,46 @@ def _bound(m: re.Match[str]) -> str:
     number = m[1] if m[1][0].isdigit() else str(chinese_to_int(m[1]))
     field = " age " if m[2] == "岁" else " "
     unit = m[2] if m[2] in NUMBER_UNITS else ""  # read by the field it is said of
+    if m[4]:  # the bound's inclusion said: of this bound only
+        said = (
+            m[5] if not m[5] or m[5][0].isdigit() or m[5] == "本数" else str(chinese_to_int(m[5]))
+        )
+        if said not in (None, "本数") and Decimal(said) != Decimal(number):
+            raise Unsupported("parse.no_match", f"'{m[4]}{said}' is not the bound {number}")
+        inside = not m[4].startswith("不")
+        word = (
+            ("at most" if inside else "below")
+            if m[3] == "以下"
+            else ("at least" if inside else "above")
+        )
+        return f"{field}{word} {number} {unit}"
     return f"{field}#{'xlt' if m[3] == '以下' else 'xgt'} {number} {unit}"
+
+
+# An age said by 岁 (周岁) after a number, with the word that compares it: "不到30岁", "未满18
+# 周岁" (below), "年满18岁" (at least: reached), "超过40岁", "30岁及以下" (at most). 30岁以下
+# alone is a bound whose inclusion is not said (_BOUND).
+_NUM = r"(\d+|[零〇一二两三四五六七八九十百]+)"
+_AGE = re.compile(
+    r"(?P<before>未满|不满|不到|小于|低于|少于|年满|已满|满|超过|大于|高于|多于|不超过|不低于|至少)"
+    rf"\s*(?P<n1>{_NUM[1:-1]})\s*周?岁"
+    rf"|(?P<n2>{_NUM[1:-1]})\s*周?岁\s*(?P<after>及以下|或以下|及以上|或以上)"
+    rf"|(?P<n3>{_NUM[1:-1]})\s*周岁(?=\s*(?:以下|以上))"
+)
+_AGE_WORDS = {
+    **dict.fromkeys(("未满", "不满", "不到", "小于", "低于", "少于"), "below"),
+    **dict.fromkeys(("年满", "已满", "满", "至少", "不低于", "及以上", "或以上"), "at least"),
+    **dict.fromkeys(("超过", "大于", "高于", "多于"), "above"),
+    **dict.fromkeys(("不超过", "及以下", "或以下"), "at most"),
+}
+
+
+def _age(m: re.Match[str]) -> str:
+    if m["n3"]:  # "30周岁以上": 周岁 is 岁, for _BOUND to read
+        return f"{m['n3']}岁"
+    said = m["n1"] or m["n2"]
+    number = said if said.isdigit() else str(chinese_to_int(said))
+    return f" age {_AGE_WORDS[m['before'] or m['after']]} {number} "
 
 
 def _scaled(m: re.Match[str]) -> str:
@@ -376,6 +581,50 @@ def _unit_fits(unit: str, key: str) -> bool:
     return bool(set(words) & fields)
 
 
+# "商品数量", "issue 的个数", "员工总数": how many of the records, said by their noun and a word
+# of tally (数 alone not before 据, 字, 组, 值: 数据 is data, 数组 an array).
+_TALLY = re.compile(r"\s*的?\s*(数量|个数|总数|数目|数(?![据字组值额码]))")
+
+
+def _record_noun(
+    text: str,
+    i: int,
+    word: str,
+    field: tuple[str, str] | None,
+    out: list[str],
+    keys: Mapping[str, str],
+) -> tuple[str, str] | None:
+    """The records' noun at ``i`` (商品) or just read in Latin letters (issue), with its English
+    noun, when a word of tally follows it (商品数量, issue 的数量); "" for the noun already read.
+    None otherwise, or when the noun is a key of the records."""
+    if (
+        word
+        and _RECORD_NOUN.fullmatch(_WORDS[word])
+        and (field is None or len(field[0]) < len(word))
+    ):
+        noun = _WORDS[word].strip()
+        if noun not in keys and _TALLY.match(text, i + len(word)):
+            return word, noun
+        return None
+    latin = re.search(r"(?<![\w.-])([A-Za-z]+)\s*$", "".join(out))
+    if latin and latin[1].lower() in RECORD_NOUNS and latin[1].lower() not in keys:
+        return ("", "") if _TALLY.match(text, i) else None
+    return None
+
+
+def _names_key(word: str, keys: Mapping[str, str]) -> bool:
+    """Whether the field word ``word`` names a key of the records in full (数量: quantity, qty,
+    unit_count), not only by the last word of a longer key (stockCount)."""
+    names = {_words_of(n) for n in _GLOSSARY.get(word, ())}
+    return any(_unitless(_words_of(k)) in names for k in keys.values())
+
+
+def _noun_before(out: list[str]) -> bool:
+    """Whether the last word read is the records' noun (传感器: records)."""
+    said = [w for w in out if w.strip()]
+    return bool(said) and _RECORD_NOUN.fullmatch(f" {said[-1].strip()} ") is not None
+
+
 def _after_de(out: list[str]) -> bool:
     """Whether the words read so far end with 的 (read as a space) after a word."""
     return len(out) > 1 and out[-1] == " " and out[-2].strip() != ""
@@ -390,7 +639,35 @@ def _longest(text: str, i: int) -> str | None:
 
 def _field_word(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] | None:
     """The longest key of the records written as it is (人口), or glossary word that names
-    exactly one key of the records, at ``i``, with that key."""
+    exactly one key of the records, at ``i``, with that key; two glossary words that name one
+    key together (库存数量: stock and count, stockCount) before either alone."""
+    compound = _compound_field(text, i, keys)
+    if compound is not None:
+        return compound
+    return _one_field_word(text, i, keys)
+
+
+def _compound_field(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] | None:
+    """Two glossary words at ``i`` whose English names, one after the other, are the words of
+    exactly one key of the records (库存数量 for stockCount, 出版年份 for publish_year); None
+    for none or several."""
+    for first in range(min(6, len(text) - i), 1, -1):
+        names1 = _GLOSSARY.get(text[i : i + first], ())
+        if not names1:
+            continue
+        for second in range(min(6, len(text) - i - first), 1, -1):
+            names2 = _GLOSSARY.get(text[i + first : i + first + second], ())
+            if not names2:
+                continue
+            said = {_words_of(a) + _words_of(b) for a in names1 for b in names2}
+            found = {k for k in keys.values() if _unitless(_words_of(k)) in said}
+            if len(found) == 1:
+                return text[i : i + first + second], found.pop()
+        return None
+    return None
+
+
+def _one_field_word(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] | None:
     for size in range(min(max([6, *map(len, keys)]), len(text) - i), 0, -1):
         word = text[i : i + size]
         if word in keys and _CJK.match(word):
@@ -460,12 +737,27 @@ _GLOSSARY: dict[str, tuple[str, ...]] = {
     word: tuple(dict.fromkeys((*GLOSSARY.get(word, ()), *FIELD_WORDS.get(word, ()))))
     for word in (*GLOSSARY, *FIELD_WORDS)
 }
-# "哪本", "哪一班": which, with a measure word, asking first ("哪本书最便宜"); "…的是哪本"
-# after the clause is left to the lexicon.
-_WHICH = re.compile(f"(?<!是)哪一?[{MEASURE_WORDS}]")
+# "哪本", "哪一班": which, with a measure word, asking first ("哪本书最便宜"), or after 是 as
+# the question's last word ("最贵的航班是哪一班？": is which, as 是哪个); 是哪 with anything
+# after it is left to the lexicon.
+_WHICH = re.compile(
+    f"(?<!是)哪一?[{MEASURE_WORDS}]|(?<=是)哪一?[{MEASURE_WORDS}](?=\\s*(?:$|[？?]))"
+)
+# "那本", "那一台", "那班": the one a question or a request points at (as 那个, 那条)
+_THAT_ONE = re.compile(f"那一?[{MEASURE_WORDS}]")
 # "有几名", "多少位", "几本": how many, with a measure word (a closed class); "前几名" (the first
 # few) is no count.
 _HOW_MANY = re.compile(f"(?<!前)(?:有\\s*)?(?:几|多少)\\s*[{MEASURE_WORDS}]")
+# "从 LHR 出发的航班", "从 FRA 起飞": where a record sets out from, a value in Latin letters
+_FROM_PLACE = re.compile(r"从\s*([A-Za-z][\w .-]*?)\s*(?:出发|起飞|始发)")
+# "每家", "每位", "每一本": each, with a measure word (a closed class)
+_EACH = re.compile(f"每一?[{MEASURE_WORDS}]")
+# "每个 milestone 下面有几个 issue", "各部门里": a place word after the field of each group says
+# nothing more than the group (下面 is no "below" there).
+_PER_PLACE = re.compile(
+    rf"((?:每一?[{MEASURE_WORDS}]|各个?)\s*)([^，。,.;；？?！!\s][^，。,.;；？?！!]{{0,30}}?)\s*"
+    r"(?:下面|下边|底下|里面|里边|当中|之中|中|下|里)(?=\s*(?:有|分别|各|的))"
+)
 # "是远程的", "是校准过的": a field said as what the records are (a flag), then 的.
 _PREDICATE_END = re.compile(r"\s*过?\s*的")
 # "2024-03-15 之后", "2015年以前": a point in time, then whether after or before it.

@@ -198,6 +198,8 @@ def _unfenced(full: str, slot: re.Pattern[str]) -> Iterator[Segmented]:
         return
     if "\n" not in text and (data := _data_on_the_line(text)) is not None:
         yield data
+    if "\n" not in text and (marked := _marked_up_after_colon(text)) is not None:
+        yield marked
     first_line, _, rest = text.partition("\n")
     colon = bool(rest.strip()) and _COLON_END.search(first_line) is not None
     if colon:
@@ -235,6 +237,32 @@ _JSON_OPEN = re.compile(r"(?<=[A-Za-z\u3400-\u9fff][ \t])[\[{]")
 _STATEMENT_SPAN = re.compile(
     r"(?<=[ \t])`((?:SELECT|select|Select)[ \t][^`\n]*?[ \t](?:FROM|from|From)[ \t][^`\n]*)`"
 )
+
+
+# Inline Markdown in prose after the instruction's colon ("convert to html: Hello **world**, this
+# is *markdown*"): text that starts with a word is Markdown data when the markup of emphasis,
+# strong emphasis or a link stands in it, closed on the line; plain words after a colon stay
+# words.
+_COLON_SPLIT = re.compile(
+    r"^(?P<instr>[^\n:：{}\[\]<>\"`*]+?)(?::[ \t]+|：[ \t]*)(?P<payload>\w[^\n]*)$"
+)
+_INLINE_MARKUP = re.compile(
+    r"(?<![\w*])\*\*[^\s*][^*\n]*?(?<=\S)\*\*(?![\w*])"
+    r"|(?<![\w*])\*[^\s*][^*\n]*?(?<=\S)\*(?![\w*])"
+    r"|\[[^\]\n]+\]\([^)\s]+\)"
+)
+
+
+def _marked_up_after_colon(text: str) -> Segmented | None:
+    """The reading of a one-line message whose data after the instruction's colon is prose
+    with inline Markdown markup (``_INLINE_MARKUP``); None when there is none."""
+    split = _COLON_SPLIT.match(text)
+    if split is None or not _ends_instruction(split["instr"]):
+        return None
+    if not _INLINE_MARKUP.search(split["payload"]):
+        return None
+    data = Payload(split["payload"], lang="markdown")  # the markup says its format
+    return Segmented(split["instr"].strip(), (data,), how="inline")
 
 
 def _data_on_the_line(text: str) -> Segmented | None:
@@ -377,6 +405,36 @@ def _without_answer_slot(payload: str, slot: re.Pattern[str]) -> str:
 _LEAD_IN = re.compile(
     r"(?i)^(?=[^\n:：]*(?:\b(?:here|this|these|my|our|following|below|attached)\b|这|以下|下面|我的))"
     r"[^\n:：{}\[\]\"=]{3,80}[:：][ \t]*\n"
+)
+
+
+def presented_data(message: str) -> Payload | None:
+    """The data a message only presents, on the line of the sentence that presents it ("这是我的
+    数据：{…}", "Here is my JSON: […]"): JSON after the colon of a lead-in sentence, which
+    parses; None for any other message (one that asks for something, or holds more)."""
+    text = normalise_newlines(message).strip()
+    inline = _INLINE_PAYLOAD.match(text)
+    if inline is None or "\n" in inline["payload"].strip():
+        return None
+    lead_in = inline["instr"].strip()
+    if not _ends_instruction(lead_in) or not _LEAD_IN.match(f"{lead_in}:\n"):
+        return None
+    if not _PRESENTS_ONLY.fullmatch(lead_in):
+        return None
+    try:
+        json.loads(inline["payload"])
+    except (ValueError, RecursionError):
+        return None
+    return Payload(inline["payload"].strip() + "\n", lang="json")
+
+
+# A sentence that only presents data: a pointing word, a verb of being or having and a noun of
+# data, nothing that asks ("这是我的数据", "下面是配置", "here is my data", "I have this JSON").
+_PRESENTS_ONLY = re.compile(
+    r"(?i)(?:(?:这|下面|以下)(?:是|为)?|我有)(?:我的|一[份个段]|这[份个段])?"
+    r"(?:数据|配置|内容|JSON|json|对象|数组|记录)"
+    r"|(?:here\s+is|here's|this\s+is|i\s+have)\s+(?:my|the|some|this|a)?\s*"
+    r"(?:data|config|json|object|array|payload|records?)"
 )
 
 

@@ -41,6 +41,7 @@ from zerolayer.core.answer_only import (
     is_answer_only,
     words,
 )
+from zerolayer.core.frames import OPEN_EN
 from zerolayer.core.message import TEMPLATE_LABEL
 
 # Spellings of formats a user writes besides the names of installed ops' formats.
@@ -200,11 +201,30 @@ class Surface:
             text = self._code_for.sub(r"convert to \1", text)
         if " in " in low:
             text = self._need_in.sub(r"convert to \1", text)
+        if _PAYLOAD_HEAD.search(text):
+            text = _PAYLOAD_NOUN.sub(self._payload_noun, text)
         if _REFERENCE_CUES.search(text) and self._fmt.search(text):
             text = _REFERENCE.sub(" ", text)
         if ("<" in text or "标签" in text) and self._fmt.search(text):
             text = _WRAPPER_REFERENCE.sub(" ", text)
         return re.sub(r"[ \t]{2,}", " ", text).strip()
+
+    def _payload_noun(self, m: re.Match[str]) -> str:
+        """A noun phrase that names the payload by what it is ("this package manifest", "the
+        docker compose file"): the pointing word and the head noun, the words that only
+        describe the payload dropped. A word that means something to the grammar (a format,
+        a keyword), an open ask, a judgement of the data or a word that picks one of several
+        payloads ("the second file", "the broken config") stays, and so do all of them."""
+        described = m["words"].split()
+        if any(
+            w.lower() in self.formats
+            or w.lower() in self.keywords
+            or w.lower() in _NOT_DESCRIPTIVE
+            or self._typo_of(w.lower()) is not None
+            for w in described
+        ):
+            return m[0]
+        return f"{m['point']} {m['head']}"
 
     def terse(self, text: str, payloads: tuple[str, ...] = ()) -> str:
         """``text`` without its answer-only clauses (what an open-ask screen reads: "no
@@ -286,6 +306,35 @@ class Surface:
         return hits[0] if len(hits) == 1 else None
 
 
+# A noun phrase naming the payload: a pointing word, one to three words that describe the
+# payload, and a head noun the frame reader skips ("this package manifest", "the docker compose
+# file", "my k8s deployment config"). See Surface._payload_noun.
+_PAYLOAD_HEAD = re.compile(
+    r"(?i)(?<![\w-])(?:manifest|file|config|configuration|document|snippet|payload|listing)(?![\w-])"
+)
+_PAYLOAD_NOUN = re.compile(
+    r"(?i)(?<![\w-])(?P<point>this|that|the|my|our|your)[ \t]+"
+    r"(?P<words>(?:[a-z][a-z0-9]*[ \t]+){1,3}?)"
+    r"(?P<head>manifest|file|config|configuration|document|snippet|payload|listing)(?![\w-])"
+)
+
+
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Words that say more than what the payload is: which one of several (an order, a place, an
+# age of the text), a judgement of it (to be fixed?), how much of it, or a negation.
+_NOT_DESCRIPTIVE = OPEN_EN | _word_set(
+    """
+    first second third fourth last final previous next other another earlier later latter
+    former above below same different new newer old older original updated modified edited
+    current both each every all any whole entire part partial half some only one two three
+    broken invalid malformed buggy messy ugly bad wrong incorrect corrupt corrupted faulty
+    erroneous incomplete truncated weird strange fixed cleaned minified prettified sorted
+    filtered not no without with and or of to from in on for as into than then
+    """
+)
 # Formats that are one edit from an installed one but are other formats: never "corrected".
 # Words of the instruction's frame a typo of which is corrected too ("thsi" -> "this"): only
 # pointing and request words, whose correction cannot change what is asked for.
