@@ -32,10 +32,13 @@ PROBES: dict[str, dict[str, Any]] = {
 # (English classes: extremes in time, distinct values, nulls, verbs naming fields, values said
 # around, date-times and times of day) from its measures: probes.yaml open 43/43, sealed
 # 27/38; probes2.yaml open 108/112, sealed 39/60; probes3.yaml open 96/110, sealed 35/74.
+# With the Chinese classes of branch zh-conv merged too (flags, rosters, tallies, ages,
+# records without a value): probes.yaml 43/43, 28/38; probes2.yaml 110/112, 42/60;
+# probes3.yaml 100/110, 36/74.
 RECALL_FLOOR = {
-    "probes.yaml": {"open": 0.97, "sealed": 0.68},
-    "probes2.yaml": {"open": 0.94, "sealed": 0.62},
-    "probes3.yaml": {"open": 0.85, "sealed": 0.45},
+    "probes.yaml": {"open": 0.97, "sealed": 0.71},
+    "probes2.yaml": {"open": 0.96, "sealed": 0.68},
+    "probes3.yaml": {"open": 0.88, "sealed": 0.47},
 }
 HALVES = [(name, half) for name in PROBES for half in ("open", "sealed")]
 # Known defects: none. The sealed half of probes2.yaml held 2 wrong answers and 1 fallback
