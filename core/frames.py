@@ -107,7 +107,8 @@ BENIGN_EN = _words(
     counterpart one code text content input thing stuff result output markup source block
     blocks structure contents body listing instead out syntax notation but rendition love markup
     prefer changelog manifest excerpt passage section wrote written response readme
-    help go ahead asap urgently parse parsed decode decoded take grab mind see
+    help go ahead asap urgently parse parsed decode decoded take grab mind see bit piece
+    chunk
     """
 )
 # A polite opener that asks a yes/no question only in form ("would you mind …", "would you
@@ -138,7 +139,7 @@ QUERY_WORDS = frozenset({"which", "how", "mean", "哪个", "哪一个", "哪些"
 BENIGN_ZH = _words(
     """
     这 这个 这段 这份 这些 那 那个 那段 下面 下面的 以下 以下的 如下 上面 上面的 它 它们 我 给
-    给我 帮 帮我 一下 的 地 了 吧 呢 啊 呀 吗 嘛 一个 一份
+    给我 帮 帮我 一下 的 地 了 吧 呢 啊 呀 吗 嘛 一个 一份 想要 我想要 帮忙
     格式 版本 版 代码 对应 对应的 对应地 等价 等价的 用 表示 实现 写 重写 改写 翻译 转换 改 变
     输出 生成 返回 给出 弄 弄成 做 做成 来 下 内容 文本 数据
     对象 数组 片段 结果 形式 怎么写 可以 能 能否 请 麻烦 谢谢 就行 即可 就好 一段 把 将
@@ -277,6 +278,8 @@ class FrameReader:
         low = text.lower()
         if "you" in low or "advance" in low or "how" in low:  # a polite phrase: benign
             text = _OPENER.sub(lambda m: "please".ljust(len(m.group(0))), text)
+        if "的" in text:  # 从我们API拿到的, 同事发给我的, 放到我们的wiki上: asides
+            text = _ASIDE_ZH.sub(self._zh_aside, text)
         out: list[Word] = []
         at = 0
         spans = self._phrases.finditer(text) if self._phrases is not None else ()
@@ -286,6 +289,16 @@ class FrameReader:
             at = phrase.end()
         out.extend(self._tokens(text, at, len(text)))
         return _in_context(out)
+
+    def _zh_aside(self, m: re.Match[str]) -> str:
+        """A Chinese aside blanked out, unless what it names holds a format's name, a digit
+        or a word that picks a part of the data (then it is kept, and read word by word)."""
+        named = (m.group("from") or m.group("made") or m.group("to") or "").lower()
+        if any(f in named for f in self.formats if len(f) > 1) or re.search(
+            r"\d|第|前|每|所有|部分|字段|键|值|行|列|条", named
+        ):
+            return m.group(0)
+        return " " * len(m.group(0))
 
     def _tokens(self, text: str, start: int, end: int) -> list[Word]:
         out: list[Word] = []
@@ -636,6 +649,7 @@ _USE_VERBS = _words(
 )
 _PLACES = _words("into in to onto inside")
 _READER_OWNERS = _words("our my the")
+_RELATIVE = _words("that which i we")
 # What a program does with the answer: a purpose that ends its clause ("so our parser can
 # read it").
 _READ_VERBS = _words("read parse consume ingest load import process handle use")
@@ -645,7 +659,13 @@ _DETERMINERS = _words("my our the a an your their this")
 def _without_purpose(words: list[Word]) -> list[Word]:
     """``words`` less a purpose clause that ends its clause (see ``_PURPOSE_SUBJECTS``)."""
     for i, w in enumerate(words):
-        if w.text.lower() != "so":
+        after_format = i > 0 and words[i - 1].kind is Kind.FORMAT
+        if w.text.lower() != "so" and not (after_format and w.text.lower() in _RELATIVE):
+            continue
+        if w.text.lower() != "so":  # "the HTML (that) I can paste into our CMS"
+            end = next((j for j in range(i, len(words)) if words[j].kind is Kind.SEP), len(words))
+            if _is_purpose([x.text.lower() for x in words[i:end]], words[i:end]):
+                return words[:i] + words[end:]
             continue
         end = next((j for j in range(i, len(words)) if words[j].kind is Kind.SEP), len(words))
         if _is_purpose([x.text.lower() for x in words[i + 1 : end]], words[i + 1 : end]):
@@ -727,7 +747,7 @@ _DESTINATIONS = _words(
     """
     wiki docs documentation blog website site homepage readme repo repository project app
     service config configs deployment pipeline cluster notes slides newsletter ticket pr
-    codebase frontend backend dashboard portal cms server servers environment
+    codebase frontend backend dashboard portal cms server servers environment post posts
     """
 )
 _AGENTS = _words(
@@ -756,6 +776,21 @@ _PICKING = _words(
 )
 _ASIDE_DETERMINERS = _DETERMINERS | _words("his her some")
 _PAYLOAD_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*")
+
+
+# The same asides in Chinese: 从 + ours + a place + a verb of getting it + 的 ("从我们API拿到的"),
+# 是 + ours + a place + a verb of making it + 的 at a clause's end ("是我们接口返回的"), an agent
+# and a verb of sending ("同事发给我的"), where the answer goes ("要放到我们的wiki上").
+_ZH_OURS = r"(?:我们|咱们|我|公司|团队)的?"
+_ZH_END = r"(?=[\s，。；！？,.;!?]|$)"
+_ZH_PLACE = r"[A-Za-z\u3400-\u9fff]{1,8}?"
+_ASIDE_ZH = re.compile(
+    rf"(?:这|它)?是?从{_ZH_OURS}(?P<from>{_ZH_PLACE})"
+    r"(?:拿到|获取|导出|复制|下载|得到|返回|取到|拉到)的"
+    rf"|(?:这|它)?是{_ZH_OURS}(?P<made>{_ZH_PLACE})(?:返回|导出|生成|给|发)的{_ZH_END}"
+    r"|(?:同事|老板|客户|朋友|供应商|领导|同学|组长|后端|前端|运维)刚?(?:发给我|发来|给我|传给我|发我)的"
+    rf"|要?(?:放到|贴到|放在|贴在|用在|发到|发布到){_ZH_OURS}(?P<to>{_ZH_PLACE})(?:上|里|中)?{_ZH_END}"
+)
 
 
 def _without_asides(words: list[Word], payload: str) -> list[Word]:
