@@ -418,13 +418,12 @@ def report(
                 z_whole = rows[name, prefix + "whole"]["gateway_us_per_request"]
                 z_stream = rows[name, prefix + "stream"]["gateway_us_per_request"]
                 key = f"{name}_{prefix.replace('/', '_')}stream_over_whole_cpu_{phase}"
-                ratios[key] = round(z_stream / z_whole, 2)
+                ratios[key] = _ratio(z_stream, z_whole)
         for other in ("baseline", "litellm"):
             for mode in modes if other in names else ():
                 key = f"{other}_over_zerolayer_cpu_{mode.replace('/', '_')}_{phase}"
-                ratios[key] = round(
-                    rows[other, mode]["gateway_us_per_request"]
-                    / rows["zerolayer", mode]["gateway_us_per_request"], 2)  # fmt: skip
+                ratios[key] = _ratio(rows[other, mode]["gateway_us_per_request"],
+                                     rows["zerolayer", mode]["gateway_us_per_request"])  # fmt: skip
     if "litellm" in names:
         for mode in modes:
             for q in (50, 90, 99):
@@ -435,6 +434,12 @@ def report(
                 )
     out["ratios"] = ratios
     return out
+
+
+def _ratio(over: float, under: float) -> float | None:
+    """``over / under`` to two places; None where ``under`` read no CPU at all (a phase too
+    short for the clock's ticks: the smoke test's dozen requests)."""
+    return round(over / under, 2) if under > 0 else None
 
 
 def print_report(result: dict[str, Any]) -> None:
