@@ -393,6 +393,13 @@ class Engine:
         self.surface.forget()
         self.frames.forget()
 
+    def runs_locally(self, request: EngineRequest) -> bool:
+        """True when answering ``request`` reads nothing but memory and its cost follows its
+        length: no intent router (a model) is loaded. The HTTP service runs such requests,
+        when short, on its event loop's thread (rules_api/loop_runs.py); plugin ops are pure
+        functions, so theirs is the same."""
+        return self.router is None
+
     def fingerprint(self, request: EngineRequest) -> str | None:
         """The exact cache key of a request the engine may answer, else None."""
         if self._gate_sampling(request) is not None or not request.messages:

@@ -107,6 +107,16 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("ZEROLAYER_ENGINE_THREADS", "2",
              "engine runs at once per worker; more wait for a slot within the time budget "
              "(fewer Python threads holding the GIL keep the event loop answering)", "service"),
+    Variable("ZEROLAYER_LOOP_RUN_CHARS", "2048",
+             "a request whose messages, system prompt and payloads hold at most this many "
+             "characters is decided on the event loop's thread (no hand-off to a worker thread "
+             "and back) where the loop runs in the process's main thread and the engine says "
+             "the run reads only memory (no tenant rules, no intent router); 0: every run in a "
+             "worker thread", "service"),
+    Variable("ZEROLAYER_LOOP_RUN_MS", "10.0",
+             "such a run still going after this long is stopped on the loop and run again in a "
+             "worker thread with the rest of its time budget (zerolayer_loop_overruns_total)",
+             "service"),
     Variable("ZEROLAYER_SWITCH_INTERVAL_MS", "1.0",
              "the interpreter's thread switch interval set by the service (how long an engine "
              "thread may hold the GIL while the event loop waits); 0: left as it is (Python's "

@@ -14,7 +14,10 @@ from zerolayer.core.messages import EngineRequest, EngineResult
 
 @runtime_checkable
 class EngineLike(Protocol):
-    """The engine as the HTTP service sees it."""
+    """The engine as the HTTP service sees it. An engine may also have
+    ``runs_locally(request) -> bool``: True when answering the request reads nothing but
+    memory, so that a short one may run on the event loop's thread (rules_api/loop_runs.py);
+    without it every run goes to a worker thread."""
 
     rule_set_version: str
 

@@ -365,6 +365,12 @@ class ServiceMetrics:
             "Engine runs that found no free engine slot within the time budget (answered 503)",
             registry=reg,
         )
+        self.loop_overruns = Counter(
+            "zerolayer_loop_overruns",
+            "Engine runs on the event loop's thread stopped at ZEROLAYER_LOOP_RUN_MS and run "
+            "again in a worker thread",
+            registry=reg,
+        )
         self._recorders: dict[tuple[str, str, str | None, str | None], AnswerRecorder] = {}
         self.cache_hit = self.cache.labels("hit")
         self.cache_miss = self.cache.labels("miss")

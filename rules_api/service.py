@@ -13,6 +13,7 @@ import contextvars
 import dataclasses
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ from zerolayer.rules_api.cache import CachedAnswer, ResponseCache
 from zerolayer.rules_api.contracts import EngineLike
 from zerolayer.rules_api.fast_path import FastPath, Tenancy
 from zerolayer.rules_api.headers import answer_headers
+from zerolayer.rules_api.loop_runs import LoopOverrun, LoopRuns
 from zerolayer.rules_api.metrics import ServiceMetrics
 from zerolayer.rules_api.schemas import MessagesRequest
 from zerolayer.rules_api.settings import ServiceSettings
@@ -287,6 +289,7 @@ class AnswerService:
         self.tenancy: Tenancy | None = None  # set when tenant rules are installed
         self.fast: FastPath | None = None  # set by create_app unless the fast path is off
         self.slots = EngineSlots(settings.engine_threads)
+        self.loop_runs = LoopRuns(settings.loop_run_chars, settings.loop_run_ms / 1000)
 
     def fingerprint(self, prepared: Prepared) -> str | None:
         """The cache key of a request, or None (disabled, forced fallback, engine says no)."""
@@ -379,7 +382,9 @@ class AnswerService:
         limit = getattr(getattr(self.engine, "config", None), "time_limit", None)
         return float(limit) if isinstance(limit, int | float) and limit > 0 else DEFAULT_TIME_LIMIT
 
-    async def in_budget(self, what: str, func: Callable[..., T], *args: Any) -> T:
+    async def in_budget(
+        self, what: str, func: Callable[..., T], *args: Any, limit: float | None = None
+    ) -> T:
         """``func(*args)`` in a worker thread of the engine's own pool once an engine slot
         is free (``EngineSlots``; in a copy of the caller's context), awaited for at most
         ``time_limit`` seconds in all, so the event loop keeps serving meanwhile. OverBudget
@@ -388,8 +393,10 @@ class AnswerService:
         the queue and never starts), as it is when the caller goes away first. Work is
         handed to the pool straight from the loop, and the thread hands its answer back
         with one call to the loop (anyio's ``to_thread`` cost two to three times as much
-        CPU per hand-off; ``asyncio.wrap_future`` under ``wait_for`` a loop turn more)."""
-        limit = self.time_limit
+        CPU per hand-off; ``asyncio.wrap_future`` under ``wait_for`` a loop turn more).
+        ``limit``: seconds left of the budget, when part of it was spent already."""
+        if limit is None:
+            limit = self.time_limit
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[T] = loop.create_future()
         job = self.slots.submit(_answer_on, loop, answer, func, *args)
@@ -430,13 +437,38 @@ class AnswerService:
         key, hit = self.lookup(prepared)
         if hit is None:
             try:
-                hit = await self.in_budget("the request", self.compute, prepared, key)
+                hit = await self.compute_async(prepared, key)
             except OverBudget as exc:
                 hit = Decision(Route.ERROR, reason=exc.code, error=exc)
             except EngineBusy as exc:
                 raise self.busy(exc) from None
         hit.warnings = syntax_warnings(prepared.request)
         return hit
+
+    async def compute_async(self, prepared: Prepared, key: str | None) -> Decision:
+        """``compute`` under the time budget: on the loop's own thread for a short request
+        whose run reads nothing but memory (``LoopRuns``; a run that passes the loop's share
+        of the time is stopped and run again in a worker thread with what is left of the
+        budget), else in a worker thread (``in_budget``)."""
+        if self.loop_runs.takes(prepared.request) and self._runs_locally(prepared.request):
+            started = time.monotonic()
+            try:
+                return self.loop_runs.run(self.compute, prepared, key)
+            except LoopOverrun:
+                self.metrics.loop_overruns.inc()
+                log.info("a run on the event loop passed %g s: run again in a worker thread",
+                         self.loop_runs.seconds)  # fmt: skip
+                left = self.time_limit - (time.monotonic() - started)
+                return await self.in_budget("the request", self.compute, prepared, key, limit=left)
+        return await self.in_budget("the request", self.compute, prepared, key)
+
+    def _runs_locally(self, request: EngineRequest) -> bool:
+        """True when the engine says answering ``request`` reads nothing but memory (no
+        rules store, no model); an engine that does not say is run in a worker thread."""
+        try:
+            return bool(self.engine.runs_locally(request))
+        except Exception:  # an engine without the method, or failing in it: the thread
+            return False
 
     def fit(self, prepared: Prepared, decision: Decision) -> Decision:
         """A deterministic decision whose answer is longer than the request's ``max_tokens``

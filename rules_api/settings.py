@@ -29,6 +29,8 @@ class ServiceSettings:
     admin_token: str | None = None
     decide_timeout_s: float | None = None  # None: the engine's ZEROLAYER_TIME_LIMIT
     engine_threads: int = 2  # engine runs at once per worker (service.EngineSlots)
+    loop_run_chars: int = 2048  # a request this short runs on the loop's thread; 0: never
+    loop_run_ms: float = 10.0  # such a run passing this is stopped and run in a worker thread
     switch_interval_ms: float = 1.0  # the interpreter's thread switch interval; 0: left as is
     fast_path_max_bytes: int = 65_536
     fast_path_cache_bytes: int = 16 * MIB
@@ -69,9 +71,12 @@ class ServiceSettings:
             "max_connections",
             "shutdown_timeout_s",
             "switch_interval_ms",
+            "loop_run_chars",
         ):
             if getattr(self, name) < 0:
                 raise StartupError(f"ZEROLAYER_{name.upper()} must not be negative")
+        if self.loop_run_ms <= 0:
+            raise StartupError("ZEROLAYER_LOOP_RUN_MS must be positive")
         if self.engine_threads < 1:
             raise StartupError("ZEROLAYER_ENGINE_THREADS must be at least 1")
         if self.keep_alive_s < 1:
@@ -107,6 +112,8 @@ _CONVERTERS: dict[str, Callable[[str], Any]] = {
     "admin_token": str,
     "decide_timeout_s": float,
     "engine_threads": int,
+    "loop_run_chars": int,
+    "loop_run_ms": float,
     "switch_interval_ms": float,
     "fast_path_max_bytes": int,
     "fast_path_cache_bytes": int,

@@ -78,6 +78,14 @@ class TenantRulesEngine:
     def __class__(self) -> type:  # a transparent proxy: isinstance sees the wrapped engine
         return type(self.inner)
 
+    def runs_locally(self, request: EngineRequest) -> bool:
+        """True when ``request`` names no tenant (the rules store is not read) and the wrapped
+        engine says its run reads nothing but memory."""
+        if self._tenant(request) is not None:
+            return False
+        local = getattr(self.inner, "runs_locally", None)
+        return bool(local(request)) if local is not None else False
+
     def _tenant(self, request: EngineRequest) -> str | None:
         return request.tenant or current_tenant.get()
 
