@@ -101,7 +101,7 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("ZEROLAYER_ADMIN_TOKEN", "", "token the warm-up route requires", "service",
              secret=True),
     Variable("ZEROLAYER_DECIDE_TIMEOUT_S", "",
-             "seconds one engine run from a route may take, off the event loop (unset: the "
+             "seconds one engine run from a route may take in all (unset: the "
              "engine's ZEROLAYER_TIME_LIMIT); past it the answer is a 400 naming the limit",
              "service"),
     Variable("ZEROLAYER_ENGINE_THREADS", "2",
