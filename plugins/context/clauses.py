@@ -57,7 +57,7 @@ def _text(children: Children) -> str:
 
 def _ordinal(phrase: str) -> int:
     """The position an English ordinal phrase names: "third" → 3, "last" → -1."""
-    words = [w for w in phrase.lower().split() if w not in ("only", "the", "very")]
+    words = [w for w in phrase.lower().split() if w not in ("only", "just", "need", "the", "very")]
     if _SECOND_TO_LAST.match(phrase.lower()):
         return -2
     if words[0] == "most":  # "most recent"
@@ -144,8 +144,12 @@ def add_column(children: Children) -> list[Directive]:
 
 
 def add_growth_column(children: Children) -> list[Directive]:
-    """ "加一列同比": a new column named by its growth word, holding the growth."""
-    name = re.sub(r"^.*?列", "", str(children[0]))
+    """ "加一列同比", "加个增长率的列": a new column named by its growth word, holding the
+    growth."""
+    text = str(children[0])
+    name = re.sub(r"^.*?列", "", text) if "个" not in text else ""
+    if not name:  # "加个增长率的列": the growth word between 个 and 列
+        name = re.sub(r"^.*?个|的?列$", "", text)
     return [_mark("add_column"), _mark("column_name", name), _mark("growth")]
 
 
@@ -200,7 +204,9 @@ def span(children: Children) -> list[Directive]:
 
 
 def decimals(children: Children) -> list[Directive]:
-    n = int(re.findall(r"\d+", _text(children))[0])
+    """ "2 decimals", "保留2位小数"; "no decimals", "取整" are 0."""
+    digits = re.findall(r"\d+", _text(children))
+    n = int(digits[0]) if digits else 0
     if n > 10:
         raise Unsupported("parse.decimals", f"{n} decimals is not supported")
     return [_mark("decimals", n)]
@@ -297,6 +303,7 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "ctx_add_growth_column": add_growth_column,
     "ctx_add_growth": add_growth,
     "ctx_growth": _const([_mark("growth")]),
+    "ctx_growth_zh": _const([_mark("growth"), _mark("growth_zh")]),
     "ctx_formula": formula,
     "ctx_span": span,
     "ctx_format_word": _const([_mark("format_word")]),
@@ -324,7 +331,18 @@ _TEXT_OPS = ("context.paragraph", "context.question", "context.section")
 # Marks that go with each kind of request.
 _QUESTION_MARKS = {"verbatim", "alone", "asked", "conversation", "what"}
 _PARAGRAPH_MARKS = {"verbatim", "alone", "text", "what", "role"}
-_GROWTH_MARKS = {"add_column", "column_name", "growth", "columns", "rows", "period_span"}
+_GROWTH_MARKS = {
+    "add_column",
+    "column_name",
+    "growth",
+    "growth_zh",
+    "columns",
+    "rows",
+    "period_span",
+}
+# The header of a growth column the instruction does not name, by the language of its
+# growth words ("add a column with the % change" → Growth; "加一列增长率" → 增长率).
+_DEFAULT_GROWTH_NAME = {False: "Growth", True: "增长率"}
 _FORMAT_MARKS = {"format_word", "percent", "example"}
 _TABLE_MARKS = {
     "verbatim",
@@ -492,7 +510,7 @@ def _growth_step(marks: dict[str, list[Any]]) -> Step:
         raise _uncertain("the instruction does not say what the new column holds")
     name = _one(marks, "column_name")
     if name is None:
-        raise _uncertain("the instruction does not name the new column")
+        name = _DEFAULT_GROWTH_NAME["growth_zh" in marks]
     params: dict[str, Any] = {"name": name, **_number_format(marks)}
     columns = _one(marks, "columns")
     if columns is not None:
