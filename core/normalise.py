@@ -57,7 +57,9 @@ _CN_NUMBER = re.compile(rf"(?<=[{_BEFORE}])([{_NUMERAL}]+)|([{_NUMERAL}]+)(?=[{_
 _NOT_A_COUNT = re.compile(r"^一$")
 
 _FILLER = re.compile(
-    r"(?i)(?:\b(?:please|pls|kindly)\b[,]?\s*|(?<![A-Za-z])(?:thanks|thank you)[.!]?\s*$"
+    # a filler closing a clause leaves the clause's comma: "only name and salary pls, in yaml"
+    r"(?i)(?:(?<=\w)[ \t]+(?:please|pls|kindly)\b(?=[ \t]*[,;])"
+    r"|\b(?:please|pls|kindly)\b[,]?\s*|(?<![A-Za-z])(?:thanks|thank you)[.!]?\s*$"
     r"|请你|请帮我|请|帮我|帮忙|麻烦你|麻烦|劳驾|谢谢[。!]?)"
 )
 # Words without one of which an ASCII text has no filler.

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -148,6 +149,7 @@ def make_plan(
         if step.op not in registry.ops:
             raise PlanError(f"unknown op {step.op!r}", hint=_did_you_mean(step.op, registry))
     _check_sources(sources, steps)
+    _check_fence(sources, steps, hint)
     if hint.tag:
         steps = [_with_tag_params(step, registry.ops[step.op], hint.tag) for step in steps]
     first = registry.ops[steps[0].op]
@@ -170,6 +172,37 @@ def _check_sources(sources: Sequence[str], steps: Sequence[Step]) -> None:
             f"the instruction names the payload as {sources[0]} and as "
             f"{', '.join(sorted(others))}: say which format it is in",
         )
+
+
+# Fence tags that name a data format the instruction may name as its source.
+_FENCE_FORMATS = frozenset({"json", "yaml"})
+
+
+def _check_fence(sources: Sequence[str], steps: Sequence[Step], hint: PayloadHint) -> None:
+    """A source the instruction names must be the format the payload's fence names: "sort by
+    age, yaml" over a ```json block read "yaml" as the payload's format (JSON is YAML too)
+    and answered JSON, where the user asked for YAML; such a reading falls back."""
+    lang = hint.lang or _json_text(hint.text)
+    if not sources or lang not in _FENCE_FORMATS or sources[0] not in _FENCE_FORMATS:
+        return
+    written = {step.op.partition(".")[0] for step in steps}
+    if sources[0] != lang and sources[0] not in written:
+        raise Unsupported(
+            "plan.fence_source_conflict",
+            f"the instruction names the payload as {sources[0]} but it is {lang}",
+        )
+
+
+def _json_text(text: str | None) -> str | None:
+    """ "json" when an unmarked payload is a JSON array or object, else None."""
+    stripped = (text or "").strip()
+    if not stripped.startswith(("[", "{")):
+        return None
+    try:
+        json.loads(stripped)
+    except ValueError:
+        return None
+    return "json"
 
 
 def check_chain(
