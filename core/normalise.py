@@ -58,7 +58,7 @@ _NOT_A_COUNT = re.compile(r"^一$")
 
 _FILLER = re.compile(
     # a filler closing a clause leaves the clause's comma: "only name and salary pls, in yaml"
-    r"(?i)(?:(?<=\w)[ \t]+(?:please|pls|kindly)\b(?=[ \t]*[,;])"
+    r"(?i)(?:(?<=\w)[ \t]+(?:please|pls|kindly)\b(?=[ \t]*[,;](?![ \t]*(?:and|but|then)\b))"
     r"|\b(?:please|pls|kindly)\b[,]?\s*|(?<![A-Za-z])(?:thanks|thank you)[.!]?\s*$"
     r"|请你|请帮我|请|帮我|帮忙|麻烦你|麻烦|劳驾|谢谢[。!]?)"
 )
