@@ -1023,7 +1023,7 @@ class Engine:
                 )
             segmented = replace(reading.segmented, payloads=blocks[0].payloads)
             return replace(reading, segmented=segmented, payload_from="earlier")
-        return reading
+        return _assistant_block(request, reading)
 
     def _input(self, request: EngineRequest, reading: _Reading, plan: Plan) -> Any:
         if plan.input_type == CONVERSATION:
@@ -1233,6 +1233,19 @@ class Engine:
 
     def _fallback(self, reason: str, detail: str, trace: _Trace) -> EngineResult:
         return EngineResult(Route.FALLBACK, reason=reason, detail=detail, timings=trace.timings)
+
+
+def _assistant_block(request: EngineRequest, reading: _Reading) -> _Reading:
+    """``reading`` with the one fenced block of the reply just before the instruction, when
+    no user turn gave a payload ("convert that JSON you gave me to YAML", "can I get that
+    in yaml instead?"); unchanged when that reply has no block or several."""
+    if len(request.messages) < 2 or request.messages[-2].role != "assistant":
+        return reading
+    blocks = [r for r in segment(request.messages[-2].content) if r.how == "fenced"]
+    if len(blocks) != 1 or len(blocks[0].payloads) != 1:
+        return reading
+    segmented = replace(reading.segmented, payloads=blocks[0].payloads)
+    return replace(reading, segmented=segmented, payload_from="earlier")
 
 
 def _hint(reading: _Reading) -> PayloadHint:

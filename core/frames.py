@@ -765,6 +765,8 @@ _GETTING = _words(
 )
 _SENDING = _words("sent gave shared forwarded passed emailed handed posted showed")
 _RECIPIENTS = _words("me us")
+# What the assistant did with a payload it gave: "the JSON you gave me", "the yaml you wrote".
+_YOU_MADE = _SENDING | _words("wrote made generated produced provided created drafted")
 # Words that pick a part of the data: an aside holding one of them is no aside.
 _PICKING = _words(
     """
@@ -796,7 +798,9 @@ _ASIDE_ZH = re.compile(
 def _without_asides(words: list[Word], payload: str) -> list[Word]:
     """``words`` less the asides of provenance and destination (see ``_ORIGINS``), and the
     brackets an aside filled ("(exported from Postman)")."""
-    if not any(w.text.lower() in ("from", "for") or w.text.lower() in _SENDING for w in words):
+    if not any(
+        w.text.lower() in ("from", "for", "you") or w.text.lower() in _SENDING for w in words
+    ):
         return words
     in_payload = {m.group(0).lower() for m in _PAYLOAD_WORD.finditer(payload[:65536])}
     out: list[Word] = []
@@ -827,6 +831,15 @@ def _aside_end(words: Sequence[Word], i: int, in_payload: set[str]) -> int | Non
             after = words[end] if end < len(words) else None
             if after is None or after.kind in (Kind.SEP, Kind.TO) or after.text == ")":
                 return end
+        return None
+    if low == "you" and i > 0 and words[i - 1].kind is Kind.FORMAT:
+        # "that JSON you gave me", "the yaml you wrote": the reply the payload came from
+        j = i + 1 + (i + 1 < len(words) and words[i + 1].text.lower() == "just")
+        if j < len(words) and words[j].text.lower() in _YOU_MADE:
+            j += 1 + (j + 1 < len(words) and words[j + 1].text.lower() in _RECIPIENTS)
+            after = words[j] if j < len(words) else None
+            if after is None or after.kind in (Kind.SEP, Kind.TO):
+                return j
         return None
     if low in _ASIDE_DETERMINERS and low != "this":
         # "my colleague sent me", "our vendor gave us": the agent, the verb, the recipient
