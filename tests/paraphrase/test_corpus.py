@@ -170,3 +170,13 @@ def test_fresh_corpus_is_split_into_halves() -> None:
     halves = Counter(c.get("half") for c in fresh)
     assert set(halves) == {"open", "sealed"}
     assert len({c["id"] for c in fresh}) == len(fresh)
+
+
+def test_fresh3_corpus_is_split_into_halves() -> None:
+    # fresh3: context and compound requests by a writer who did not read the engine; the
+    # halves are compared by count only: the sealed half is for measurement only
+    fresh3 = _read("fresh3.jsonl")
+    halves = Counter(c.get("half") for c in fresh3)
+    assert set(halves) == {"open", "sealed"}
+    assert len({c["id"] for c in fresh3}) == len(fresh3)
+    assert {c["category"] for c in fresh3} == {"context", "compound"}

@@ -44,3 +44,33 @@ def test_no_wrong_answer_on_the_dev_split(outcomes: list[run.CaseOutcome]) -> No
     ]
     assert total.wrong == len(wrong)
     assert not wrong
+
+
+FRESH3 = Path(run.__file__).parent / "fresh3.jsonl"
+# Recall floors of fresh3 (context and compound requests), per half, a little below the
+# figures measured (2026-12-07): on arrival open 16/69 = 0.232, sealed 14/52 = 0.269; after
+# the classes of that day open 34/69 = 0.493, sealed 19/52 = 0.365. The sealed half is run
+# for figures only.
+FRESH3_FLOORS = {"open": 0.47, "sealed": 0.34}
+
+
+@pytest.fixture(scope="module")
+def fresh3_outcomes(engine: Engine) -> dict[str, list[run.CaseOutcome]]:
+    cases = load_cases(FRESH3)
+    return {half: run.measure(run.select_cases(cases, half=half), engine) for half in run.HALVES}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("half", run.HALVES)
+def test_fresh3_no_wrong_answer_nor_false_activation(
+    fresh3_outcomes: dict[str, list[run.CaseOutcome]], half: str
+) -> None:
+    _, total = run.figures(fresh3_outcomes[half])
+    assert (total.wrong, total.false_activations, total.crashes) == (0, 0, 0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("half", run.HALVES)
+def test_fresh3_recall_floor(fresh3_outcomes: dict[str, list[run.CaseOutcome]], half: str) -> None:
+    _, total = run.figures(fresh3_outcomes[half])
+    assert total.recall is not None and total.recall >= FRESH3_FLOORS[half]
