@@ -787,6 +787,17 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def wrapped_records(data: Any) -> tuple[str, list[Any]] | None:
+    """The records of an object that holds them under one key beside nothing but scalars
+    (``{"exported_at": "…", "invoices": [{…}, …]}``): that key and its list; None otherwise."""
+    if not isinstance(data, dict):
+        return None
+    held = [k for k, v in data.items() if isinstance(v, list | dict)]
+    if len(held) != 1 or not isinstance(held[0], str) or records_of(data[held[0]]) is None:
+        return None
+    return held[0], data[held[0]]
+
+
 def record_keys(payload: str | None) -> dict[str, bool] | None:
     """The keys every record of a JSON array of objects has, each with whether its value is a
     number in every record; None for any other payload."""
@@ -807,6 +818,7 @@ def query_sentence(
     nulls: frozenset[str] = frozenset(),
     partial: Mapping[str, frozenset[str]] | None = None,
     sparse: Mapping[str, frozenset[str]] | None = None,
+    nouns: Mapping[str, tuple[str, tuple[str, ...]]] | None = None,
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
@@ -825,10 +837,12 @@ def query_sentence(
     them or hold null; strings otherwise) are read only where the instruction leaves those
     records out ("没有 milestone 的不算"): the query is then of the records that hold one; the
     ``sparse`` ones among them (some records lack them) also as the field of a value said
-    ("issues in milestone v2.1").
+    ("issues in milestone v2.1"). The ``nouns`` the data gives its records
+    (core/fields.data_record_nouns) are read as "records" ("the cheapest shipment").
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
+    instruction = said_as_records(instruction, nouns or {})
     instruction, unheld = unheld_field(instruction, {k.lower(): k for k in partial or {}})
     if unheld is not None:  # the records that hold a value of the field, and it is a key
         keys = {**keys, unheld: False}
@@ -1114,6 +1128,25 @@ def query_sentence(
 # What a field inside an object (address.city) is read by: a filter, a count per value, the
 # distinct values (the ops follow the dotted path)
 _PATH_KINDS = frozenset({"is", "one_of", "text", "per", "group", "distinct"})
+
+
+def said_as_records(instruction: str, nouns: Mapping[str, tuple[str, tuple[str, ...]]]) -> str:
+    """``instruction`` with each of the records' own ``nouns`` written as the word it is read
+    as ("record", "records"), except where the noun begins a key's name ("room number" for
+    roomNumber: one of the words that follow it) and where it is a word of the reader's
+    classes ("order" sorts); a noun the reader knows for records (core/fields.RECORD_NOUNS)
+    is left as it is."""
+    for noun, (word, after) in sorted(nouns.items(), key=lambda item: -len(item[0])):
+        if noun in _CLOSED or noun in RECORD_NOUNS:
+            continue
+        ends = "|".join(
+            rf"{re.escape(w)}|{_SHORT[w]}" if w in _SHORT else re.escape(w) for w in after
+        )
+        key = rf"(?![\s_-]*(?:{ends})(?:e?s)?(?![a-z]))" if after else ""
+        instruction = re.sub(
+            rf"(?<![\w.$-]){re.escape(noun)}(?![\w-]){key}", word, instruction, flags=re.I
+        )
+    return instruction
 
 
 def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
