@@ -145,6 +145,9 @@ CLASS_WORDS: dict[str, str] = {
     "住在": " live in ", "居住在": " live in ", "位于": " located in ",
     # not yet ("还没关闭的": not closed), before a value word or a flag
     "还没": " not ", "还没有": " not ", "尚未": " not ", "还未": " not ", "未": " not ",
+    # the answer's shape in JSON's words ("用JSON对象表示", "用JSON数组"): read as "as a JSON
+    # object", which adds nothing when the answer has that shape
+    "对象表示": " object ", "数组表示": " array ", "对象": " object ", "列表": " list ",
     # now ("目前在职的员工"): the data is as it is now, a word that changes nothing
     "目前": " ", "现在": " ", "当前": " ", "眼下": " ",
     # the value of an aggregate ("湿度的平均值", "价格的最大值")

@@ -599,6 +599,9 @@ def _own_word(field_word: str, word: str) -> bool:
 
 
 _LITERAL_TOKEN = re.compile(r"%l\d+$")
+# The mark a number field holds, said after the field ("the math score", "english scores"):
+# the field's own word, where it names no key itself.
+_MARKS = frozenset({"score", "scores", "mark", "marks", "grade", "grades"})
 # "pending or shipped", "Asia, Europe or Africa": one field equal to one of the values
 _ONE_OF = re.compile(
     r"%v\d+(?:\s*,\s*(?:the\s+)?%v\d+)*\s*,?\s+or\s+(?:the\s+)?%v\d+(?![\w])", re.IGNORECASE
@@ -888,6 +891,7 @@ def query_sentence(
     text = _ALPHA_DESC.sub(" %alphadesc ", text)  # "Z-A", "in reverse alphabetical order"
     text = _ALPHA.sub(" %alpha ", text)  # "alphabetically", "A-Z": an order of text
     text = _YES_NO.sub(" %yn ", text)  # before "/" joins fields: "yes/no", "true/false"
+    text, shapes = _answer_shapes(text, source)  # "as a JSON array": the answer's own shape
     text = _PER_RECORD.sub(
         lambda m: m[1] if m[2] in RECORD_NOUNS and m[2] not in lowered else m[0], text
     )
@@ -1122,7 +1126,49 @@ def query_sentence(
         raise _refuse("a field after 'by' with no word of sorting or order")
     if any(op.kind == "fields" for op in ops):
         raise _refuse("field names that no operation uses")
+    _shaped(ops, shapes)
     return _sentence(ops, lambda key: json.dumps(key) if key.lower() in reserved else key)
+
+
+# The answer's shape said in JSON's words, at a clause's end ("…, as a JSON array", "as a
+# JSON object", "as JSON"): the answer is written in JSON, so the words add nothing when the
+# answer has that shape.
+_SHAPE = re.compile(
+    r"(?<![a-z0-9_])(?:as|in)\s+(?:an?\s+)?(?:(json)\s*)?(array|list|object|dict)?(?![a-z0-9_])"
+)
+_SHAPE_WORDS = {"array": "list", "list": "list", "object": "object", "dict": "object"}
+# The operations whose answer is no list of records or values, and those whose is an object.
+_NOT_A_LIST = frozenset({"count", "agg", "exists", "none", "group", "lookup", "round", "number"})
+
+
+def _answer_shapes(text: str, source: str) -> tuple[str, list[str]]:
+    """``text`` without the answer shapes said in JSON's words ("as a JSON array"), and those
+    shapes ("list", "object"; "" for "as JSON"). A shape said without "JSON" ("as a list") is
+    one only at a clause's end; "as JSON" of a payload in another format is a conversion."""
+    shapes: list[str] = []
+
+    def said(m: re.Match[str]) -> str:
+        end = m.string[m.end() :].lstrip()[:1]
+        if (m[1] is None and m[2] is None) or (m[1] and source != "json"):
+            return m[0]
+        if m[1] is None and end not in ("", ",", ".", ";", "!", "?", "\n"):
+            return m[0]
+        shapes.append(_SHAPE_WORDS.get(m[2] or "", ""))
+        return " "
+
+    return _SHAPE.sub(said, text), shapes
+
+
+def _shaped(ops: Sequence[_Op], shapes: Sequence[str]) -> None:
+    """``Unsupported`` unless the answer of ``ops`` has every shape asked for: a list (no
+    count, aggregate, yes/no, count per value or single value) or an object (a count per
+    value)."""
+    for shape in shapes:
+        kinds = {op.kind for op in ops}
+        if shape == "list" and kinds & _NOT_A_LIST:
+            raise _refuse("an array asked for of an answer that is none")
+        if shape == "object" and (not ops or ops[-1].kind != "group"):
+            raise _refuse("an object asked for of an answer that is none")
 
 
 # What a field inside an object (address.city) is read by: a filter, a count per value, the
@@ -1932,6 +1978,8 @@ def _clause(
     for i, w in enumerate(words):
         if w in ("level", "levels") and i and _field(words[i - 1], keys):
             continue  # "stock level": the field's own word
+        if w in _MARKS and i and _field(w, keys) is None and _field(words[i - 1], keys) in numeric:
+            continue  # "the math score" of a key math: the mark the field holds
         key = _field(w, keys)
         if key is not None:
             fields.append(key)
