@@ -91,7 +91,17 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "省份": ("province", "state"),
     "评分": ("rating", "score"),
     # English verbs and nouns that name a field by another word ("products that cost over 20")
-    "cost": ("price", "cost", "unit_price", "fare", "amount", "total_amount", "total"),
+    "cost": (
+        "price",
+        "cost",
+        "unit_price",
+        "fare",
+        "amount",
+        "total_amount",
+        "total",
+        "rent",
+        "fee",
+    ),
     "worth": ("price", "value"),
     "pay": ("salary", "pay"),
     "paid": ("salary", "pay"),

@@ -989,6 +989,9 @@ def query_sentence(
     )
     for pattern, word in _COMPARISONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
+    # "2-bedroom apartments", "with 3 servings", "with spice level 3": a number said with a key
+    # that counts or measures, the records holding it
+    text = _NUMBER_KEY.sub(lambda m: _number_key(m, lowered, keys, numbers or {}), text)
     numeric = tuple(k for k, number in keys.items() if number)
     ops: list[_Op] = [_Op("notnull", (unheld,))] if unheld is not None else []
     ops += [_Op("null", (null,))] if null is not None else []
@@ -1128,6 +1131,38 @@ def query_sentence(
         raise _refuse("field names that no operation uses")
     _shaped(ops, shapes)
     return _sentence(ops, lambda key: json.dumps(key) if key.lower() in reserved else key)
+
+
+# A number said right before a key ("2-bedroom", "3 servings") or after one that "with" opens
+# or "on" opens ("with spice_level 3", "on floor 2"); see ``_number_key``.
+_NUMBER_KEY = re.compile(
+    r"(?<![\w.#@%-])(?P<n>\d+)(?:\s*-\s*|\s+)(?P<key>[a-z][a-z_]*)(?![\w-])"
+    r"|(?<![\w-])(?:with|on)\s+(?P<key2>[a-z][a-z_]*)\s+(?P<n2>\d+)(?![\w.%-])"
+)
+# Words after which a number is a count of records or a bound, not a key's value.
+_NOT_A_VALUE = frozenset({"top", "bottom", "first", "last", "limit", "than", "between", "to"})
+
+
+def _number_key(
+    m: re.Match[str],
+    lowered: Mapping[str, str],
+    keys: Mapping[str, bool],
+    numbers: Mapping[str, frozenset[int | float]],
+) -> str:
+    """ "2-bedroom" as "bedrooms #== 2", when the word names a key that is a number in every
+    record (or a number or null: ``numbers``) and nothing before the number makes it a count,
+    a bound or a rank; a number before the key only of a key that counts (a plural:
+    bedrooms, servings), a number after it ("with floor 2") of any."""
+    word, number = (m["key"], m["n"]) if m["n"] else (m["key2"], m["n2"])
+    key = _field(word, dict(lowered))
+    before = m.string[: m.start()].split()[-1:]
+    if key is None or not (keys.get(key) or key in numbers) or (before and before[0][:1] in "#@%"):
+        return m[0]
+    if before and (before[0] in _NOT_A_VALUE or _NUMBER.match(before[0])):
+        return m[0]
+    if m["n"] and not _counts_things(key):
+        return m[0]  # "2 floors" of a key floor: a count of floors, or the floor?
+    return f" {'with ' if m['key2'] else ''}{key.lower()} #== {number} "
 
 
 # The answer's shape said in JSON's words, at a clause's end ("…, as a JSON array", "as a
@@ -2471,6 +2506,16 @@ def _verb_names(word: str, key: str) -> bool:
 _COUNT_WORDS = frozenset({"has", "have", "with", "which", "that", "who", "exactly", "only"})
 
 
+def _counts_things(key: str) -> bool:
+    """Whether a key holds how many of something there are: a plural among its words
+    (bedrooms, seatsLeft) or a last word of counting (pageCount, stock_qty); "floor" holds a
+    position, and "2 floors" is no floor 2."""
+    words = key_words(key)
+    return any(w.endswith("s") and not w.endswith("ss") for w in words) or words[-1] in (
+        "count", "number", "num", "qty", "quantity", "total", "n",
+    )  # fmt: skip
+
+
 def _said_count(
     words: Sequence[str],
     fields: Sequence[str],
@@ -2481,12 +2526,13 @@ def _said_count(
     keys: Mapping[str, str],
 ) -> bool:
     """Whether a clause says a record has a number of its one field, the number right before
-    the field's word and no word of an extreme or a comparison ("has 0 seats left")."""
+    the field's word and no word of an extreme or a comparison ("has 0 seats left"), the field
+    one that counts (``_counts_things``)."""
     if len(fields) != 1 or len(numbers) != 1 or cmps or dirs or head - _COUNT_WORDS:
         return False
     if not head & {"has", "have", "with"}:
         return False
-    return any(
+    return _counts_things(fields[0]) and any(
         w == numbers[0] and _field(words[i + 1], keys) == fields[0]
         for i, w in enumerate(words[:-1])
     )
