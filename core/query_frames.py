@@ -227,7 +227,9 @@ _ALPHA = re.compile(
 # "the distinct statuses", "what statuses appear in these orders", "unique values": the
 # different values of one field
 _DISTINCT = frozenset({"distinct", "unique", "different"})
-_APPEAR = frozenset({"appear", "appears", "occur", "occurs", "exist", "exists", "present"})
+_APPEAR = frozenset(
+    {"appear", "appears", "occur", "occurs", "exist", "exists", "present", "used", "found"}
+)
 # Extremes in time ("the earliest order", "the most recent hire"): the lowest or the highest
 # of a field of dates or years, said or the one such field (%time marks them).
 _TIME_EXTREME = re.compile(
