@@ -35,12 +35,15 @@ PROBES: dict[str, dict[str, Any]] = {
 # With the Chinese classes of branch zh-conv merged too (flags, rosters, tallies, ages,
 # records without a value): probes.yaml 43/43, 28/38; probes2.yaml 110/112, 42/60;
 # probes3.yaml 100/110, 36/74. probes4.yaml on arrival, 2026-12-07 (words, then fenced JSON):
-# open 7/96 with 1 wrong answer, sealed 4/64; no fallback probe answered.
+# open 7/96 with 1 wrong answer (an envelope: see KNOWN), sealed 4/64; no fallback probe
+# answered; each probe in its form: 8/96, 4/64. Raised on branch q4 (the records' own nouns,
+# records inside an object, a field's mark, a number with a key that counts, the answer's
+# shape in JSON's words, Chinese records' nouns and field words): open 33/96, sealed 13/64.
 RECALL_FLOOR = {
     "probes.yaml": {"open": 0.97, "sealed": 0.71},
     "probes2.yaml": {"open": 0.96, "sealed": 0.68},
     "probes3.yaml": {"open": 0.88, "sealed": 0.47},
-    "probes4.yaml": {"open": 0.06, "sealed": 0.05},
+    "probes4.yaml": {"open": 0.33, "sealed": 0.19},
 }
 # Whether the probes' ``form`` is honoured (False: every probe's data fenced after its words, as
 # the harness sent them before forms were read).
