@@ -30,6 +30,7 @@ from zerolayer.core.errors import (
     ZeroLayerError,
 )
 from zerolayer.core.execute import execute
+from zerolayer.core.fields import data_record_nouns, singular
 from zerolayer.core.frames import FrameReader, asks_politely, payload_formats
 from zerolayer.core.gate import GateFailure, check_sampling, check_text, forget_gate_readings
 from zerolayer.core.grammar import InstructionParser, NoMatch
@@ -49,7 +50,7 @@ from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
 from zerolayer.core.protocol.model import PROTOCOL_REASON
 from zerolayer.core.protocol.recogniser import recognise_request
-from zerolayer.core.query_frames import query_sentence, records_of
+from zerolayer.core.query_frames import query_sentence, records_of, wrapped_records
 from zerolayer.core.query_paths import path_sentence
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.router.evidence import NOT_FORMATS
@@ -185,10 +186,11 @@ class _Reading:
 # Failures that show the grammar misread the instruction (a field the data lacks, a field the
 # instruction names left unused, a reading across a question that does not fit the data).
 # So are an order in time words on a field of no dates ("oldest first" of ages) and "the" one
-# record of a plural ("the names of the engineers" read as one name).
+# record of a plural ("the names of the engineers" read as one name), and a count of the
+# records named of an object that holds them ("count the orders" of {"orders": […]}).
 _MISREAD = frozenset(
     {"field.unknown", "field.skipped", "plan.across_question", "query.order_in_time"}
-    | {"query.not_single"}
+    | {"query.not_single", "query.records_inside"}
 )
 
 
@@ -752,7 +754,8 @@ class Engine:
             return None
         value, source = data
         try:
-            shape = records_of(value)
+            wrapped = wrapped_records(value)
+            shape = records_of(value if wrapped is None else wrapped[1])
             keys = frozenset(k.lower() for k in shape.numeric) if shape is not None else frozenset()
             self.frames.screen(instruction, query=True, fields=keys)
             sentence = self._query_sentence(instruction, value, source)
@@ -767,13 +770,38 @@ class Engine:
 
     def _query_sentence(self, instruction: str, value: Any, source: str) -> str:
         """The grammar's sentence for a value asked for by its path (core/query_paths.py),
-        else for a query on records (core/query_frames.py); ``Unsupported`` for neither."""
-        shape = records_of(value)
+        else for a query on records (core/query_frames.py), also on records an object holds
+        under one key the instruction names as their noun ({"shipments": […]}, "the cheapest
+        shipment": extracted first); ``Unsupported`` for neither."""
         try:
             return path_sentence(instruction, value)
         except Unsupported:
-            if shape is None:
+            wrapped = wrapped_records(value)
+            if wrapped is None and records_of(value) is None:
                 raise
+        if wrapped is None:
+            return self._records_sentence(instruction, value, source)
+        key, records = wrapped
+        named = {key.lower(), singular(key.lower())}
+        if not named & set(re.findall(r"[a-z]+", instruction.lower())):
+            raise Unsupported("parse.no_match", f"the records are under {key!r}: name them")
+        said = self._records_sentence(instruction, records, source, key)
+        return f"extract {json.dumps(key)} then {said}"
+
+    def _records_inside(self, reading: _Reading) -> bool:
+        """Whether the reading's payload is an object that holds records under one key."""
+        first = reading.segmented.payloads[0] if reading.segmented.payloads else None
+        data = self._data(first)
+        return data is not None and wrapped_records(data[0]) is not None
+
+    def _records_sentence(
+        self, instruction: str, records: Any, source: str, wrapper: str | None = None
+    ) -> str:
+        """The query frame's sentence for ``instruction`` on ``records`` (a JSON array of
+        objects), the nouns they are given read as "records"."""
+        shape = records_of(records)
+        if shape is None:
+            raise Unsupported("parse.no_match", "the payload holds no records")
         return query_sentence(
             instruction,
             shape.numeric,
@@ -787,6 +815,7 @@ class Engine:
             shape.nulls,
             shape.partial,
             shape.sparse,
+            data_record_nouns(records, wrapper),
         )
 
     def _data(self, payload: Payload | None) -> tuple[Any, str] | None:
@@ -1103,6 +1132,13 @@ class Engine:
                     f"the payload does not read with the line after it "
                     f"({reading.closing_unread!r}), and without it the request is not "
                     f"understood: {exc}",
+                ) from exc
+            if isinstance(exc, OpError) and self._records_inside(reading):
+                # "the biggest order" of {"orders": […]}: an op of records run on the object
+                # that holds them; the query frame reads the words again, with their key
+                raise Unsupported(
+                    "query.records_inside",
+                    f"the records are inside an object, and the reading ran on the object: {exc}",
                 ) from exc
             if isinstance(exc, OpError) and _INNER_QUESTION.search(reading.segmented.instruction):
                 # "who earns the most? just the name" read as one clause ("the most name"):

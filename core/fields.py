@@ -91,7 +91,17 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
     "省份": ("province", "state"),
     "评分": ("rating", "score"),
     # English verbs and nouns that name a field by another word ("products that cost over 20")
-    "cost": ("price", "cost", "unit_price", "fare", "amount", "total_amount", "total"),
+    "cost": (
+        "price",
+        "cost",
+        "unit_price",
+        "fare",
+        "amount",
+        "total_amount",
+        "total",
+        "rent",
+        "fee",
+    ),
     "worth": ("price", "value"),
     "pay": ("salary", "pay"),
     "paid": ("salary", "pay"),
@@ -145,12 +155,86 @@ RECORD_NOUNS = frozenset(
         "pupils", "products", "books", "orders", "tickets", "tasks", "cities", "countries",
         "flights", "movies", "films", "songs", "cars", "events", "transactions", "invoices",
         "accounts", "companies", "issues", "sensors", "readings", "devices",
+        # records of other kinds people paste, seldom a field's name: repositories, lettings,
+        # recipes, consignments (the data names its records too: core/fields.data_record_nouns)
+        "repos", "repositories", "apartments", "flats", "listings", "recipes", "shipments",
     }
 )  # fmt: skip
 RECORD_NOUNS |= frozenset(
     {"people": "person", "staff": "staff"}.get(n, n[:-3] + "y" if n.endswith("ies") else n[:-1])
     for n in RECORD_NOUNS
 )
+
+
+# The last word of a key that identifies a record ("shipment_id", "roomNumber", "invoiceNo",
+# "recipe_name"): the word before it names the records themselves.
+_IDENTIFIER_ENDS = frozenset({"id", "number", "no", "nr", "num", "name", "code"})
+
+
+def _key_words(key: str) -> list[str]:
+    """The words of a key, lower case (``roomNumber`` → room, number)."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
+    return [w for w in re.split(r"[_\s-]+", spaced.lower()) if w]
+
+
+def plural(noun: str) -> str:
+    """The regular plural of an English noun (room → rooms, property → properties)."""
+    if re.search(r"[^aeiou]y$", noun):
+        return noun[:-1] + "ies"
+    return noun + "es" if noun.endswith(("s", "x", "ch", "sh")) else noun + "s"
+
+
+def singular(noun: str) -> str:
+    """The regular singular of an English plural (rooms → room, properties → property)."""
+    if noun.endswith("ies") and len(noun) > 4:
+        return noun[:-3] + "y"
+    if noun.endswith(("ses", "xes", "ches", "shes")):
+        return noun[:-2]
+    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+
+
+def data_record_nouns(
+    records: list[Mapping[Any, Any]], wrapper: str | None = None
+) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The nouns the data gives its records, singular and plural, each with the word it is read
+    as ("record" or "records") and the key words that may follow it in a key's name (it is then
+    part of that name, not the records' noun):
+
+    - the head of the first key of every record when that key identifies the record
+      (``shipment_id``, ``roomNumber``, ``invoiceNo``: shipment, room, invoice), the key's
+      first word being no key of its own;
+    - the key that holds the array, when the records were sent inside an object
+      (``{"shipments": [...]}``: shipments).
+
+    A noun that is a key of the records, a word of one of their text values, shorter than
+    three letters or not alphabetic names no records."""
+    if not records or not all(isinstance(r, Mapping) for r in records):
+        return {}
+    keys = [str(k) for k in records[0] if all(k in r for r in records[1:])]
+    lowered = {k.lower() for k in keys}
+    words_of = {k: _key_words(k) for k in keys}
+    heads: list[str] = []
+    first = words_of.get(keys[0], []) if keys else []
+    if len(first) == 2 and first[1] in _IDENTIFIER_ENDS:
+        heads.append(first[0])
+    if wrapper is not None and wrapper.isascii() and wrapper.isalpha():
+        heads.append(singular(wrapper.lower()))
+    said = {
+        w
+        for r in records
+        for v in r.values()
+        if isinstance(v, str)
+        for w in re.findall(r"[a-z]+", v.lower())
+    }
+    nouns: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for head in dict.fromkeys(heads):
+        many = plural(head)
+        if len(head) < 3 or not head.isalpha() or {head, many} & (lowered | said):
+            continue
+        after = tuple(sorted({ws[1] for ws in words_of.values() if len(ws) > 1 and ws[0] == head}))
+        nouns[head] = ("record", after)
+        nouns[many] = ("records", after)
+    return nouns
 
 
 def _forms(word: str) -> set[str]:

@@ -58,6 +58,18 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "入职": ("hireDate", "hire_date", "hired", "hiredAt", "hired_at", "joined", "start_date"),
     "入职日期": ("hireDate", "hire_date", "hired", "hiredAt", "hired_at", "joined", "start_date"),
     "入职时间": ("hireDate", "hire_date", "hired", "hiredAt", "hired_at", "joined", "start_date"),
+    # lettings and rooms
+    "租金": ("rent",), "房租": ("rent",), "月租": ("rent", "monthly_rent"),
+    "卧室": ("bedrooms",), "卧室数": ("bedrooms",), "家具": ("furnished",),
+    "海景": ("sea_view", "seaView"), "阳台": ("balcony", "has_balcony", "hasBalcony"),
+    "房间号": ("room_number", "roomNumber", "room"), "每晚价格": ("nightly_rate", "nightlyRate"),
+    # repositories
+    "星标": ("stars",), "星标数": ("stars",), "许可证": ("license",), "协议": ("license",),
+    # shipments, invoices, trains, recipes
+    "运单号": ("shipment_id", "shipmentId"), "到期日": ("due_date", "dueDate"),
+    "车次": ("train",), "热量": ("calories",), "卡路里": ("calories",),
+    "烹饪时间": ("cook_minutes", "cook_time"), "准备时间": ("prep_minutes", "prep_time"),
+    "菜名": ("recipe_name", "dish", "name"), "奖学金": ("scholarship",),
     # issues and tasks
     "评论数": ("comments", "comment_count", "comments_count"),
     "评论": ("comments", "comment_count", "comments_count"),
@@ -145,6 +157,9 @@ CLASS_WORDS: dict[str, str] = {
     "住在": " live in ", "居住在": " live in ", "位于": " located in ",
     # not yet ("还没关闭的": not closed), before a value word or a flag
     "还没": " not ", "还没有": " not ", "尚未": " not ", "还未": " not ", "未": " not ",
+    # the answer's shape in JSON's words ("用JSON对象表示", "用JSON数组"): read as "as a JSON
+    # object", which adds nothing when the answer has that shape
+    "对象表示": " object ", "数组表示": " array ", "对象": " object ", "列表": " list ",
     # now ("目前在职的员工"): the data is as it is now, a word that changes nothing
     "目前": " ", "现在": " ", "当前": " ", "眼下": " ",
     # the value of an aggregate ("湿度的平均值", "价格的最大值")
@@ -152,10 +167,14 @@ CLASS_WORDS: dict[str, str] = {
 }  # fmt: skip
 
 # "哪本", "哪一班", "哪台": which, with a measure word (a closed class).
-MEASURE_WORDS = "个本班架台只条家部款位名件辆张篇首项次场所座趟"
+MEASURE_WORDS = "个本班架台只条家部款位名件辆张篇首项次场所座趟道间"
 
 RECORD_NOUNS: dict[str, str] = {
     "传感器": " records ", "读数": " records ", "设备": " records ", "书籍": " books ",
     "图书": " books ", "工单": " records ", "任务": " tasks ", "客户": " customers ",
     "顾客": " customers ", "电影": " movies ", "歌曲": " songs ", "公司": " companies ",
+    # lettings, repositories, consignments, invoices, dishes, trains
+    "房源": " records ", "房间": " records ", "仓库": " records ", "运单": " records ",
+    "发票": " invoices ", "菜": " records ", "菜品": " records ", "车": " records ",
+    "列车": " records ", "门店": " records ",
 }  # fmt: skip

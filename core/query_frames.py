@@ -227,7 +227,9 @@ _ALPHA = re.compile(
 # "the distinct statuses", "what statuses appear in these orders", "unique values": the
 # different values of one field
 _DISTINCT = frozenset({"distinct", "unique", "different"})
-_APPEAR = frozenset({"appear", "appears", "occur", "occurs", "exist", "exists", "present"})
+_APPEAR = frozenset(
+    {"appear", "appears", "occur", "occurs", "exist", "exists", "present", "used", "found"}
+)
 # Extremes in time ("the earliest order", "the most recent hire"): the lowest or the highest
 # of a field of dates or years, said or the one such field (%time marks them).
 _TIME_EXTREME = re.compile(
@@ -599,6 +601,9 @@ def _own_word(field_word: str, word: str) -> bool:
 
 
 _LITERAL_TOKEN = re.compile(r"%l\d+$")
+# The mark a number field holds, said after the field ("the math score", "english scores"):
+# the field's own word, where it names no key itself.
+_MARKS = frozenset({"score", "scores", "mark", "marks", "grade", "grades"})
 # "pending or shipped", "Asia, Europe or Africa": one field equal to one of the values
 _ONE_OF = re.compile(
     r"%v\d+(?:\s*,\s*(?:the\s+)?%v\d+)*\s*,?\s+or\s+(?:the\s+)?%v\d+(?![\w])", re.IGNORECASE
@@ -787,6 +792,17 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def wrapped_records(data: Any) -> tuple[str, list[Any]] | None:
+    """The records of an object that holds them under one key beside nothing but scalars
+    (``{"exported_at": "…", "invoices": [{…}, …]}``): that key and its list; None otherwise."""
+    if not isinstance(data, dict):
+        return None
+    held = [k for k, v in data.items() if isinstance(v, list | dict)]
+    if len(held) != 1 or not isinstance(held[0], str) or records_of(data[held[0]]) is None:
+        return None
+    return held[0], data[held[0]]
+
+
 def record_keys(payload: str | None) -> dict[str, bool] | None:
     """The keys every record of a JSON array of objects has, each with whether its value is a
     number in every record; None for any other payload."""
@@ -807,6 +823,7 @@ def query_sentence(
     nulls: frozenset[str] = frozenset(),
     partial: Mapping[str, frozenset[str]] | None = None,
     sparse: Mapping[str, frozenset[str]] | None = None,
+    nouns: Mapping[str, tuple[str, tuple[str, ...]]] | None = None,
 ) -> str:
     """The grammar's sentence for a query worded freely on records with ``keys`` (each with
     whether its values are numbers: a filter by a number and a top N need numbers), the
@@ -825,10 +842,12 @@ def query_sentence(
     them or hold null; strings otherwise) are read only where the instruction leaves those
     records out ("没有 milestone 的不算"): the query is then of the records that hold one; the
     ``sparse`` ones among them (some records lack them) also as the field of a value said
-    ("issues in milestone v2.1").
+    ("issues in milestone v2.1"). The ``nouns`` the data gives its records
+    (core/fields.data_record_nouns) are read as "records" ("the cheapest shipment").
     ``Unsupported`` when a word has no class or the clauses do not make one certain query."""
     if re.search(r"[@#%]", instruction):
         raise _refuse("the instruction holds the reader's own marks")
+    instruction = said_as_records(instruction, nouns or {})
     instruction, unheld = unheld_field(instruction, {k.lower(): k for k in partial or {}})
     if unheld is not None:  # the records that hold a value of the field, and it is a key
         keys = {**keys, unheld: False}
@@ -874,6 +893,7 @@ def query_sentence(
     text = _ALPHA_DESC.sub(" %alphadesc ", text)  # "Z-A", "in reverse alphabetical order"
     text = _ALPHA.sub(" %alpha ", text)  # "alphabetically", "A-Z": an order of text
     text = _YES_NO.sub(" %yn ", text)  # before "/" joins fields: "yes/no", "true/false"
+    text, shapes = _answer_shapes(text, source)  # "as a JSON array": the answer's own shape
     text = _PER_RECORD.sub(
         lambda m: m[1] if m[2] in RECORD_NOUNS and m[2] not in lowered else m[0], text
     )
@@ -971,6 +991,9 @@ def query_sentence(
     )
     for pattern, word in _COMPARISONS:
         text = re.sub(rf"(?<![a-z0-9_@#])(?:{pattern})(?![a-z0-9_=])", f" #{word} ", text)
+    # "2-bedroom apartments", "with 3 servings", "with spice level 3": a number said with a key
+    # that counts or measures, the records holding it
+    text = _NUMBER_KEY.sub(lambda m: _number_key(m, lowered, keys, numbers or {}), text)
     numeric = tuple(k for k, number in keys.items() if number)
     ops: list[_Op] = [_Op("notnull", (unheld,))] if unheld is not None else []
     ops += [_Op("null", (null,))] if null is not None else []
@@ -1108,12 +1131,105 @@ def query_sentence(
         raise _refuse("a field after 'by' with no word of sorting or order")
     if any(op.kind == "fields" for op in ops):
         raise _refuse("field names that no operation uses")
+    _shaped(ops, shapes)
     return _sentence(ops, lambda key: json.dumps(key) if key.lower() in reserved else key)
+
+
+# A number said right before a key ("2-bedroom", "3 servings") or after one that "with" opens
+# or "on" opens ("with spice_level 3", "on floor 2"); see ``_number_key``.
+_NUMBER_KEY = re.compile(
+    r"(?<![\w.#@%-])(?P<n>\d+)(?:\s*-\s*|\s+)(?P<key>[a-z][a-z_]*)(?![\w-])"
+    r"|(?<![\w-])(?:with|on)\s+(?P<key2>[a-z][a-z_]*)\s+(?P<n2>\d+)(?![\w.%-])"
+)
+# Words after which a number is a count of records or a bound, not a key's value.
+_NOT_A_VALUE = frozenset({"top", "bottom", "first", "last", "limit", "than", "between", "to"})
+
+
+def _number_key(
+    m: re.Match[str],
+    lowered: Mapping[str, str],
+    keys: Mapping[str, bool],
+    numbers: Mapping[str, frozenset[int | float]],
+) -> str:
+    """ "2-bedroom" as "bedrooms #== 2", when the word names a key that is a number in every
+    record (or a number or null: ``numbers``) and nothing before the number makes it a count,
+    a bound or a rank; a number before the key only of a key that counts (a plural:
+    bedrooms, servings), a number after it ("with floor 2") of any."""
+    word, number = (m["key"], m["n"]) if m["n"] else (m["key2"], m["n2"])
+    key = _field(word, dict(lowered))
+    before = m.string[: m.start()].split()[-1:]
+    if key is None or not (keys.get(key) or key in numbers) or (before and before[0][:1] in "#@%"):
+        return m[0]
+    if before and (before[0] in _NOT_A_VALUE or _NUMBER.match(before[0])):
+        return m[0]
+    if m["n"] and not _counts_things(key):
+        return m[0]  # "2 floors" of a key floor: a count of floors, or the floor?
+    return f" {'with ' if m['key2'] else ''}{key.lower()} #== {number} "
+
+
+# The answer's shape said in JSON's words, at a clause's end ("…, as a JSON array", "as a
+# JSON object", "as JSON"): the answer is written in JSON, so the words add nothing when the
+# answer has that shape.
+_SHAPE = re.compile(
+    r"(?<![a-z0-9_])(?:as|in)\s+(?:an?\s+)?(?:(json)\s*)?(array|list|object|dict)?(?![a-z0-9_])"
+)
+_SHAPE_WORDS = {"array": "list", "list": "list", "object": "object", "dict": "object"}
+# The operations whose answer is no list of records or values, and those whose is an object.
+_NOT_A_LIST = frozenset({"count", "agg", "exists", "none", "group", "lookup", "round", "number"})
+
+
+def _answer_shapes(text: str, source: str) -> tuple[str, list[str]]:
+    """``text`` without the answer shapes said in JSON's words ("as a JSON array"), and those
+    shapes ("list", "object"; "" for "as JSON"). A shape said without "JSON" ("as a list") is
+    one only at a clause's end; "as JSON" of a payload in another format is a conversion."""
+    shapes: list[str] = []
+
+    def said(m: re.Match[str]) -> str:
+        end = m.string[m.end() :].lstrip()[:1]
+        if (m[1] is None and m[2] is None) or (m[1] and source != "json"):
+            return m[0]
+        if m[1] is None and end not in ("", ",", ".", ";", "!", "?", "\n"):
+            return m[0]
+        shapes.append(_SHAPE_WORDS.get(m[2] or "", ""))
+        return " "
+
+    return _SHAPE.sub(said, text), shapes
+
+
+def _shaped(ops: Sequence[_Op], shapes: Sequence[str]) -> None:
+    """``Unsupported`` unless the answer of ``ops`` has every shape asked for: a list (no
+    count, aggregate, yes/no, count per value or single value) or an object (a count per
+    value)."""
+    for shape in shapes:
+        kinds = {op.kind for op in ops}
+        if shape == "list" and kinds & _NOT_A_LIST:
+            raise _refuse("an array asked for of an answer that is none")
+        if shape == "object" and (not ops or ops[-1].kind != "group"):
+            raise _refuse("an object asked for of an answer that is none")
 
 
 # What a field inside an object (address.city) is read by: a filter, a count per value, the
 # distinct values (the ops follow the dotted path)
 _PATH_KINDS = frozenset({"is", "one_of", "text", "per", "group", "distinct"})
+
+
+def said_as_records(instruction: str, nouns: Mapping[str, tuple[str, tuple[str, ...]]]) -> str:
+    """``instruction`` with each of the records' own ``nouns`` written as the word it is read
+    as ("record", "records"), except where the noun begins a key's name ("room number" for
+    roomNumber: one of the words that follow it) and where it is a word of the reader's
+    classes ("order" sorts); a noun the reader knows for records (core/fields.RECORD_NOUNS)
+    is left as it is."""
+    for noun, (word, after) in sorted(nouns.items(), key=lambda item: -len(item[0])):
+        if noun in _CLOSED or noun in RECORD_NOUNS:
+            continue
+        ends = "|".join(
+            rf"{re.escape(w)}|{_SHORT[w]}" if w in _SHORT else re.escape(w) for w in after
+        )
+        key = rf"(?![\s_-]*(?:{ends})(?:e?s)?(?![a-z]))" if after else ""
+        instruction = re.sub(
+            rf"(?<![\w.$-]){re.escape(noun)}(?![\w-]){key}", word, instruction, flags=re.I
+        )
+    return instruction
 
 
 def _sentence(ops: list[_Op], name: Callable[[str], str]) -> str:
@@ -1899,6 +2015,8 @@ def _clause(
     for i, w in enumerate(words):
         if w in ("level", "levels") and i and _field(words[i - 1], keys):
             continue  # "stock level": the field's own word
+        if w in _MARKS and i and _field(w, keys) is None and _field(words[i - 1], keys) in numeric:
+            continue  # "the math score" of a key math: the mark the field holds
         key = _field(w, keys)
         if key is not None:
             fields.append(key)
@@ -2390,6 +2508,16 @@ def _verb_names(word: str, key: str) -> bool:
 _COUNT_WORDS = frozenset({"has", "have", "with", "which", "that", "who", "exactly", "only"})
 
 
+def _counts_things(key: str) -> bool:
+    """Whether a key holds how many of something there are: a plural among its words
+    (bedrooms, seatsLeft) or a last word of counting (pageCount, stock_qty); "floor" holds a
+    position, and "2 floors" is no floor 2."""
+    words = key_words(key)
+    return any(w.endswith("s") and not w.endswith("ss") for w in words) or words[-1] in (
+        "count", "number", "num", "qty", "quantity", "total", "n",
+    )  # fmt: skip
+
+
 def _said_count(
     words: Sequence[str],
     fields: Sequence[str],
@@ -2400,12 +2528,13 @@ def _said_count(
     keys: Mapping[str, str],
 ) -> bool:
     """Whether a clause says a record has a number of its one field, the number right before
-    the field's word and no word of an extreme or a comparison ("has 0 seats left")."""
+    the field's word and no word of an extreme or a comparison ("has 0 seats left"), the field
+    one that counts (``_counts_things``)."""
     if len(fields) != 1 or len(numbers) != 1 or cmps or dirs or head - _COUNT_WORDS:
         return False
     if not head & {"has", "have", "with"}:
         return False
-    return any(
+    return _counts_things(fields[0]) and any(
         w == numbers[0] and _field(words[i + 1], keys) == fields[0]
         for i, w in enumerate(words[:-1])
     )

@@ -626,8 +626,14 @@ def _noun_before(out: list[str]) -> bool:
 
 
 def _after_de(out: list[str]) -> bool:
-    """Whether the words read so far end with 的 (read as a space) after a word."""
-    return len(out) > 1 and out[-1] == " " and out[-2].strip() != ""
+    """Whether the words read so far end with a word read as nothing (的, a measure word)
+    after a word: 湖北的城市. Not after "each" (每个城市: each value of the key 城市)."""
+    return (
+        len(out) > 1
+        and out[-1] == " "
+        and out[-2].strip() != ""
+        and not "".join(out).rstrip().endswith("each")
+    )
 
 
 def _longest(text: str, i: int) -> str | None:

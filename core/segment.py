@@ -227,11 +227,13 @@ def _unfenced(full: str, slot: re.Pattern[str]) -> Iterator[Segmented]:
 # Data on the instruction's line with no colon before it: a SELECT statement after the
 # instruction's words ("pandas equivalent of SELECT …"; in Chinese it ends where Chinese text
 # starts outside quotes: 把 SELECT … 转成pandas; in a code span it ends at its backtick), or
-# JSON that runs to the line's end and parses ("can u make this yaml {"a": 1}").
+# JSON that runs to the line's end and parses ("can u make this yaml {"a": 1}"), after a word
+# of any kind and a space: a letter's, a number's ("recipes with spice level 3 [{…}]") or a
+# closing mark's, the same data read the same wherever the instruction's last word ends.
 _STATEMENT = re.compile(
     r"(?<=[ \t])(?:SELECT|select|Select)[ \t][^\n]*?[ \t](?:FROM|from|From)[ \t]"
 )
-_JSON_OPEN = re.compile(r"(?<=[A-Za-z\u3400-\u9fff][ \t])[\[{]")
+_JSON_OPEN = re.compile(r"(?<=[^\s\[\]{}:：][ \t])[\[{]")
 # a SELECT statement in a code span on the instruction's line: the backticks bound it
 # ("How do I do `SELECT … FROM …` in pandas?")
 _STATEMENT_SPAN = re.compile(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from zerolayer.core.errors import Unsupported
-from zerolayer.core.fields import resolve
+from zerolayer.core.fields import data_record_nouns, resolve
 
 KEYS = ["id", "name", "price", "score", "class", "created_at"]
 
@@ -92,3 +92,20 @@ def test_reverse_reading_falls_back_unless_one_chinese_key(
 )
 def test_glossary_words_of_people_records(written: str, keys: list[str], key: str) -> None:
     assert resolve(written, keys) == key
+
+
+def test_the_data_names_its_records() -> None:
+    records = [
+        {"roomNumber": 1, "roomType": "suite", "rate": 90},
+        {"roomNumber": 2, "roomType": "twin", "rate": 80},
+    ]
+    nouns = data_record_nouns(records)
+    assert nouns == {
+        "room": ("record", ("number", "type")),
+        "rooms": ("records", ("number", "type")),
+    }
+    assert set(data_record_nouns([{"id": 1, "x": 2}], "parcels")) == {"parcel", "parcels"}
+    # no noun: a first key that does not identify, a head that is a key or a value's word
+    assert data_record_nouns([{"city": "Oslo", "cityId": 1}]) == {}
+    assert data_record_nouns([{"boxId": 1, "box": 2}]) == {}
+    assert data_record_nouns([{"boxId": 1, "kind": "box"}]) == {}

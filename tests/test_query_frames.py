@@ -14,7 +14,12 @@ import yaml
 from zerolayer.core.engine import Engine
 from zerolayer.core.errors import Unsupported
 from zerolayer.core.messages import EngineRequest, Message, Route
-from zerolayer.core.query_frames import query_sentence, record_keys
+from zerolayer.core.query_frames import (
+    query_sentence,
+    record_keys,
+    said_as_records,
+    wrapped_records,
+)
 
 CASES: list[dict[str, Any]] = yaml.safe_load(
     (Path(__file__).parent / "cases" / "query_frames" / "cases.yaml").read_text("utf-8")
@@ -191,3 +196,19 @@ def test_extremes_of_points_in_time(values: list[str], latest: str | None) -> No
     assert query.maximum(records, field="at") == latest
     assert query.max_by(records, field="at")["at"] == latest
     assert query.min_by(records, field="at")["at"] == min(values)
+
+
+def test_records_inside_an_object_are_found_beside_scalars_only() -> None:
+    assert wrapped_records({"at": "2024", "rows": [{"a": 1}]}) == ("rows", [{"a": 1}])
+    assert wrapped_records({"rows": [{"a": 1}], "more": [{"b": 2}]}) is None
+    assert wrapped_records({"rows": [1, 2]}) is None
+    assert wrapped_records([{"a": 1}]) is None
+
+
+def test_the_records_own_nouns_are_read_as_records_but_not_in_a_key() -> None:
+    nouns = {"room": ("record", ("number",)), "rooms": ("records", ("number",))}
+    assert said_as_records("the cheapest room? room number only", nouns) == (
+        "the cheapest record? room number only"
+    )
+    assert said_as_records("rooms by rate", nouns) == "records by rate"
+    assert said_as_records("order by rate", {"order": ("record", ())}) == "order by rate"

@@ -363,7 +363,10 @@ def last(children: Children) -> list[Directive]:
 def count(children: Children) -> list[Directive]:
     """ "count the students", "how many users have plan pro": the records counted are named
     by a noun for records (core/fields.RECORD_NOUNS); any other noun ("count the duplicates")
-    says which records to count in a way the count does not read."""
+    says which records to count in a way the count does not read. A count with no condition,
+    of the records named or of nothing named ("how many are there?"), counts the items of a
+    list only (``records``): an object is not its records ("count the orders" of
+    {"orders": […]})."""
     for c in children:
         named = isinstance(c, tuple) and c[:1] == ("noun",) and c[1].isascii()
         if named and c[1].lower() not in RECORD_NOUNS:
@@ -372,7 +375,8 @@ def count(children: Children) -> list[Directive]:
                 f"'{c[1]}' does not name the records: say what to count with a condition "
                 "('how many records have …')",
             )
-    return [*_conds(children), Step("count")]
+    conds = _conds(children)
+    return [*conds, Step("count", {} if conds else {"records": True})]
 
 
 _AGGREGATES = {

@@ -246,7 +246,14 @@ OPS = (
         description="The value at a dotted path.",
     ),
     OpSpec("keys", JSON_VALUE, JSON_VALUE, query.keys, description="The keys of an object."),
-    OpSpec("count", JSON_VALUE, JSON_VALUE, query.count, description="How many items."),
+    OpSpec(
+        "count",
+        JSON_VALUE,
+        JSON_VALUE,
+        query.count,
+        params=_obj(records={"type": "boolean"}),
+        description="How many items.",
+    ),
     OpSpec(
         "exists",
         JSON_VALUE,

@@ -367,7 +367,14 @@ def exists(data: Any, *, none: bool = False) -> bool:
     return not data if none else bool(data)
 
 
-def count(data: Any) -> int:
+def count(data: Any, *, records: bool = False) -> int:
+    """How many items a list holds, or keys an object; with ``records`` (the records were
+    named: "count the orders"), a list's items only: an object holding them is not the records
+    (``Unsupported``: the query frame reads the words again, with the key that holds them)."""
+    if records and isinstance(data, Mapping):
+        raise Unsupported(
+            "query.records_inside", "the records counted are inside an object: say which key"
+        )
     if not isinstance(data, list | Mapping):
         raise OpError(f"count needs a list or an object; the data is {_kind(data)}")
     return len(data)
@@ -388,7 +395,28 @@ def _numbers(data: Any, field: str | None, op: str, *, nulls: bool = False) -> l
     return values
 
 
+# A key that says the currency of a record's sums of money ("currency", "price_currency",
+# "ccy"): records in more than one are not added up or averaged together.
+_CURRENCY = re.compile(r"(?:^|[_\s-])(?:currency|ccy)$|^(?:cur|ccy)$|[a-z]Currency$", re.I)
+
+
+def _one_currency(data: Any, op: str) -> None:
+    """``Unsupported`` when the records hold sums in more than one currency (EUR and GBP):
+    their sum or average would add amounts of different units."""
+    if not isinstance(data, list):
+        return
+    for key in {k for r in data if isinstance(r, Mapping) for k in r if isinstance(k, str)}:
+        if _CURRENCY.search(key):
+            said = {str(r.get(key)) for r in data if isinstance(r, Mapping) and r.get(key)}
+            if len(said) > 1:
+                raise Unsupported(
+                    "query.mixed_currencies",
+                    f"the {op} would add amounts in {len(said)} currencies ({key})",
+                )
+
+
 def total(data: Any, *, field: str | None = None) -> int | float:
+    _one_currency(data, "sum")
     values = _numbers(data, field, "sum")
     return (
         sum(values)
@@ -398,6 +426,7 @@ def total(data: Any, *, field: str | None = None) -> int | float:
 
 
 def average(data: Any, *, field: str | None = None) -> float:
+    _one_currency(data, "average")
     values = _numbers(data, field, "average")
     if not values:
         raise OpError("average of no values")
@@ -406,6 +435,7 @@ def average(data: Any, *, field: str | None = None) -> float:
 
 def median(data: Any, *, field: str | None = None) -> int | float:
     """The middle value (the mean of the two middle values for an even count)."""
+    _one_currency(data, "median")
     values = sorted(_numbers(data, field, "median"))
     if not values:
         raise OpError("median of no values")
