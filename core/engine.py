@@ -1302,15 +1302,26 @@ _TRAILING_WORDS = re.compile(
 )
 
 
+# A line of plain words: letters, spaces, an apostrophe or comma, a sentence's end.
+_WORDS_LINE = re.compile(r"[A-Za-z\u3400-\u9fff][A-Za-z\u3400-\u9fff' ,，]{0,78}[.!。！]?")
+
+
 def _words_after_data(reading: _Reading, exc: PayloadError) -> bool:
     """Whether a payload error points just after a whole JSON value, at one short line of
-    words that ends the payload ('{"a": 1}. Thanks!', '{"a": 1} (keep key order)')."""
+    words that ends the payload ('{"a": 1}. Thanks!', '{"a": 1} (keep key order)'), or on
+    the payload's last line when that line is plain words (any format)."""
     if exc.line is None or exc.column is None or not reading.segmented.payloads:
         return False
     text = reading.segmented.payloads[0].text
     lines = text.split("\n")
     if exc.line > len(lines):
         return False
+    if exc.line == len(text.rstrip("\n").split("\n")) > 1 and _WORDS_LINE.fullmatch(
+        lines[exc.line - 1].strip()
+    ):
+        # the error is on the payload's last line, a line of plain words ("SELECT … FROM t
+        # \nThanks!"): whatever the format, the data ended before the user's words
+        return True
     offset = sum(len(line) + 1 for line in lines[: exc.line - 1]) + exc.column - 1
     head, rest = text[:offset], text[offset:].strip()
     if not head.strip() or not _TRAILING_WORDS.fullmatch(rest):

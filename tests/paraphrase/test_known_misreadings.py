@@ -78,6 +78,10 @@ def test_a_source_the_chain_writes_is_not_a_conflict(
         'JSON to YAML: {"a": 1} (keep key order)',
         'Convert this JSON to YAML:\n{"a": 1}\nThanks!',
         '转成YAML：{"a": 1}。谢谢',
+        # any format: an error at the start of a last line of words is the data's end
+        "SQL to pandas, please: SELECT status, MAX(amount) AS top FROM orders GROUP BY status\n"
+        "Thanks!",
+        "Python to TypeScript: def f(x):\n    return x\n\nprint(f(1))\nThank you",
     ],
 )
 def test_words_after_whole_data_are_not_a_payload_error(engine: Engine, message: str) -> None:
@@ -93,6 +97,7 @@ def test_words_after_whole_data_are_not_a_payload_error(engine: Engine, message:
         'Convert this JSON to YAML:\n{"a": 1} {"b": 2}',
         'Convert this JSON to YAML:\n{"a": 1}\n{"b": 2}',
         '把这段JSON转成YAML：{"a": tru}',
+        "SQL to pandas: SELECT status FROM orders\nWHER amount > 1",
     ],
 )
 def test_malformed_data_is_still_a_positioned_error(engine: Engine, message: str) -> None:
