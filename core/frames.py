@@ -145,6 +145,7 @@ BENIGN_ZH = _words(
     输出 生成 返回 给出 弄 弄成 做 做成 来 下 内容 文本 数据
     对象 数组 片段 结果 形式 怎么写 可以 能 能否 请 麻烦 谢谢 就行 即可 就好 一段 把 将
     是什么 是啥 什么样 长什么样 会是 这条 这句 该 此 写出 写出来 根据
+    您好 你好 嗨 哈喽 早上好 多谢 谢啦 感谢
     """
 )
 # Chinese words that name the source: the format follows (从Markdown转为HTML).
@@ -608,6 +609,11 @@ def _in_context(words: list[Word]) -> list[Word]:
     asks for the answer, which opens a clause ("parse this YAML and give me the JSON")."""
     out = list(words)
     for i, w in enumerate(words):
+        if w.kind is Kind.OPEN and w.text.lower() == "should" and _states_option(words, i):
+            # "lists should be block style": an option stated of a part of the answer, read
+            # by the grammar as the island's words
+            out[i] = Word(w.text, Kind.OTHER, w.start, w.end)
+            continue
         if w.kind is not Kind.OTHER and w.text.lower() != "valid":
             continue
         low = w.text.lower()
@@ -629,6 +635,24 @@ def _in_context(words: list[Word]) -> list[Word]:
         ):
             out[i] = Word(w.text, Kind.BENIGN, w.start, w.end)
     return out
+
+
+# What an option is stated of ("lists should be block style", "keys should be sorted"): the
+# parts of a converted document an option of the grammar shapes.
+_OPTION_SUBJECTS = _words(
+    "lists arrays sequences items keys strings values indentation indent quotes output"
+)
+
+
+def _states_option(words: Sequence[Word], i: int) -> bool:
+    """Whether "should" at ``words[i]`` states an option: right after a part of the answer,
+    right before "be", with no question mark ending the clause."""
+    if i < 1 or words[i - 1].text.lower() not in _OPTION_SUBJECTS:
+        return False
+    if i + 1 >= len(words) or words[i + 1].text.lower() != "be":
+        return False
+    end = next((j for j in range(i, len(words)) if words[j].kind is Kind.SEP), len(words))
+    return end == len(words) or words[end].text not in "?？"
 
 
 def _island(text: str, clause: Sequence[Word]) -> str:
