@@ -1306,21 +1306,31 @@ _TRAILING_WORDS = re.compile(
 _WORDS_LINE = re.compile(r"[A-Za-z\u3400-\u9fff][A-Za-z\u3400-\u9fff' ,，]{0,78}[.!。！]?")
 
 
+_SENTENCE_ENDS = re.compile(r"[.!。！]$")
+_THANKS = re.compile(r"(?i)(?:thanks|thank\s+you|thx|cheers|ty)\b|谢谢|多谢|感谢")
+
+
 def _words_after_data(reading: _Reading, exc: PayloadError) -> bool:
     """Whether a payload error points just after a whole JSON value, at one short line of
     words that ends the payload ('{"a": 1}. Thanks!', '{"a": 1} (keep key order)'), or on
-    the payload's last line when that line is plain words (any format)."""
+    an unfenced payload's last line when that line is a sentence or thanks (any format)."""
     if exc.line is None or exc.column is None or not reading.segmented.payloads:
         return False
     text = reading.segmented.payloads[0].text
     lines = text.split("\n")
     if exc.line > len(lines):
         return False
-    if exc.line == len(text.rstrip("\n").split("\n")) > 1 and _WORDS_LINE.fullmatch(
-        lines[exc.line - 1].strip()
+    last = lines[exc.line - 1]
+    if (
+        reading.segmented.how not in ("fenced", "explicit", "convert-block")
+        and exc.line == len(text.rstrip("\n").split("\n")) > 1
+        and last == last.lstrip()
+        and _WORDS_LINE.fullmatch(last.strip())
+        and (_SENTENCE_ENDS.search(last.strip()) or _THANKS.match(last))
     ):
-        # the error is on the payload's last line, a line of plain words ("SELECT … FROM t
-        # \nThanks!"): whatever the format, the data ended before the user's words
+        # the error is on an unfenced payload's last line, a sentence of plain words or
+        # thanks ("SELECT … FROM t\nThanks!"): whatever the format, the data ended before
+        # the user's words (a fence carries exactly its lines: those are data)
         return True
     offset = sum(len(line) + 1 for line in lines[: exc.line - 1]) + exc.column - 1
     head, rest = text[:offset], text[offset:].strip()
