@@ -108,7 +108,7 @@ BENIGN_EN = _words(
     blocks structure contents body listing instead out syntax notation but rendition love markup
     prefer changelog manifest excerpt passage section wrote written response readme
     help go ahead asap urgently parse parsed decode decoded take grab mind see bit piece
-    chunk
+    chunk task job
     """
 )
 # A polite opener that asks a yes/no question only in form ("would you mind …", "would you

@@ -104,3 +104,37 @@ def test_malformed_data_is_still_a_positioned_error(engine: Engine, message: str
     result = engine.run(EngineRequest.from_instruction(message))
     assert result.route is Route.ERROR
     assert result.error is not None and getattr(result.error, "line", None) is not None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the data's first paragraph right under the instruction's sentence, which the grammar
+        # reads as nothing: it may be the instruction's or the data's (was answered with the
+        # second paragraph alone)
+        "Rewrite this Markdown as HTML.\nHello there\n\nMore text",
+        "Rewrite this Markdown as HTML.\nSome text here\n\nMore text",
+    ],
+)
+def test_a_paragraph_under_the_instruction_is_ambiguous(engine: Engine, message: str) -> None:
+    result = engine.run(EngineRequest.from_instruction(message))
+    assert (result.route, result.reason) == (Route.FALLBACK, "segment.ambiguous")
+
+
+@pytest.mark.parametrize(
+    ("message", "output"),
+    [
+        # a sentence on the first line, the data on the next with no blank line between
+        (
+            "Rewrite this Markdown as HTML.\n## Setup\n\n1. Install Python",
+            "<h2>Setup</h2>\n<ol>\n<li>Install Python</li>\n</ol>\n",
+        ),
+        # lines the grammar reads as options stay instruction
+        ("Convert this YAML to JSON.\nSort the keys.\n\nb: 1\na: 2", '{\n  "a": 2,\n  "b": 1\n}'),
+        # a template's "System:" label and a task noun say nothing
+        ('System: conversion task. convert this json to yaml\n\n"""\n{"a": 1}\n"""', "a: 1\n"),
+    ],
+)
+def test_the_data_under_a_first_line_sentence(engine: Engine, message: str, output: str) -> None:
+    result = engine.run(EngineRequest.from_instruction(message))
+    assert (result.route, result.output) == (Route.DETERMINISTIC, output)
