@@ -632,6 +632,13 @@ class Engine:
                     f"the payload ends in {sentence!r}, which reads as an instruction too: "
                     "fence the payload, or put all of the instruction before it",
                 )
+            if self._head_may_be_data(candidate, directives):
+                raise Unsupported(
+                    "segment.ambiguous",
+                    "the lines under the instruction's first sentence may be the data's first "
+                    "paragraph: put a blank line or a colon between the instruction and the "
+                    "data, or fence it",
+                )
             opening = first_sentence(candidate)
             if opening and self._asks_operation(opening):
                 raise Unsupported(
@@ -918,6 +925,35 @@ class Engine:
         except (Unsupported, PlanError):
             pass
         return is_one_sentence(candidate, sentence) or self._asks_operation(sentence)
+
+    def _head_may_be_data(self, candidate: Segmented, directives: tuple[Directive, ...]) -> bool:
+        """Whether a reading whose instruction runs over several lines before a blank line
+        ("Render this Markdown as HTML.\nHello there\n\n# Title") may have taken the data's
+        first paragraph as instruction: its first line is a sentence that asks for an
+        operation alone, the grammar reads nothing in the lines after it, and the payload's
+        format takes any text (Markdown), so nothing tells the two readings apart."""
+        if candidate.how != "after" or "\n" not in candidate.instruction.strip():
+            return False
+        first, _, rest = candidate.instruction.strip().partition("\n")
+        if not _SENTENCE_ENDS.search(first.rstrip()) or not rest.strip():
+            return False
+        formats = {d.format.lower() for d in directives if isinstance(d, Source)}
+        formats |= {(p.lang or "").lower() for p in candidate.payloads}
+        steps = [d for d in directives if isinstance(d, Step)]
+        spec = self.registry.ops.get(steps[0].op) if steps else None
+        if spec is not None:
+            formats.add(spec.input_type.rsplit("-", 1)[0])  # markdown-text: markdown
+        if not formats & _TAKES_ANY_TEXT:
+            return False
+        return self._asks_operation(first) and not self._says_anything(rest)
+
+    def _says_anything(self, sentence: str) -> bool:
+        """Whether the grammar reads ``sentence`` on its own as an operation or an option."""
+        written = normalise(sentence)
+        try:
+            return bool(self._parse_surface(self.surface.canonical(written), written))
+        except Unsupported:
+            return False
 
     def _asks_operation(self, sentence: str) -> bool:
         """Whether the grammar reads ``sentence`` on its own as asking for an operation."""
@@ -1358,15 +1394,36 @@ _TRAILING_WORDS = re.compile(
 )
 
 
+# A line of plain words: letters, spaces, an apostrophe or comma, a sentence's end.
+_WORDS_LINE = re.compile(r"[A-Za-z\u3400-\u9fff][A-Za-z\u3400-\u9fff' ,，]{0,78}[.!。！]?")
+
+
+_SENTENCE_ENDS = re.compile(r"[.!。！]$")
+_THANKS = re.compile(r"(?i)(?:thanks|thank\s+you|thx|cheers|ty)\b|谢谢|多谢|感谢")
+
+
 def _words_after_data(reading: _Reading, exc: PayloadError) -> bool:
     """Whether a payload error points just after a whole JSON value, at one short line of
-    words that ends the payload ('{"a": 1}. Thanks!', '{"a": 1} (keep key order)')."""
+    words that ends the payload ('{"a": 1}. Thanks!', '{"a": 1} (keep key order)'), or on
+    an unfenced payload's last line when that line is a sentence or thanks (any format)."""
     if exc.line is None or exc.column is None or not reading.segmented.payloads:
         return False
     text = reading.segmented.payloads[0].text
     lines = text.split("\n")
     if exc.line > len(lines):
         return False
+    last = lines[exc.line - 1]
+    if (
+        reading.segmented.how not in ("fenced", "explicit", "convert-block")
+        and exc.line == len(text.rstrip("\n").split("\n")) > 1
+        and last == last.lstrip()
+        and _WORDS_LINE.fullmatch(last.strip())
+        and (_SENTENCE_ENDS.search(last.strip()) or _THANKS.match(last))
+    ):
+        # the error is on an unfenced payload's last line, a sentence of plain words or
+        # thanks ("SELECT … FROM t\nThanks!"): whatever the format, the data ended before
+        # the user's words (a fence carries exactly its lines: those are data)
+        return True
     offset = sum(len(line) + 1 for line in lines[: exc.line - 1]) + exc.column - 1
     head, rest = text[:offset], text[offset:].strip()
     if not head.strip() or not _TRAILING_WORDS.fullmatch(rest):
@@ -1395,6 +1452,8 @@ def _points_at(instruction: str, fmt: str) -> bool:
 _FRAME_MAX_CHARS = 2000
 # formats whose readers take any line of text: a line reading as one of them says nothing
 _CLAIMS_ANY_TEXT = frozenset({"yaml", "yml", "markdown", "md", "csv", "text"})
+# formats in which any lines of text, one paragraph after another, are a document
+_TAKES_ANY_TEXT = frozenset({"markdown", "md", "text"})
 _LETTERS = re.compile(r"[A-Za-z]+")
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 _SYSTEM_INSTRUCTION_MAX = 400  # a system prompt longer than this is not one instruction

@@ -108,7 +108,7 @@ BENIGN_EN = _words(
     blocks structure contents body listing instead out syntax notation but rendition love markup
     prefer changelog manifest excerpt passage section wrote written response readme
     help go ahead asap urgently parse parsed decode decoded take grab mind see bit piece
-    chunk
+    chunk task job
     """
 )
 # A polite opener that asks a yes/no question only in form ("would you mind …", "would you
@@ -120,7 +120,8 @@ _OPENER = re.compile(
     # "how would this look in TypeScript?", "how do I do this in pandas?": a question that
     # asks for the payload in another form (a request word follows), not how something works
     r"|\bhow\s+(?:would|will|does|do|can|could|should|might)\s+(?:i|we|you|one|this|it|that)"
-    r"(?=\s+(?:look|do|write|express|say|render|port|convert|translate|rewrite)\b)"
+    r"(?=\s+(?:look|do|write|express|say|render|port|convert|translate|rewrite)\b"
+    r"|\s+be\s+(?:written|expressed|represented|rendered|done)\s+(?:in|as)\b)"
 )
 # Words that ask for something open (an explanation, an opinion, a judgement): never benign.
 OPEN_EN = _words(
@@ -144,6 +145,7 @@ BENIGN_ZH = _words(
     输出 生成 返回 给出 弄 弄成 做 做成 来 下 内容 文本 数据
     对象 数组 片段 结果 形式 怎么写 可以 能 能否 请 麻烦 谢谢 就行 即可 就好 一段 把 将
     是什么 是啥 什么样 长什么样 会是 这条 这句 该 此 写出 写出来 根据
+    您好 你好 嗨 哈喽 早上好 多谢 谢啦 感谢
     """
 )
 # Chinese words that name the source: the format follows (从Markdown转为HTML).
@@ -199,7 +201,8 @@ CHANGE_EN = inflections(CHANGE_VERBS)
 INTERJECTIONS = _words(
     """
     great cool nice awesome perfect alright right sure yes yeah yep ok okay thanks thank
-    got gotcha good fine lovely excellent brilliant much very lot appreciated
+    got gotcha good fine lovely excellent brilliant much very lot appreciated morning
+    evening afternoon howdy hiya greetings
     """
 )
 # Words that a direction word follows in a phrasal verb ("port this over to YAML", "move it
@@ -271,6 +274,13 @@ class FrameReader:
         self._parse = parse
         self._screened = lru_cache(maxsize=4096)(self._screen_text)
         self._part_only = _part_only_pattern({n for n in nouns if n.isascii()} - BENIGN_EN)
+        # "what's the YAML for this JSON", "what is the HTML of this markdown": a question that
+        # asks for the payload's text in a format, with a pointing word after "for" or "of"
+        names = "|".join(sorted((re.escape(f) for f in self.formats), key=len, reverse=True))
+        self._what_the = re.compile(
+            rf"(?i)\bwhat(?:'s|’s|s|\s+is)(?=\s+the\s+(?:{names})\s+(?:for|of)\s+"
+            r"(?:this|that|these|the|my|our)\b)"
+        )
 
     # ---- words ---------------------------------------------------------------------------
 
@@ -278,7 +288,9 @@ class FrameReader:
         low = text.lower()
         if "you" in low or "advance" in low or "how" in low:  # a polite phrase: benign
             text = _OPENER.sub(lambda m: "please".ljust(len(m.group(0))), text)
-        if "的" in text:  # 从我们API拿到的, 同事发给我的, 放到我们的wiki上: asides
+        if "what" in low:  # "what's the YAML for this JSON?": asks for the target's text
+            text = self._what_the.sub(lambda m: "give".ljust(len(m.group(0))), text)
+        if "的" in text or "在" in text or "到" in text:  # 从API拿到的, 同事发给我的, 放到wiki上
             text = _ASIDE_ZH.sub(self._zh_aside, text)
         out: list[Word] = []
         at = 0
@@ -293,9 +305,11 @@ class FrameReader:
     def _zh_aside(self, m: re.Match[str]) -> str:
         """A Chinese aside blanked out, unless what it names holds a format's name, a digit
         or a word that picks a part of the data (then it is kept, and read word by word)."""
-        named = (m.group("from") or m.group("made") or m.group("to") or "").lower()
+        named = (
+            m.group("from") or m.group("made") or m.group("src") or m.group("to") or ""
+        ).lower()
         if any(f in named for f in self.formats if len(f) > 1) or re.search(
-            r"\d|第|前|每|所有|部分|字段|键|值|行|列|条", named
+            r"\d|第|前|每|所有|部分|字段|键|值|行|列|条|哪|什么|谁|几", named
         ):
             return m.group(0)
         return " " * len(m.group(0))
@@ -377,7 +391,8 @@ class FrameReader:
         readers whose sniffers claim it). ``polite``: the words as written ask politely
         (``asks_politely``), so a format named alone is the target. ``payload``: its text
         (an aside that names a word of it picks a part of it, and is no aside)."""
-        words = _without_asides(_without_purpose(self.words(text)), payload)
+        words, wanted = _without_readers(self.words(text), payload)
+        words = _without_asides(_without_purpose(words), payload)
         self._screen(words)
         slots: list[Word] = []
         islands: list[str] = []
@@ -416,7 +431,13 @@ class FrameReader:
             )
         ):
             raise _refuse("a format name alone does not say what to do with the payload")
+        if len(wanted) == 1 and not any(w.kind in (Kind.FORMAT, Kind.TARGET) for w in slots):
+            # "Our frontend only reads JSON, can you convert this?": the target is the format
+            # the program takes
+            slots.append(Word(next(iter(wanted)), Kind.FORMAT, 0, 0, next(iter(wanted))))
         source, target = self._slots(slots, payload_formats)
+        if wanted and wanted != {target}:
+            raise _refuse("a program of the user's takes another format than the target")
         return Frame(source, target, tuple(islands))
 
     def screen(
@@ -588,6 +609,11 @@ def _in_context(words: list[Word]) -> list[Word]:
     asks for the answer, which opens a clause ("parse this YAML and give me the JSON")."""
     out = list(words)
     for i, w in enumerate(words):
+        if w.kind is Kind.OPEN and w.text.lower() == "should" and _states_option(words, i):
+            # "lists should be block style": an option stated of a part of the answer, read
+            # by the grammar as the island's words
+            out[i] = Word(w.text, Kind.OTHER, w.start, w.end)
+            continue
         if w.kind is not Kind.OTHER and w.text.lower() != "valid":
             continue
         low = w.text.lower()
@@ -609,6 +635,24 @@ def _in_context(words: list[Word]) -> list[Word]:
         ):
             out[i] = Word(w.text, Kind.BENIGN, w.start, w.end)
     return out
+
+
+# What an option is stated of ("lists should be block style", "keys should be sorted"): the
+# parts of a converted document an option of the grammar shapes.
+_OPTION_SUBJECTS = _words(
+    "lists arrays sequences items keys strings values indentation indent quotes output"
+)
+
+
+def _states_option(words: Sequence[Word], i: int) -> bool:
+    """Whether "should" at ``words[i]`` states an option: right after a part of the answer,
+    right before "be", with no question mark ending the clause."""
+    if i < 1 or words[i - 1].text.lower() not in _OPTION_SUBJECTS:
+        return False
+    if i + 1 >= len(words) or words[i + 1].text.lower() != "be":
+        return False
+    end = next((j for j in range(i, len(words)) if words[j].kind is Kind.SEP), len(words))
+    return end == len(words) or words[end].text not in "?？"
 
 
 def _island(text: str, clause: Sequence[Word]) -> str:
@@ -739,7 +783,8 @@ _ORIGINS = _words(
     department office machine laptop computer phone browser devtools terminal export exports
     response responses integration provider platform stack monolith microservice
     microservices container pod framework device devices sensor sensors firmware upstream
-    internet web somewhere someone somebody work
+    internet web somewhere someone somebody work folder folders directory directories drive
+    engine
     """
 )
 # Places the answer goes (not people: "for my boss" may ask for it made to suit a reader).
@@ -748,6 +793,7 @@ _DESTINATIONS = _words(
     wiki docs documentation blog website site homepage readme repo repository project app
     service config configs deployment pipeline cluster notes slides newsletter ticket pr
     codebase frontend backend dashboard portal cms server servers environment post posts
+    engine newsletter email emails page pages site
     """
 )
 _AGENTS = _words(
@@ -764,6 +810,7 @@ _GETTING = _words(
     """
 )
 _SENDING = _words("sent gave shared forwarded passed emailed handed posted showed")
+_GOING = _words("goes go going")
 _RECIPIENTS = _words("me us")
 # What the assistant did with a payload it gave: "the JSON you gave me", "the yaml you wrote".
 _YOU_MADE = _SENDING | _words("wrote made generated produced provided created drafted")
@@ -786,20 +833,86 @@ _PAYLOAD_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*")
 _ZH_OURS = r"(?:我们|咱们|我|公司|团队)的?"
 _ZH_END = r"(?=[\s，。；！？,.;!?]|$)"
 _ZH_PLACE = r"[A-Za-z\u3400-\u9fff]{1,8}?"
+# a place named before 返回的 + a format ("接口返回的JSON"): no pointing or direction word in it
+_ZH_BARE_PLACE = r"(?:(?![把将这那段个份下以的转成为从是给])[A-Za-z\u3400-\u9fff]){1,8}?"
 _ASIDE_ZH = re.compile(
-    rf"(?:这|它)?是?从{_ZH_OURS}(?P<from>{_ZH_PLACE})"
-    r"(?:拿到|获取|导出|复制|下载|得到|返回|取到|拉到)的"
-    rf"|(?:这|它)?是{_ZH_OURS}(?P<made>{_ZH_PLACE})(?:返回|导出|生成|给|发)的{_ZH_END}"
+    rf"(?:这|它)?是?从(?:{_ZH_OURS})?(?P<from>{_ZH_PLACE})(?:里|中|上)?"
+    r"(?:拿到|获取|导出|复制|下载|得到|返回|取到|拉到|拷出来|复制出来|拿出来|导出来|拷过来|拿|拷)的"
+    rf"|(?:这|它)?是(?:{_ZH_OURS})?(?P<made>{_ZH_PLACE})(?:返回|导出|生成|给|发)的(?:数据|内容)?{_ZH_END}"
+    rf"|(?P<src>{_ZH_BARE_PLACE})(?:返回|导出|生成)的(?=[A-Za-z])"
     r"|(?:同事|老板|客户|朋友|供应商|领导|同学|组长|后端|前端|运维)刚?(?:发给我|发来|给我|传给我|发我)的"
-    rf"|要?(?:放到|贴到|放在|贴在|用在|发到|发布到){_ZH_OURS}(?P<to>{_ZH_PLACE})(?:上|里|中)?{_ZH_END}"
+    rf"|要?(?:放到|贴到|放在|贴在|用在|发到|发布到)(?:{_ZH_OURS})?(?P<to>{_ZH_PLACE})(?:上|里|中)?{_ZH_END}"
 )
+
+
+# A sentence that says a program of the user's takes the target format ("Our dashboard only
+# imports JSON", "our email tool wants HTML", "the frontend reads JSON"): an owner, one or two
+# words naming the program, "only" or "just" or none, a verb of taking in its -s form and one
+# format, ending its clause. It names where the answer goes: its format must be the target.
+_TAKING = _words(
+    """
+    reads imports accepts wants takes expects needs understands supports speaks handles ingests
+    consumes parses loads eats
+    """
+)
+_ONLY = _words("only just")
+
+
+def _without_readers(words: list[Word], payload: str) -> tuple[list[Word], frozenset[str]]:
+    """``words`` less the sentences that say a program of the user's takes a format (see
+    ``_TAKING``), and the formats they name."""
+    if not any(w.text.lower() in _TAKING for w in words):
+        return words, frozenset()
+    in_payload = {m.group(0).lower() for m in _PAYLOAD_WORD.finditer(payload[:65536])}
+    out: list[Word] = []
+    wanted: set[str] = set()
+    i = 0
+    while i < len(words):
+        end = _reader_clause_end(words, i, in_payload)
+        if end is None:
+            out.append(words[i])
+            i += 1
+            continue
+        wanted.add(str(words[end - 1].value))
+        i = end
+    return out, frozenset(wanted)
+
+
+def _reader_clause_end(words: Sequence[Word], i: int, in_payload: set[str]) -> int | None:
+    """Where a sentence of a program that takes a format, starting at ``words[i]``, ends."""
+    if words[i].text.lower() not in _READER_OWNERS or (i > 0 and words[i - 1].kind is not Kind.SEP):
+        return None
+    for verb in (i + 2, i + 3):
+        named = words[i + 1 : verb]
+        if not named or not all(
+            w.kind in (Kind.BENIGN, Kind.OTHER)
+            and w.text.isalpha()
+            and w.text.lower() not in _PICKING
+            and w.text.lower() not in in_payload
+            and w.text.lower() not in _ONLY
+            for w in named
+        ):
+            continue
+        at = verb + 1 if verb < len(words) and words[verb].text.lower() in _ONLY else verb
+        if at < len(words) and words[at].text.lower() in _TAKING:
+            fmt = at + 1
+            if (
+                fmt < len(words)
+                and words[fmt].kind is Kind.FORMAT
+                and (fmt + 1 == len(words) or words[fmt + 1].kind is Kind.SEP)
+            ):
+                return fmt + 1
+    return None
 
 
 def _without_asides(words: list[Word], payload: str) -> list[Word]:
     """``words`` less the asides of provenance and destination (see ``_ORIGINS``), and the
     brackets an aside filled ("(exported from Postman)")."""
     if not any(
-        w.text.lower() in ("from", "for", "you") or w.text.lower() in _SENDING for w in words
+        w.text.lower() in ("from", "for", "you")
+        or w.text.lower() in _SENDING
+        or w.text.lower() in _GOING
+        for w in words
     ):
         return words
     in_payload = {m.group(0).lower() for m in _PAYLOAD_WORD.finditer(payload[:65536])}
@@ -825,6 +938,12 @@ def _without_asides(words: list[Word], payload: str) -> list[Word]:
 def _aside_end(words: Sequence[Word], i: int, in_payload: set[str]) -> int | None:
     """Where an aside that starts at ``words[i]`` ends (the index after it), or None."""
     low = words[i].text.lower()
+    if low in _GOING and i + 1 < len(words) and words[i + 1].text.lower() in _PLACES:
+        # "this goes into the company newsletter": where the answer goes, ending its clause
+        for end in reversed(_noun_phrases(words, i + 2, _DESTINATIONS, False, in_payload)):
+            if end == len(words) or words[end].kind is Kind.SEP:
+                return end
+        return None
     if low in ("from", "for"):
         heads = _ORIGINS if low == "from" else _DESTINATIONS
         for end in reversed(_noun_phrases(words, i + 1, heads, low == "from", in_payload)):

@@ -46,7 +46,7 @@ LANG_ALIASES = {
 # what to do.
 _LABEL_WORD = (
     r"(?:task|instructions?|request|input|output|query|prompt|answer|response|result|format|"
-    r"expected|任务|输入|输出|指令|要求|格式|回答|答案|结果)"
+    r"expected|system|任务|输入|输出|指令|要求|格式|回答|答案|结果|系统)"
 )
 TEMPLATE_LABEL = rf"{_LABEL_WORD}(?:[ \t]*{_LABEL_WORD}){{0,2}}"
 # a label in brackets, as some templates write it ("【输入】", "[Task]")

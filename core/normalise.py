@@ -62,6 +62,8 @@ _FILLER = re.compile(
     r"|\b(?:please|pls|kindly)\b[,]?\s*|(?<![A-Za-z])(?:thanks|thank you)[.!]?\s*$"
     r"|请你|请帮我|请|帮我|帮忙|麻烦你|麻烦|劳驾|谢谢[。!]?)"
 )
+# A separable verb with a measure word or particle inside it (排个序, 排下序, 排一下序): the verb.
+_SEPARATED_VERB = re.compile(r"排(?:一?下|个)序")
 # Words without one of which an ASCII text has no filler.
 _FILLER_CUES = ("please", "pls", "kindly", "thank")
 # "use" opening an option clause ("…, use 4-space indentation", "… — use GFM", "…, but use
@@ -163,6 +165,8 @@ def _normalise(text: str) -> str:
     if not ascii_only:
         text = unicodedata.normalize("NFKC", text).translate(_PUNCT)
         text = _CN_NUMBER.sub(_replace_numeral, text)
+        if "序" in text:
+            text = _SEPARATED_VERB.sub("排序", text)
     low = text.lower() if ascii_only else ""
     if not ascii_only or any(word in low for word in _EN_NUMBERS):
         text = _EN_NUMBER.sub(lambda m: _EN_NUMBERS[m.group(1).lower()], text)

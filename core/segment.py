@@ -219,6 +219,10 @@ def _unfenced(full: str, slot: re.Pattern[str]) -> Iterator[Segmented]:
         yield from _before_closing(text, breaks, last)
         data = _labelled(*_without_lead_in(body + "\n", slot), slot)
         yield Segmented(last.strip(), (data,), before=body, how="before")
+        if not colon and "\n" in head.strip() and _SENTENCE_END.search(first_line.rstrip()):
+            # "Rewrite this Markdown as HTML.\n## Setup\n\n1. …": a sentence ended on the
+            # first line, the data on the next one with no blank line between
+            yield Segmented(first_line.strip(), (Payload(rest + end),), how="first-line")
     elif rest.strip() and not colon:
         yield Segmented(first_line.strip(), (Payload(rest + end),), how="first-line")
     yield Segmented(text.strip(), (), how="plain")

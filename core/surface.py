@@ -414,10 +414,13 @@ def _key_start(text: str, at: int) -> bool:
 # "Act as an expert developer.", 你是一个数据助手。) says who answers, not what to do: dropped
 # when an instruction follows it.
 _PERSONA_CUE = re.compile(r"(?i)\s*(?:you\s+are|you're|act\s+as|你是)")
-# A Chinese role clause may end at a colon or a comma too (你是格式转换助手：把…), when it names no
-# format and asks nothing (你是否…, 你是不是…).
+# A role clause may end at a colon (Chinese: or a comma) too (你是格式转换助手：把…), when it
+# names no format and asks nothing (你是否…, 你是不是…).
 _PERSONA = re.compile(
     r"(?i)^\s*(?:(?:you\s+are|you're|act\s+as)\b[^.!?\n]{1,80}[.!?]"
+    # an English role may end at a colon too ("You are a code migration assistant: rewrite
+    # …"), when it names what the model is (an article), not what it is given
+    r"|(?:you\s+are|you're|act\s+as)\s+(?:a|an|the|my|our)\s[^.!?\n:：]{1,60}[:：]"
     r"|你是[^。！？.!?\n]{1,40}[。！？.!?]|你是(?![否不])[^。！？.!?\n,，:：吗]{1,24}[,，:：])"
     r"\s*(?=\S)"
 )
@@ -434,6 +437,11 @@ _REFERENCE = re.compile(
     # YAML document the user provides", 用户发来的JSON, 用户的Markdown)
     r"|(?:\b(?:that|which)\s+)?\bthe\s+user\s+(?:sends|provides|gives|pastes|submits|shares|"
     r"posts|enters|supplies)(?:\s+(?:you|to\s+you))?\b"
+    # "the user's Markdown", "the Markdown in the user message", "whatever JSON the user
+    # sends": the user's words, said as a system prompt says them
+    r"|\bthe\s+user(?:'s|’s)(?=\s+[A-Za-z])"
+    r"|\b(?:in|from)\s+(?:the|each|every)\s+user(?:'s|’s)?\s+(?:message|input|turn)s?\b"
+    r"|\bwhatever(?=\s+[A-Za-z]+\s+(?:the\s+user|i)\s)"
     r"|用户(?:发来|发给你|发送|提供|给出|输入|贴出|给你)?的(?=\s*[A-Za-z])"
 )
 _REFERENCE_CUES = re.compile(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from zerolayer.core.plan import Directive, Source, Step
+from zerolayer.core.plan import Directive, Option, Source, Step
 
 Children = list[Any]
 
@@ -53,4 +53,5 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "pyts_convert": convert,
     "pyts_jsdoc": _const([Step(JSDOC)]),
     "pyts_option": _const([]),
+    "pyts_code_only": _const([Option("typescript_code_only", True)]),
 }

@@ -50,10 +50,13 @@ def read_python(text: str) -> ast.Module:
     return parse_python(text)
 
 
-def to_typescript(tree: ast.Module, *, code_only: bool = True) -> str:
+def to_typescript(
+    tree: ast.Module, *, code_only: bool = True, typescript_code_only: bool = True
+) -> str:
     """A TypeScript program that prints exactly what the Python program prints.
 
-    ``code_only`` ("only the code", 只给代码) restates what the answer always is.
+    ``code_only`` ("only the code", 只给代码) and ``typescript_code_only`` ("Respond with the
+    TypeScript code only") restate what the answer always is.
     """
     return python_to_typescript(tree)
 
@@ -170,7 +173,13 @@ OPS = (
             "Translate a Python program into a TypeScript program that prints exactly the same "
             "output; constructs outside the supported subset fall back with a named reason."
         ),
-        params={"type": "object", "properties": {"code_only": {"const": True}}},
+        params={
+            "type": "object",
+            "properties": {
+                "code_only": {"const": True},
+                "typescript_code_only": {"const": True},
+            },
+        },
         verify=verify_typescript,
     ),
     OpSpec(

@@ -135,6 +135,19 @@ def _const(value: list[Directive]) -> Callable[[Children], list[Directive]]:
     return lambda _children: list(value)
 
 
+_NAMES_LANGUAGE = re.compile(r"(?i)pandas|python")
+
+
+def _code_only(children: Children) -> list[Directive]:
+    """ "only the code" restates any code answer; "only the Python code" names the pandas
+    answer's language, an option of the SQL translation alone (a request for TypeScript
+    that says it falls back: the option is unused there)."""
+    text = " ".join(str(c) for c in children if isinstance(c, Token))
+    if _NAMES_LANGUAGE.search(text):
+        return [Option("pandas_code_only", True)]
+    return [Option("code_only", True)]
+
+
 TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "sql_src": src,
     "sql_query": query,
@@ -145,5 +158,5 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "sql_use_query": _const([Option("use_query", True)]),
     "sql_no_query": _const([Option("use_query", False)]),
     "sql_dialect": dialect,
-    "sql_code_only": _const([Option("code_only", True)]),
+    "sql_code_only": _code_only,
 }

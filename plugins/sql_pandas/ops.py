@@ -91,10 +91,12 @@ def to_pandas(
     use_query: bool = False,
     schema: dict[str, list[str]] | None = None,
     code_only: bool = True,
+    pandas_code_only: bool = True,
 ) -> str:
     """Python source computing ``sql``'s result with pandas (see docs/sql_pandas.md).
 
-    ``code_only`` restates what the answer always is (the code, without explanations).
+    ``code_only`` and ``pandas_code_only`` ("only the Python code") restate what the answer
+    always is (the code, without explanations).
     """
     try:
         code = translate_sql(
@@ -229,6 +231,7 @@ OPS = (
                 "df_name": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
                 "use_query": {"type": "boolean"},
                 "code_only": {"const": True},
+                "pandas_code_only": {"const": True},
                 "schema": {
                     "type": "object",
                     "additionalProperties": {

@@ -601,8 +601,12 @@ class Translator:
         if filters:
             scope = self._scope(frame, [Source(src.alias, src.rel)])
             compiler = ExprCompiler(scope, self.sem)
-            mask = _and_all([compiler.mask(c) for c in filters])
-            frame_expr = f"{frame}.loc[{mask.text}, {str_list(needed)}]"
+            query = self._query_text(filters, compiler) if self.use_query else None
+            if query is not None:
+                frame_expr = f"{frame}.query({py_str(query)})[{str_list(needed)}]"
+            else:
+                mask = _and_all([compiler.mask(c) for c in filters])
+                frame_expr = f"{frame}.loc[{mask.text}, {str_list(needed)}]"
         else:
             frame_expr = f"{frame}[{str_list(needed)}]"
         renames = {c: p for c, p in src.pandas.items() if c != p}
@@ -676,24 +680,28 @@ class Translator:
         allow_query: bool = True,
     ) -> str:
         compiler.scope.frame = cur
-        if self.use_query and allow_query:
-            qc = QueryCompiler(compiler)
-            try:
-                texts = [qc.query(c) for c in conds]
-            except NotQueryable:
-                pass
-            else:
-                from zerolayer.plugins.sql_pandas.pycode import AND as PAND
-
-                joined = " and ".join(t if p >= PAND else f"({t})" for t, p in texts)
-                if len(texts) == 1:
-                    joined = texts[0][0]
-                self.emit(f"{target} = {cur}.query({py_str(joined)})")
-                return target
+        query = self._query_text(conds, compiler) if self.use_query and allow_query else None
+        if query is not None:
+            self.emit(f"{target} = {cur}.query({py_str(query)})")
+            return target
         mask = _and_all([compiler.mask(c) for c in conds])
         self.emit(f"{target} = {cur}[{mask.text}]")
         self.last_filter = (len(self.lines), cur, mask.text, target)
         return target
+
+    @staticmethod
+    def _query_text(conds: list[exp.Expression], compiler: ExprCompiler) -> str | None:
+        """The ``DataFrame.query`` string that says all of ``conds``, or None where one can't."""
+        from zerolayer.plugins.sql_pandas.pycode import AND as PAND
+
+        qc = QueryCompiler(compiler)
+        try:
+            texts = [qc.query(c) for c in conds]
+        except NotQueryable:
+            return None
+        if len(texts) == 1:
+            return texts[0][0]
+        return " and ".join(t if p >= PAND else f"({t})" for t, p in texts)
 
     # --------------------------------------------------------------- GROUP BY
 

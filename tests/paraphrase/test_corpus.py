@@ -172,6 +172,28 @@ def test_fresh_corpus_is_split_into_halves() -> None:
     assert len({c["id"] for c in fresh}) == len(fresh)
 
 
+def test_fresh2_corpus_is_whole_and_split_by_its_hash() -> None:
+    # fresh2.jsonl (build_fresh2.py): 304 conversion requests, 228 expected active, 76
+    # negatives, five families; each case's half follows from the SHA-256 of its id (sealed
+    # when the first byte is below 0.4 x 256). Checked by counts, ids and hashes only: the
+    # sealed half is for measurement only.
+    import hashlib
+
+    fresh2 = _read("fresh2.jsonl")
+    assert len(fresh2) == 304
+    assert len({c["id"] for c in fresh2}) == len(fresh2)
+    routes = Counter(c["expect"]["route"] for c in fresh2)
+    assert routes == {"zero": 228, "neural": 76}
+    families = {"json_yaml", "yaml_json", "markdown_html", "sql_pandas", "py_ts"}
+    assert {c["category"] for c in fresh2} == families
+    for case in fresh2:
+        first = hashlib.sha256(case["id"].encode("utf-8")).digest()[0]
+        assert case["half"] == ("sealed" if first < 0.4 * 256 else "open"), case["id"]
+    assert Counter(c["half"] for c in fresh2) == {"open": 178, "sealed": 126}
+    langs = Counter(c["lang"] for c in fresh2)
+    assert langs == {"en": 216, "zh": 88}
+
+
 def test_fresh3_corpus_is_split_into_halves() -> None:
     # fresh3: context and compound requests by a writer who did not read the engine; the
     # halves are compared by count only: the sealed half is for measurement only

@@ -80,6 +80,10 @@ def test_a_source_the_chain_writes_is_not_a_conflict(
         'JSON to YAML: {"a": 1} (keep key order)',
         'Convert this JSON to YAML:\n{"a": 1}\nThanks!',
         '转成YAML：{"a": 1}。谢谢',
+        # any format: an error at the start of a last line of words is the data's end
+        "SQL to pandas, please: SELECT status, MAX(amount) AS top FROM orders GROUP BY status\n"
+        "Thanks!",
+        "Python to TypeScript: def f(x):\n    return x\n\nprint(f(1))\nThank you",
     ],
 )
 def test_words_after_whole_data_are_not_a_payload_error(engine: Engine, message: str) -> None:
@@ -95,9 +99,44 @@ def test_words_after_whole_data_are_not_a_payload_error(engine: Engine, message:
         'Convert this JSON to YAML:\n{"a": 1} {"b": 2}',
         'Convert this JSON to YAML:\n{"a": 1}\n{"b": 2}',
         '把这段JSON转成YAML：{"a": tru}',
+        "SQL to pandas: SELECT status FROM orders\nWHER amount > 1",
     ],
 )
 def test_malformed_data_is_still_a_positioned_error(engine: Engine, message: str) -> None:
     result = engine.run(EngineRequest.from_instruction(message))
     assert result.route is Route.ERROR
     assert result.error is not None and getattr(result.error, "line", None) is not None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the data's first paragraph right under the instruction's sentence, which the grammar
+        # reads as nothing: it may be the instruction's or the data's (was answered with the
+        # second paragraph alone)
+        "Rewrite this Markdown as HTML.\nHello there\n\nMore text",
+        "Rewrite this Markdown as HTML.\nSome text here\n\nMore text",
+    ],
+)
+def test_a_paragraph_under_the_instruction_is_ambiguous(engine: Engine, message: str) -> None:
+    result = engine.run(EngineRequest.from_instruction(message))
+    assert (result.route, result.reason) == (Route.FALLBACK, "segment.ambiguous")
+
+
+@pytest.mark.parametrize(
+    ("message", "output"),
+    [
+        # a sentence on the first line, the data on the next with no blank line between
+        (
+            "Rewrite this Markdown as HTML.\n## Setup\n\n1. Install Python",
+            "<h2>Setup</h2>\n<ol>\n<li>Install Python</li>\n</ol>\n",
+        ),
+        # lines the grammar reads as options stay instruction
+        ("Convert this YAML to JSON.\nSort the keys.\n\nb: 1\na: 2", '{\n  "a": 2,\n  "b": 1\n}'),
+        # a template's "System:" label and a task noun say nothing
+        ('System: conversion task. convert this json to yaml\n\n"""\n{"a": 1}\n"""', "a: 1\n"),
+    ],
+)
+def test_the_data_under_a_first_line_sentence(engine: Engine, message: str, output: str) -> None:
+    result = engine.run(EngineRequest.from_instruction(message))
+    assert (result.route, result.output) == (Route.DETERMINISTIC, output)

@@ -46,6 +46,24 @@ def test_no_wrong_answer_on_the_dev_split(outcomes: list[run.CaseOutcome]) -> No
     assert not wrong
 
 
+FRESH2 = Path(run.__file__).parent / "fresh2.jsonl"
+# fresh2.jsonl (2026-12-07), router off. On arrival: open half 70/136 = 0.515 (2 wrong: a
+# query option ignored in a join, a 400 on a line of thanks), sealed half 43/92 = 0.467 (0
+# wrong). After the classes read from the open half (docs/recognition.md): open 103/136 =
+# 0.757, sealed 56/92 = 0.609; the floors sit a little below. Sealed: counts only.
+FRESH2_FLOORS = {"open": 0.74, "sealed": 0.59}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("half", ["open", "sealed"])
+def test_fresh2_half_is_safe_and_above_its_floor(engine: Engine, half: str) -> None:
+    cases = run.select_cases(load_cases(FRESH2), half=half)
+    _, total = run.figures(run.measure(cases, engine))
+    # counts only: the sealed half's cases are never listed
+    assert (total.wrong, total.false_activations, total.crashes) == (0, 0, 0)
+    assert total.recall is not None and total.recall >= FRESH2_FLOORS[half]
+
+
 FRESH3 = Path(run.__file__).parent / "fresh3.jsonl"
 # Recall floors of fresh3 (context and compound requests), per half, a little below the
 # figures measured (2026-12-07): on arrival open 16/69 = 0.232, sealed 14/52 = 0.269; after
