@@ -249,8 +249,12 @@ def answer_only_formats(text: str, formats: frozenset[str]) -> tuple[str, ...] |
         if found is not None:
             terse = True
             named += found
-        elif _classes(tokens, formats) != ["benign"] * len(tokens):
+            continue
+        classes = _classes(tokens, formats)
+        if classes is None or any(c != "benign" and not c.startswith("format:") for c in classes):
             return None
+        # a clause naming a format alone ("typescript please, no commentary"): the answer's
+        named += [c.removeprefix("format:") for c in classes if c.startswith("format:")]
     return tuple(dict.fromkeys(named)) if terse else None
 
 

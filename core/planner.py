@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -181,8 +180,9 @@ _FENCE_FORMATS = frozenset({"json", "yaml"})
 def _check_fence(sources: Sequence[str], steps: Sequence[Step], hint: PayloadHint) -> None:
     """A source the instruction names must be the format the payload's fence names: "sort by
     age, yaml" over a ```json block read "yaml" as the payload's format (JSON is YAML too)
-    and answered JSON, where the user asked for YAML; such a reading falls back."""
-    lang = hint.lang or _json_text(hint.text)
+    and answered JSON, where the user asked for YAML; such a reading falls back. Only a
+    fence's tag says the payload's format here: unmarked JSON text is YAML as well."""
+    lang = hint.lang
     if not sources or lang not in _FENCE_FORMATS or sources[0] not in _FENCE_FORMATS:
         return
     written = {step.op.partition(".")[0] for step in steps}
@@ -191,18 +191,6 @@ def _check_fence(sources: Sequence[str], steps: Sequence[Step], hint: PayloadHin
             "plan.fence_source_conflict",
             f"the instruction names the payload as {sources[0]} but it is {lang}",
         )
-
-
-def _json_text(text: str | None) -> str | None:
-    """ "json" when an unmarked payload is a JSON array or object, else None."""
-    stripped = (text or "").strip()
-    if not stripped.startswith(("[", "{")):
-        return None
-    try:
-        json.loads(stripped)
-    except ValueError:
-        return None
-    return "json"
 
 
 def check_chain(
