@@ -827,6 +827,13 @@ _ASIDE_DETERMINERS = _DETERMINERS | _words("his her some")
 _PAYLOAD_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*")
 
 
+@lru_cache(maxsize=4)  # one request reads it twice; keep few payloads alive
+def _payload_words(payload: str) -> frozenset[str]:
+    """The lower-cased words of ``payload``'s first 64 KB: an aside or a reader's sentence
+    never takes a word the data holds (a key named "client" is not "our client")."""
+    return frozenset(m.group(0).lower() for m in _PAYLOAD_WORD.finditer(payload[:65536]))
+
+
 # The same asides in Chinese: 从 + ours + a place + a verb of getting it + 的 ("从我们API拿到的"),
 # 是 + ours + a place + a verb of making it + 的 at a clause's end ("是我们接口返回的"), an agent
 # and a verb of sending ("同事发给我的"), where the answer goes ("要放到我们的wiki上").
@@ -863,7 +870,7 @@ def _without_readers(words: list[Word], payload: str) -> tuple[list[Word], froze
     ``_TAKING``), and the formats they name."""
     if not any(w.text.lower() in _TAKING for w in words):
         return words, frozenset()
-    in_payload = {m.group(0).lower() for m in _PAYLOAD_WORD.finditer(payload[:65536])}
+    in_payload = _payload_words(payload)
     out: list[Word] = []
     wanted: set[str] = set()
     i = 0
@@ -878,7 +885,7 @@ def _without_readers(words: list[Word], payload: str) -> tuple[list[Word], froze
     return out, frozenset(wanted)
 
 
-def _reader_clause_end(words: Sequence[Word], i: int, in_payload: set[str]) -> int | None:
+def _reader_clause_end(words: Sequence[Word], i: int, in_payload: frozenset[str]) -> int | None:
     """Where a sentence of a program that takes a format, starting at ``words[i]``, ends."""
     if words[i].text.lower() not in _READER_OWNERS or (i > 0 and words[i - 1].kind is not Kind.SEP):
         return None
@@ -915,7 +922,7 @@ def _without_asides(words: list[Word], payload: str) -> list[Word]:
         for w in words
     ):
         return words
-    in_payload = {m.group(0).lower() for m in _PAYLOAD_WORD.finditer(payload[:65536])}
+    in_payload = _payload_words(payload)
     out: list[Word] = []
     i = 0
     while i < len(words):
@@ -935,7 +942,7 @@ def _without_asides(words: list[Word], payload: str) -> list[Word]:
     ]
 
 
-def _aside_end(words: Sequence[Word], i: int, in_payload: set[str]) -> int | None:
+def _aside_end(words: Sequence[Word], i: int, in_payload: frozenset[str]) -> int | None:
     """Where an aside that starts at ``words[i]`` ends (the index after it), or None."""
     low = words[i].text.lower()
     if low in _GOING and i + 1 < len(words) and words[i + 1].text.lower() in _PLACES:
@@ -973,7 +980,7 @@ def _aside_end(words: Sequence[Word], i: int, in_payload: set[str]) -> int | Non
 
 
 def _noun_phrases(
-    words: Sequence[Word], at: int, heads: frozenset[str], names: bool, in_payload: set[str]
+    words: Sequence[Word], at: int, heads: frozenset[str], names: bool, in_payload: frozenset[str]
 ) -> list[int]:
     """The ends of the phrases of a determiner, at most two words and a head of ``heads``
     (or a capitalised name, with ``names``) from ``words[at]``, shortest first."""
