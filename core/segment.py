@@ -212,19 +212,22 @@ def _unfenced(full: str, slot: re.Pattern[str]) -> Iterator[Segmented]:
     if breaks and text[breaks[0].end() :].strip():
         head = text[: breaks[0].start()]
         tail = _labelled(_payload(text[breaks[0].end() :] + end), None, slot)
-        after = Segmented(_strip_colon(head), (tail,), how="after")
-        yield from _closing(after, slot)
-        yield after
+        if not _labels_data(head, slot):
+            after = Segmented(_strip_colon(head), (tail,), how="after")
+            yield from _closing(after, slot)
+            yield after
         body, last = text[: breaks[-1].start()], text[breaks[-1].end() :]
-        yield from _before_closing(text, breaks, last)
+        yield from _before_closing(text, breaks, last, slot)
         data = _labelled(*_without_lead_in(body + "\n", slot), slot)
         yield Segmented(last.strip(), (data,), before=body, how="before")
         if not colon and "\n" in head.strip() and _SENTENCE_END.search(first_line.rstrip()):
             # "Rewrite this Markdown as HTML.\n## Setup\n\n1. …": a sentence ended on the
             # first line, the data on the next one with no blank line between
-            yield Segmented(first_line.strip(), (Payload(rest + end),), how="first-line")
+            yield Segmented(
+                first_line.strip(), (_labelled(rest + end, None, slot),), how="first-line"
+            )
     elif rest.strip() and not colon:
-        yield Segmented(first_line.strip(), (Payload(rest + end),), how="first-line")
+        yield Segmented(first_line.strip(), (_labelled(rest + end, None, slot),), how="first-line")
     yield Segmented(text.strip(), (), how="plain")
 
 
@@ -310,7 +313,25 @@ def _cjk_outside_quotes(text: str, start: int) -> int:
     return len(text)
 
 
-def _before_closing(text: str, breaks: list[re.Match[str]], last: str) -> list[Segmented]:
+def _labels_data(head: str, slot: re.Pattern[str]) -> bool:
+    """Whether a line of ``head`` before its last is a template's label of the data alone
+    ("Input:", "JSON:"; not "### Task"): the lines under it are data, and a reading that
+    ends the instruction after them cuts the data at a blank line of its own."""
+    lines = head.strip("\n").split("\n")
+    for line in lines[:-1]:
+        label = slot.match(line)
+        if label and (label["format"] or _INPUT_LABEL.search(line)):
+            return True
+    return False
+
+
+# a template label that introduces the data, not the instruction ("Input:", "### 输入")
+_INPUT_LABEL = re.compile(r"(?i)input|输入")
+
+
+def _before_closing(
+    text: str, breaks: list[re.Match[str]], last: str, slot: re.Pattern[str]
+) -> list[Segmented]:
     """The reading of a payload followed by two paragraphs of one short line of prose each,
     the instruction and a closing sentence ("{…}\n\nChange this to YAML\n\nOutput YAML
     only."); it stands only when its instruction parses and the sentence reads as one."""
@@ -324,7 +345,7 @@ def _before_closing(text: str, breaks: list[re.Match[str]], last: str) -> list[S
     return [
         Segmented(
             f"{_strip_colon(instruction)} {sentence}",
-            (Payload(body + "\n"),),
+            (_labelled(body + "\n", None, slot),),
             before=body,
             how="before-closing",
             closing=sentence,
@@ -366,15 +387,19 @@ _ANSWER_SLOT = re.compile(r"(?i)output|answer|result|response|输出|回答|答�
 
 def _labelled(payload: str, lang: str | None, slot: re.Pattern[str]) -> Payload:
     """The payload without a template's label lines around the data: one that opens it
-    ("Input:", "JSON:", "### Input", "输入：") and one alone after a blank line at its end,
-    where the answer goes ("YAML:", "Output:"). A label stays the data's where it may be: a
-    word and an ASCII colon before indented lines or a sequence is a YAML key (when that word
-    is a format's name, the reading is ambiguous); before other lines it may be a key with
-    no value, and the reading is ambiguous but for a format's name (the label of a slot)."""
+    ("Input:", "JSON:", "### Input", "输入：") and one alone at its end, where the answer goes
+    ("YAML:", "Output:", "### Response"), and without a pair of delimiter lines around it
+    ("---" … "---"). A label stays the data's where it may be: a word and an ASCII colon
+    before indented lines or a sequence is a YAML key (when that word is a format's name,
+    the reading is ambiguous); before other lines it may be a key with no value, and the
+    reading is ambiguous but for a format's name (the label of a slot); a heading ("###
+    Input") before indented lines is a YAML comment or the Markdown document's own heading:
+    ambiguous too."""
     ambiguous = False
     first, sep, rest = payload.partition("\n")
     label = slot.match(first) if sep else None
-    if label and (label["colon"] or label["bracket"] or first.lstrip().startswith("#")):
+    heading = first.lstrip().startswith("#")
+    if label and (label["colon"] or label["bracket"] or heading):
         data = rest.lstrip("\n")
         nested = data.startswith((" ", "\t", "- "))
         if (
@@ -384,26 +409,69 @@ def _labelled(payload: str, lang: str | None, slot: re.Pattern[str]) -> Payload:
             or (label["format"] and not nested)
         ):
             payload = data
-        elif label["colon"] and (label["format"] or not nested):
-            # "Input:\nname: Kai" is a label, or a key of the data with no value; a word
-            # before indented lines or a sequence ("input:\n- a") is the data's key
+        elif heading or (
+            label["colon"]
+            and (
+                label["format"]
+                or not nested
+                or first.lstrip()[:1].isupper()
+                or data.lstrip().startswith(("{", "["))
+            )
+        ):
+            # "Input:\nname: Kai" is a label, or a key of the data with no value; so is a
+            # capitalised word before indented lines or a sequence ("Input:\n- a": YAML's
+            # keys are seldom capitalised, templates' labels mostly are) or before indented
+            # JSON; a lower-case word before them ("input:\n- a") is the data's key
             ambiguous = True
-    return Payload(_without_answer_slot(payload, slot), lang, ambiguous=ambiguous)
+    payload, unsure = _without_answer_slot(payload, slot)
+    payload, undelimited = _without_delimiters(payload)
+    return Payload(payload, lang, ambiguous=ambiguous or unsure or undelimited)
 
 
-def _without_answer_slot(payload: str, slot: re.Pattern[str]) -> str:
-    """``payload`` without a label alone after a blank line at its end, where a template's
-    answer goes ("YAML:", "TypeScript code:", "Output:"; a heading that names a format, "###
-    YAML", after data that ends in a bracket: after prose it may be a Markdown document's
-    own last heading)."""
+def _without_answer_slot(payload: str, slot: re.Pattern[str]) -> tuple[str, bool]:
+    """``payload`` without a label alone on its last line, where a template's answer goes
+    ("YAML:", "TypeScript code:", "Output:", "### Response"), and whether that line may be
+    the data's own, so that the reading is ambiguous. After a blank line, a label with a
+    colon is the slot's, and so is a heading that names a format after data that ends in a
+    bracket; any other heading is a Markdown document's own last one. Right under the
+    data, a label after a closing bracket is the slot's; one with a colon or a heading may
+    be the data's (a YAML key with no value, a Markdown paragraph's last line)."""
     body, sep, last = payload.rstrip("\n").rpartition("\n")
-    label = slot.match(last) if sep and body.endswith("\n") else None
+    label = slot.match(last) if sep else None
     if label is None or not (label["format"] or _ANSWER_SLOT.search(last)):
-        return payload
+        return payload, False
     data_before = body.rstrip().endswith(("]", "}"))
-    if label["colon"] or (label["format"] and last.lstrip().startswith("#") and data_before):
-        return body.rstrip("\n") + "\n"
-    return payload
+    heading = last.lstrip().startswith("#")
+    if not body.endswith("\n"):  # right under the data
+        if data_before:
+            return body + "\n", False
+        return payload, bool(label["colon"]) or heading
+    if label["colon"] or (label["format"] and heading and data_before):
+        return body.rstrip("\n") + "\n", False
+    return payload, False
+
+
+# A line that prompt templates put above and below a payload ("---", "=====", "***").
+_DELIMITER = re.compile(r"[ \t]*(?:-{3,}|={3,}|\*{3,}|_{3,})[ \t]*")
+
+
+def _without_delimiters(payload: str) -> tuple[str, bool]:
+    """``payload`` without the same delimiter line above and below it, when what they hold
+    is JSON (which no such line can belong to); else the payload as it is, and whether the
+    two lines may be delimiters, so that the reading is ambiguous (a YAML document's start
+    marker and an empty document after it, a Markdown thematic break and a setext heading's
+    underline)."""
+    first, sep, rest = payload.partition("\n")
+    if not sep or not _DELIMITER.fullmatch(first):
+        return payload, False
+    body, sep, last = rest.rstrip("\n").rpartition("\n")
+    if not sep or last.strip() != first.strip() or not body.strip():
+        return payload, False
+    try:
+        json.loads(body)
+    except (ValueError, RecursionError):
+        return payload, True
+    return body + "\n", False
 
 
 # A sentence that presents the data before it ("I have this YAML:", "Here is my JSON:",
@@ -494,12 +562,16 @@ def _closing(reading: Segmented, slot: re.Pattern[str]) -> list[Segmented]:
         # no blank line before it: a sentence right under the data is offered too, and
         # stands only when it is answer-only words ("SELECT …\nNo explanation needed.")
         blank, how = cut, TIGHT_CLOSING
-    body = _without_answer_slot(text[: blank + 1], slot)
+    body, unsure = _without_answer_slot(text[: blank + 1], slot)
+    body, undelimited = _without_delimiters(body)
     if not body.strip():
         return []
     sentence = _strip_colon(sentence)
     instruction = f"{reading.instruction} {sentence}"
-    return [Segmented(instruction, (Payload(body),), how=how, closing=sentence)]
+    ambiguous = unsure or undelimited or reading.payloads[0].ambiguous
+    return [
+        Segmented(instruction, (Payload(body, ambiguous=ambiguous),), how=how, closing=sentence)
+    ]
 
 
 def _prose_line(line: str) -> str:

@@ -150,6 +150,42 @@ def _lead_in(s: Suite, p: str) -> str | None:
     return f"I have this {s.tag}:\n\n{_lines(p)}\nConvert it to {s.target}."
 
 
+_ZH_INSTRUCTION = {
+    "json": "把下面的JSON转换成YAML",
+    "yaml": "把下面的YAML转换成JSON",
+    "markdown": "把下面的Markdown转换成HTML",
+}
+
+
+def _alpaca(s: Suite, p: str) -> str:
+    """An instruction-tuning template: headed sections for the instruction, the input and
+    the response."""
+    return f"### Instruction:\n{s.instruction}.\n\n### Input:\n{_lines(p)}\n### Response:"
+
+
+def _io_labels(s: Suite, p: str) -> str | None:
+    """Input and Output labels right above and below the data, no blank line between."""
+    return f"{s.instruction}.\nInput:\n{_lines(p)}Output:" if p.strip() else None
+
+
+def _dashes(s: Suite, p: str) -> str | None:
+    """The data between two lines of dashes (for YAML those are document markers: no form)."""
+    return f"{s.instruction}:\n---\n{_lines(p)}---" if s.tag != "yaml" and p.strip() else None
+
+
+def _block(s: Suite, p: str) -> str:
+    """The data in a fence tagged with its format, alone."""
+    fence = _fence("`", p)
+    return f"{fence}{s.tag}\n{_lines(p)}{fence}\n"
+
+
+def _requirements(s: Suite, p: str) -> str:
+    return (
+        f"{s.instruction}.\n\n{_fenced_only(p)}\nRequirements:\n"
+        f"1. Output only the {s.target}.\n2. No explanations."
+    )
+
+
 FORMS: dict[str, Form] = {
     "fenced-tagged": (lambda s, p: _user(_fenced(s, p)), _lines),
     "fenced-untagged": (lambda s, p: _user(_fenced(s, p, info="")), _lines),
@@ -187,19 +223,67 @@ FORMS: dict[str, Form] = {
     ),
     "triple-quoted": (lambda s, p: _user(f'{s.instruction}:\n"""\n{_lines(p)}"""'), _lines),
     "lead-in": (lambda s, p: _user(_lead_in(s, p)), _lines),
+    "alpaca": (lambda s, p: _user(_alpaca(s, p)), _lines),
+    "input-output-labels": (lambda s, p: _user(_io_labels(s, p)), _lines),
+    "dashes": (lambda s, p: _user(_dashes(s, p)), _lines),
+    "xml-attribute": (
+        lambda s, p: _user(f'{s.instruction}.\n<input format="{s.tag}">\n{_lines(p)}</input>'),
+        _lines,
+    ),
+    "four-backticks": (
+        lambda s, p: (
+            _user(f"{s.instruction}:\n\n````{s.tag}\n{_lines(p)}````\n")
+            if "````" not in p
+            else None
+        ),
+        _lines,
+    ),
+    "question-after": (
+        lambda s, p: _user(
+            f"Here's my {s.tag}:\n\n{_fenced_only(p)}\nCan you convert it to {s.target}?"
+        ),
+        _lines,
+    ),
+    "zh-closing-fenced": (
+        lambda s, p: _user(f"{_ZH_INSTRUCTION[s.tag]}：\n\n{_block(s, p)}\n只返回{s.target}"),
+        _lines,
+    ),
+    "zh-closing-unfenced": (
+        lambda s, p: _user(
+            f"{_ZH_INSTRUCTION[s.tag]}：\n\n{_lines(p)}\n只返回{s.target}，不要解释。"
+        ),
+        _lines,
+    ),
+    "crlf-closing": (
+        lambda s, p: _user(_eol(f"{_fenced(s, p)}\nReturn only the {s.target}.\n", "\r\n")),
+        _lines,
+    ),
+    "system-and-closing": (
+        lambda s, p: EngineRequest(
+            messages=(Message("user", f"{_fenced_only(p)}Output only the {s.target}."),),
+            system=f"You convert {s.tag} to {s.target}.",
+            temperature=0,
+        ),
+        _lines,
+    ),
+    "requirements-list": (lambda s, p: _user(_requirements(s, p)), _lines),
     "trailing-spaces": (
         lambda s, p: _user(_fenced(s, p).replace(":\n", ":   \n", 1).replace("\n", "  \n", 2)),
         _lines,
     ),
 }
 # forms that rewrite the payload's own line endings apply only to payloads without CR
-_REWRITES_EOL = {"crlf-fenced", "crlf-unfenced", "cr-unfenced"}
+_REWRITES_EOL = {"crlf-fenced", "crlf-unfenced", "cr-unfenced", "crlf-closing"}
 
 
 # Unfenced forms of an empty payload have no payload; those of a payload that is one fenced
 # block are the fenced message of its body (no reader can tell them apart).
 _UNFENCED = {
     "after-blank-line",
+    "alpaca",
+    "input-output-labels",
+    "dashes",
+    "zh-closing-unfenced",
     "slot-labels",
     "lead-in",
     "system-prompt-unfenced",
