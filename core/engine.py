@@ -44,6 +44,7 @@ from zerolayer.core.messages import (
     Route,
 )
 from zerolayer.core.normalise import forget_normalised, normalise
+from zerolayer.core.persona import role_end
 from zerolayer.core.pipeline import format_plan, parse_plan
 from zerolayer.core.plan import Directive, Plan, Source, Step
 from zerolayer.core.planner import PayloadHint, check_chain, make_plan
@@ -1030,8 +1031,43 @@ class Engine:
                 reading = self._system_reading(request, readings) or reading
         if not reading.segmented.payloads and not request.payloads:
             reading = self._earlier_payload(request, reading)
+        if request.system and reading.payload_from != "system":
+            reading = self._under_system(request.system, reading)
         plan = make_plan(reading.directives, self.registry, hint=_hint(reading))
         return reading, plan
+
+    def _under_system(self, system: str, reading: _Reading) -> _Reading:
+        """The reading of the user's message under a system prompt that is not its
+        instruction: a system prompt of role sentences and answer-only words says nothing of
+        what to do; any other is read with the message's instruction as one instruction
+        ("Use 4-space indentation in all YAML." then "Convert this JSON to YAML"), and when
+        the two do not read together the request falls back (it may set an option, ask for
+        an explanation or another language)."""
+        text = normalise(normalise_newlines(system)).strip()
+        while text and (end := role_end(text, self.surface.formats)):
+            text = text[end:].strip()
+        if not text or self.surface.answer_only(text):
+            return reading
+        payloads = reading.segmented.payloads
+        try:
+            alone = self._read(text, payloads).directives
+        except Unsupported:
+            alone = ()
+        if _ops(alone) and _ops(alone) != _ops(reading.directives):
+            raise Unsupported(
+                "system.conflict",
+                "the system prompt and the message ask for different operations: the model answers",
+            )
+        joined = f"{text}\n\n{reading.segmented.instruction}"
+        try:
+            together = self._read(joined, payloads)
+        except Unsupported as exc:
+            raise Unsupported(
+                "system.unread",
+                "the system prompt says something the instruction does not, and the two do "
+                f"not read as one instruction ({exc.reason}): the model answers",
+            ) from exc
+        return replace(together, segmented=reading.segmented, payload_from=reading.payload_from)
 
     def _system_reading(self, request: EngineRequest, readings: list[Segmented]) -> _Reading | None:
         """The system prompt as the instruction and the user's message as its payload, when the
@@ -1370,6 +1406,11 @@ def _names_key(sentence: str, payloads: tuple[str, ...]) -> bool:
         return False
     keys = PayloadKeys(payloads)
     return any(w in keys for w in named)
+
+
+def _ops(directives: tuple[Directive, ...]) -> tuple[str, ...]:
+    """The operations ``directives`` ask for, in order."""
+    return tuple(d.op for d in directives if isinstance(d, Step))
 
 
 def _one_word(instruction: str) -> bool:

@@ -43,6 +43,7 @@ from zerolayer.core.answer_only import (
 )
 from zerolayer.core.frames import OPEN_EN
 from zerolayer.core.message import TEMPLATE_LABEL
+from zerolayer.core.persona import role_end
 
 # Spellings of formats a user writes besides the names of installed ops' formats.
 ALIASES = {
@@ -185,8 +186,8 @@ class Surface:
         if "#" in text or ":" in text or "\n" in text or "[" in text:
             text = self._slots(text)
             text = _TEMPLATE_LABEL.sub(" ", text)
-        if _PERSONA_CUE.match(text):
-            text = _PERSONA.sub("", text, count=1)
+        if (end := role_end(text, self.formats)) and text[end:].strip():
+            text = text[end:]
         text = self._correct(text, payloads)
         text = self.terse(text, payloads)
         low = text.lower()
@@ -409,21 +410,6 @@ def _key_start(text: str, at: int) -> bool:
         at -= 1
     return at > 0 and text[at - 1] in "{,"
 
-
-# A prompt's opening sentence that gives the model a role ("You are a helpful assistant.",
-# "Act as an expert developer.", 你是一个数据助手。) says who answers, not what to do: dropped
-# when an instruction follows it.
-_PERSONA_CUE = re.compile(r"(?i)\s*(?:you\s+are|you're|act\s+as|你是)")
-# A role clause may end at a colon (Chinese: or a comma) too (你是格式转换助手：把…), when it
-# names no format and asks nothing (你是否…, 你是不是…).
-_PERSONA = re.compile(
-    r"(?i)^\s*(?:(?:you\s+are|you're|act\s+as)\b[^.!?\n]{1,80}[.!?]"
-    # an English role may end at a colon too ("You are a code migration assistant: rewrite
-    # …"), when it names what the model is (an article), not what it is given
-    r"|(?:you\s+are|you're|act\s+as)\s+(?:a|an|the|my|our)\s[^.!?\n:：]{1,60}[:：]"
-    r"|你是[^。！？.!?\n]{1,40}[。！？.!?]|你是(?![否不])[^。！？.!?\n,，:：吗]{1,24}[,，:：])"
-    r"\s*(?=\S)"
-)
 
 # Words that only say the payload was given before ("the JSON I sent earlier", "that YAML from
 # before", 刚才那段JSON): the engine finds an earlier turn's payload by itself.
