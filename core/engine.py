@@ -1443,6 +1443,20 @@ _SENTENCE_ENDS = re.compile(r"[.!。！]$")
 _THANKS = re.compile(r"(?i)(?:thanks|thank\s+you|thx|cheers|ty)\b|谢谢|多谢|感谢")
 
 
+def _is_prose(line: str) -> bool:
+    """Whether ``line`` reads as sentences of prose, not data: it ends a sentence, holds four
+    words or more, and is mostly letters and spaces ("Remember: Each table is a pandas
+    DataFrame … Return only Python code, no explanation.")."""
+    text = line.strip()
+    if not _SENTENCE_ENDS.search(text) or len(_PROSE_WORD.findall(text)) < 4:
+        return False
+    plain = sum(c.isalpha() or c == " " for c in text)
+    return plain >= 0.85 * len(text)
+
+
+_PROSE_WORD = re.compile(r"[A-Za-z]{2,}|[\u3400-\u9fff]{2,}")
+
+
 def _words_after_data(reading: _Reading, exc: PayloadError) -> bool:
     """Whether a payload error points just after a whole JSON value, at one short line of
     words that ends the payload ('{"a": 1}. Thanks!', '{"a": 1} (keep key order)'), or on
@@ -1458,8 +1472,13 @@ def _words_after_data(reading: _Reading, exc: PayloadError) -> bool:
         reading.segmented.how not in ("fenced", "explicit", "convert-block")
         and exc.line == len(text.rstrip("\n").split("\n")) > 1
         and last == last.lstrip()
-        and _WORDS_LINE.fullmatch(last.strip())
-        and (_SENTENCE_ENDS.search(last.strip()) or _THANKS.match(last))
+        and (
+            (
+                _WORDS_LINE.fullmatch(last.strip())
+                and (_SENTENCE_ENDS.search(last.strip()) or _THANKS.match(last))
+            )
+            or (exc.column == 1 and _is_prose(last))
+        )
     ):
         # the error is on an unfenced payload's last line, a sentence of plain words or
         # thanks ("SELECT … FROM t\nThanks!"): whatever the format, the data ended before

@@ -174,9 +174,15 @@ def _closing(char: str, length: int) -> re.Pattern[str]:
 # Delimiters prompt templates wrap a payload in besides fences: a line of three quotes, or a
 # line with an opening tag that names the payload ("<json>", "<input>", "<code lang=x>") and
 # one with the closing tag.
+_QUOTE_LABEL = r"(?:(?P<label>[A-Za-z\u3400-\u9fff][\w\u3400-\u9fff -]{0,24}?)[ \t]*[:：][ \t]*)?"
 _WRAP_OPEN = re.compile(
-    r"^[ \t]*(?:(?P<quotes>\"\"\"|\'\'\')|<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>\s[^<>\n]*)?>)[ \t]*$",
+    rf"^[ \t]*(?:{_QUOTE_LABEL}(?P<quotes>\"\"\"|\'\'\')"
+    r"|<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>\s[^<>\n]*)?>)[ \t]*$",
     re.M,
+)
+# data in three quotes on one line of its own, with a label before it or not (Text: '''…''')
+_QUOTED_LINE = re.compile(
+    rf"^[ \t]*{_QUOTE_LABEL}(?P<quotes>\"\"\"|\'\'\')(?P<body>[^\n]+?)(?P=quotes)[ \t]*$", re.M
 )
 # a pair of tags around data on one line of its own ("<input>{"a": 1}</input>")
 _WRAP_LINE = re.compile(r"^[ \t]*<(?P<tag>[A-Za-z][\w-]*)>(?P<body>[^\n]*)</(?P=tag)>[ \t]*$", re.M)
@@ -220,10 +226,37 @@ def wrapped(text: str, formats: frozenset[str] = frozenset()) -> Fence | None:
         if close is None or not after.fullmatch(text, close.end()):
             return None  # the first wrapper line opens none: the data's own (a docstring)
         body = text[m.end() + 1 : close.start()]
-        lang = named or (tag if tag in formats else "")
+        lang = named or (tag if tag in formats else "") or _label_lang(m["label"], formats)
         end = min(close.end() + 1, len(text))
         return Fence(m.start(), end, m.group(0).strip(), lang, body, True)
-    return _wrapped_line(text, formats)
+    return _wrapped_line(text, formats) or _quoted_line(text, formats)
+
+
+def _label_lang(label: str | None, formats: frozenset[str]) -> str:
+    """The format a label before quoted data names (Markdown: '''…'''), else ""."""
+    name = canonical_lang(label)
+    return name if name is not None and name in formats else ""
+
+
+# the text before quoted data that presents it: nothing, or a line ended by a colon or a blank
+_PRESENTS = re.compile(r"(?:\A|[:：][ \t]*\n|\n[ \t]*\n)\Z")
+
+
+def _quoted_line(text: str, formats: frozenset[str]) -> Fence | None:
+    """The one line that is data in three quotes (Text: '''Hello *world*'''), with nothing but
+    a short line of prose after it; None when there is not exactly one."""
+    if '"""' not in text and "'''" not in text:
+        return None
+    found = list(_QUOTED_LINE.finditer(text))
+    if len(found) != 1 or not _AFTER_TAG.fullmatch(text, found[0].end()):
+        return None
+    m = found[0]
+    body = m["body"].strip()
+    before = text[: m.start()].rstrip(" \t")
+    if not body or m.group(0)[:1].isspace() or not (m["label"] or _PRESENTS.search(before)):
+        return None  # a docstring of a program ends its data: the data's own
+    end = min(m.end() + 1, len(text))
+    return Fence(m.start(), end, m["quotes"], _label_lang(m["label"], formats), body + "\n", True)
 
 
 def _attr_lang(attrs: str | None, formats: frozenset[str]) -> str | None:
