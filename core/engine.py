@@ -1227,6 +1227,14 @@ class Engine:
                     "segment.closing_sentence",
                     f"the payload does not read with the sentence that ends it: {exc}",
                 ) from exc
+            if isinstance(exc, PayloadError) and _words_before_data(reading, exc):
+                # "Example\nInput:\n{…}\nOutput:\n…\n\nNow the real one\nInput:\n{…}": a
+                # line of words opens what was read as the payload; where the data starts
+                # is not certain
+                raise Unsupported(
+                    "segment.ambiguous",
+                    f"the payload read opens with a line of words, not data: {exc}",
+                ) from exc
             if isinstance(exc, PayloadError) and _words_after_data(reading, exc):
                 # '{"a": 1}. Thanks!', '{"a": 1}\nThanks!': the data is whole, and the user's
                 # words after it on its line or the next are not data the user got wrong
@@ -1443,6 +1451,18 @@ _SENTENCE_ENDS = re.compile(r"[.!。！]$")
 _THANKS = re.compile(r"(?i)(?:thanks|thank\s+you|thx|cheers|ty)\b|谢谢|多谢|感谢")
 
 
+def _words_before_data(reading: _Reading, exc: PayloadError) -> bool:
+    """Whether a payload error lies on the first line of an unfenced payload of several
+    lines, and that line is words alone (letters, spaces and commas: "Example", "Now the
+    real one")."""
+    if exc.line != 1 or not reading.segmented.payloads:
+        return False
+    if reading.segmented.how in ("fenced", "explicit", "convert-block"):
+        return False
+    first, _, rest = reading.segmented.payloads[0].text.partition("\n")
+    return bool(rest.strip()) and _WORDS_LINE.fullmatch(first.strip()) is not None
+
+
 def _is_prose(line: str) -> bool:
     """Whether ``line`` reads as sentences of prose, not data: it ends a sentence, holds four
     words or more, and is mostly letters and spaces ("Remember: Each table is a pandas
@@ -1477,7 +1497,7 @@ def _words_after_data(reading: _Reading, exc: PayloadError) -> bool:
                 _WORDS_LINE.fullmatch(last.strip())
                 and (_SENTENCE_ENDS.search(last.strip()) or _THANKS.match(last))
             )
-            or (exc.column == 1 and _is_prose(last))
+            or _is_prose(last)
         )
     ):
         # the error is on an unfenced payload's last line, a sentence of plain words or

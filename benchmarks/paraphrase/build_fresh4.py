@@ -1474,7 +1474,16 @@ def _draw_opts(fam: Family, value: Any, rng: random.Random) -> list[Opt]:
 
 
 def _half(case_id: str) -> str:
+    if case_id in READ:
+        return "open"
     return "sealed" if hashlib.sha256(case_id.encode()).digest()[0] < 0.4 * 256 else "open"
+
+
+# Sealed cases read to fix a wrong answer of the engine's, and so no longer sealed.
+READ = {
+    "f4-jy-009": "read on 2026-12-08 to fix its false error (a few-shot example before the data)",
+    "f4-sp-005": "read on 2026-12-08 to fix its false error (a paragraph of rules under SQL)",
+}
 
 
 def _variant(system: str | None, user: str, rng: random.Random) -> tuple[str | None, str, str]:
@@ -1518,6 +1527,7 @@ def _case(
         "form": form + suffix,
         "phrase": phrase,
         "half": _half(case_id),
+        **({"read": READ[case_id]} if case_id in READ else {}),
     }
     if why:
         case["why"] = why
