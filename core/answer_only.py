@@ -49,7 +49,8 @@ _EXTRA_AFTER = _words("other extra additional more any surrounding explanatory")
 _EXTRA_NOUNS = _words("text words")
 _ANSWER_EN = _words(
     "output outputs return give reply respond print show send provide write paste produce "
-    "answer result results markup snippet version document doc block"
+    "answer result results markup snippet version document doc block add adding include "
+    "including"
 )
 _BENIGN_EN = _words(
     "please pls plz kindly thanks thank thx ty you the a an me us it this that here now ok "

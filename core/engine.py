@@ -34,7 +34,7 @@ from zerolayer.core.fields import data_record_nouns, singular
 from zerolayer.core.frames import FrameReader, asks_politely, payload_formats
 from zerolayer.core.gate import GateFailure, check_sampling, check_text, forget_gate_readings
 from zerolayer.core.grammar import InstructionParser, NoMatch
-from zerolayer.core.message import normalise_newlines
+from zerolayer.core.message import INSTRUCTION_LABEL_LINE, normalise_newlines
 from zerolayer.core.messages import (
     Conversation,
     EngineRequest,
@@ -1078,9 +1078,12 @@ class Engine:
         if not system or request.payloads or len(system) > _SYSTEM_INSTRUCTION_MAX:
             return None
         message = request.messages[-1].content
-        fenced = [r for r in readings if r.how == "fenced" and not r.instruction.strip()]
+        fenced = [r for r in readings if r.how == "fenced" and _label_alone(r.instruction)]
+        labelled = [r for r in readings if r.how == "colon" and _label_alone(r.instruction)]
         if fenced and len(fenced[0].payloads) == 1:
             payload = fenced[0].payloads[0]
+        elif labelled and not labelled[0].payloads[0].ambiguous:
+            payload = labelled[0].payloads[0]  # "Input:\n\n{…}": a template's label, the data
         elif not any(r.how == "fenced" for r in readings) and (
             not is_prose(message) or self._reads_as_data(message)
         ):
@@ -1414,6 +1417,13 @@ def _names_key(sentence: str, payloads: tuple[str, ...]) -> bool:
         return False
     keys = PayloadKeys(payloads)
     return any(w in keys for w in named)
+
+
+def _label_alone(instruction: str) -> bool:
+    """Whether a reading's instruction is nothing, or a template's label alone ("Input",
+    "### Input", 输入): the message is the data of a system prompt's instruction."""
+    text = instruction.strip()
+    return not text or INSTRUCTION_LABEL_LINE.match(text) is not None
 
 
 def _ops(directives: tuple[Directive, ...]) -> tuple[str, ...]:

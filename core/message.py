@@ -49,11 +49,23 @@ _LABEL_WORD = (
     r"expected|system|任务|输入|输出|指令|要求|格式|回答|答案|结果|系统)"
 )
 TEMPLATE_LABEL = rf"{_LABEL_WORD}(?:[ \t]*{_LABEL_WORD}){{0,2}}"
+# Labels of the instruction's own parts besides ("Requirements:", "## Rules", "IMPORTANT:",
+# 注意：): in the words around the data only; a document's heading may be one of them ("##
+# Requirements" in a README), so they are not read as labels of the data.
+_INSTRUCTION_LABEL_WORD = (
+    r"(?:requirements?|rules?|constraints?|guidelines?|notes?|important|规则|约束|注意|"
+    rf"{_LABEL_WORD[3:-1]})"
+)
+INSTRUCTION_LABEL = rf"{_INSTRUCTION_LABEL_WORD}(?:[ \t]*{_INSTRUCTION_LABEL_WORD}){{0,2}}"
 # a label in brackets, as some templates write it ("【输入】", "[Task]")
 BRACKETED_LABEL = rf"[\[【][ \t]*{TEMPLATE_LABEL}[ \t]*[\]】]"
 # a line that is a label alone ("### Output", "输出要求：") and a label before a sentence
 LABEL_LINE = re.compile(
     rf"(?i)^[ \t]*(?:#{{1,6}}[ \t]*)?(?:{BRACKETED_LABEL}|{TEMPLATE_LABEL})[ \t]*[:：]?[ \t]*$"
+)
+# a line of the words around the data that is a label alone ("## Rules", "Requirements:")
+INSTRUCTION_LABEL_LINE = re.compile(
+    rf"(?i)^[ \t]*(?:#{{1,6}}[ \t]*)?(?:{BRACKETED_LABEL}|{INSTRUCTION_LABEL})[ \t]*[:：]?[ \t]*$"
 )
 LABEL_PREFIX = re.compile(rf"(?i)^[ \t]*(?:#{{1,6}}[ \t]*)?{TEMPLATE_LABEL}[ \t]*[:：][ \t]*")
 

@@ -6,8 +6,9 @@ roles: an article, an adjective of skill or helpfulness, a field or a format ("a
 expert"), then a noun of a role (assistant, expert, developer, 助手, 专家 …). A role sentence
 with any other word says what to do ("You are a converter that sorts every key", "Act as a
 linter with 4-space indentation", "You are a translator who answers in French") and is not
-a role sentence here: its words stay for the instruction's reading, which then does not
-read and falls back.
+a role sentence here (a relative clause that names the task in general, "that converts
+configuration files", is a role's): its words stay for the instruction's reading, which
+then does not read and falls back.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ _ROLE_WORDS_EN = _words(
     documentation devops config configuration structured text markup language
     migration translation transformation formatting refactoring analytics database api
     cloud integration automation scripting machine learning ml language-model llm
+    engineering science development analysis data-engineering reporting business
     """
 )
 _ROLE_HEADS_EN = _words(
@@ -56,6 +58,43 @@ _ROLE_ZH = re.compile(
 )
 
 
+# A relative clause of a role that names its task in general ("that converts configuration
+# files", "who helps with data formats"): a verb of conversion and nouns of data, no format
+# and no other word (a format named there might contradict the instruction).
+_RELATIVE = _words("that who which")
+_TASK_VERBS = _words(
+    "converts convert translates translate transforms transform turns turn rewrites rewrite "
+    "reformats reformat helps help works work specialises specializes"
+)
+_TASK_WORDS = _words(
+    "with on in between and or files file documents document data formats format "
+    "configuration configurations config configs code snippets payloads text structured "
+    "languages language programming markup users people developers teams"
+)
+
+
+def _without_direction(role: list[str], formats: Collection[str]) -> list[str]:
+    """``role`` without a "to" or "into" between two formats ("a JSON to YAML converter")."""
+    return [
+        w
+        for i, w in enumerate(role)
+        if not (
+            w in ("to", "into", "->", "→")
+            and 0 < i < len(role) - 1
+            and role[i - 1] in formats
+            and role[i + 1] in formats
+        )
+    ]
+
+
+def _says_the_task(clause: list[str]) -> bool:
+    return (
+        len(clause) >= 2
+        and clause[1] in _TASK_VERBS
+        and all(w in _TASK_WORDS or w in _ROLE_WORDS_EN for w in clause[2:])
+    )
+
+
 def role_end(text: str, formats: Collection[str] = ()) -> int:
     """Where a role sentence that opens ``text`` ends (after its end mark and the white
     space after it), or 0 when ``text`` does not open with one."""
@@ -64,10 +103,14 @@ def role_end(text: str, formats: Collection[str] = ()) -> int:
         end = _END.search(text, m.end())
         stop = end.start() if end else len(text)
         words = text[m.end() : stop].lower().split()
+        cut = next((i for i, w in enumerate(words) if w in _RELATIVE), len(words))
+        role, clause = words[:cut], words[cut:]
+        role = _without_direction(role, formats)
         if (
-            not words
-            or words[-1] not in _ROLE_HEADS_EN
-            or not all(w in _ROLE_WORDS_EN or w in _ROLE_HEADS_EN or w in formats for w in words)
+            not role
+            or role[-1] not in _ROLE_HEADS_EN
+            or not all(w in _ROLE_WORDS_EN or w in _ROLE_HEADS_EN or w in formats for w in role)
+            or (clause and not _says_the_task(clause))
         ):
             return 0
     else:

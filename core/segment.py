@@ -24,6 +24,7 @@ from zerolayer.core.blocks.split import FenceLanguageError, TagBlock, block_payl
 from zerolayer.core.errors import PayloadError
 from zerolayer.core.message import (
     BRACKETED_LABEL,
+    INSTRUCTION_LABEL_LINE,
     LABEL_LINE,
     LABEL_PREFIX,
     TEMPLATE_LABEL,
@@ -165,12 +166,26 @@ def _fenced(text: str, found: list[Fence], slot_lines: re.Pattern[str]) -> Segme
         pieces.append(text[last : f.start])
         last = f.end
     pieces.append(text[last:])
-    kept = [slot_lines.sub("", p) if ":" in p or "：" in p else p for p in pieces]
+    kept = [_without_labels(p, slot_lines) for p in pieces]
     instruction = _strip_colon(" ".join(p.strip() for p in kept if p.strip()))
     after = kept[-1].strip() if kept[0].strip() and len(kept) > 1 else ""
     if not instruction.endswith(f" {after}"):
         after = ""
     return Segmented(instruction, payloads, before="", how="fenced", after_fence=after)
+
+
+def _without_labels(piece: str, slot_lines: re.Pattern[str]) -> str:
+    """The text between fences without the lines that are a template's labels alone ("JSON:",
+    "## Input", "### Output format"): they say where the parts of a prompt are, and joined
+    with the instruction's words they would read as words of it."""
+    if ":" in piece or "：" in piece:
+        piece = slot_lines.sub("", piece)
+    if "#" in piece or "\n" in piece.strip():
+        piece = _LABEL_LINES.sub("", piece)
+    return piece
+
+
+_LABEL_LINES = re.compile(INSTRUCTION_LABEL_LINE.pattern + r"\n?", re.M)
 
 
 def _unfenced(full: str, slot: re.Pattern[str]) -> Iterator[Segmented]:

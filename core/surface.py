@@ -42,7 +42,7 @@ from zerolayer.core.answer_only import (
     words,
 )
 from zerolayer.core.frames import OPEN_EN
-from zerolayer.core.message import TEMPLATE_LABEL
+from zerolayer.core.message import INSTRUCTION_LABEL, TEMPLATE_LABEL
 from zerolayer.core.persona import role_end
 
 # Spellings of formats a user writes besides the names of installed ops' formats.
@@ -186,6 +186,11 @@ class Surface:
         if "#" in text or ":" in text or "\n" in text or "[" in text:
             text = self._slots(text)
             text = _TEMPLATE_LABEL.sub(" ", text)
+            text = _NUMBERED_ITEM.sub("- ", text)
+        if "advance" in text:
+            text = _THANKS_IN_ADVANCE.sub(" ", text)
+        if "instruction that describes" in text:
+            text = _ALPACA_PREAMBLE.sub(" ", text)
         if (end := role_end(text, self.formats)) and text[end:].strip():
             text = text[end:]
         text = self._correct(text, payloads)
@@ -351,9 +356,23 @@ _BRACKET_LABEL = re.compile(rf"(?i)\[[ \t]*(?:{TEMPLATE_LABEL}|内容|content|so
 # The labels of prompt templates ("### Task", "Input:", "任务：", "### 输出"): a Markdown heading
 # marker, and a label word that stands alone on its line or before a colon, say where the
 # parts of a prompt are, not what to do.
+# Thanks given before the answer ("Thanks in advance!", "thank you in advance"): no word of
+# it says what to do ("in advance" is no condition on the data).
+_THANKS_IN_ADVANCE = re.compile(
+    r"(?i)\b(?:many\s+)?thanks?(?:\s+you)?(?:\s+(?:so|very)\s+much)?\s+in\s+advance\b[.!]*"
+)
+# The fixed preamble of the instruction-tuning (Alpaca) prompt template: it says how the
+# prompt is laid out, not what to do.
+_ALPACA_PREAMBLE = re.compile(
+    r"(?i)below\s+is\s+an\s+instruction\s+that\s+describes\s+a\s+task(?:,?\s+paired\s+with\s+"
+    r"an\s+input\s+that\s+provides\s+further\s+context)?\.\s*write\s+a\s+response\s+that\s+"
+    r"appropriately\s+completes\s+the\s+request\.?"
+)
+# a numbered list's item marker at a line's start ("1. Sort the keys"): a clause, as "- " is
+_NUMBERED_ITEM = re.compile(r"(?m)^[ \t]*\d{1,2}[.)、][ \t]*(?=[A-Za-z\u3400-\u9fff])")
 _TEMPLATE_LABEL = re.compile(
     r"(?im)(?:^|(?<=\s))#{1,6}[ \t]*(?=\S)"
-    rf"|(?:^|(?<=[\s#])){TEMPLATE_LABEL}[ \t]*(?:[:：]|$)"
+    rf"|(?:^|(?<=[\s#])){INSTRUCTION_LABEL}[ \t]*(?:[:：]|$)"
 )
 
 

@@ -101,7 +101,8 @@ def test_a_labelled_sentence_after_json_falls_back_rather_than_blame_the_json(
             temperature=0,
         )
     )
-    assert result.route is Route.FALLBACK and result.reason == "segment.closing_sentence"
+    # a fallback, not a 400 that blames the JSON (how the sentence is read may change)
+    assert result.route is Route.FALLBACK, result.reason
 
 
 @pytest.mark.parametrize("case", CASES["fields"], ids=lambda c: c["message"][:40])

@@ -17,6 +17,8 @@ ROLES = [
     "你是一个专业的数据格式转换助手。",
     "你是Markdown渲染器，",
     "你是资深的Python工程师：",
+    "You are a DevOps assistant that converts configuration files.",
+    "You are an expert who helps with data formats.",
 ]
 NOT_ROLES = [
     "You are a YAML expert who always indents with 4 spaces.",
@@ -28,6 +30,8 @@ NOT_ROLES = [
     "你是一个会用4个空格缩进的助手。",
     "你是否可以帮我转换？",
     "Convert this JSON to YAML.",
+    "You are a tool that converts JSON to TOML.",
+    "You are an assistant that converts files and explains them.",
 ]
 
 
