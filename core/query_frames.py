@@ -739,13 +739,18 @@ def records_of(data: Any) -> Records | None:
         for sub in (s for s in inner if all(isinstance(r[k].get(s), str) for r in data)):
             numeric[f"{k}.{sub}"] = False
             texts[f"{k}.{sub}"] = frozenset(r[k][sub] for r in data)
+        # nutrition.calories: a number in an object every record has (read by a filter, an
+        # aggregate or an extreme, whose ops follow a path; a sort or a top N reads keys)
+        for sub in (s for s in inner if all(_number(r[k].get(s)) for r in data)):
+            numeric[f"{k}.{sub}"] = True
+            texts[f"{k}.{sub}"] = frozenset()
     members = {
         k: frozenset(item for r in data for item in r[k])
         for k in numeric
         if "." not in k
         and all(isinstance(r[k], list) and all(isinstance(i, str) for i in r[k]) for r in data)
     }
-    numbers = {k: frozenset(r[k] for r in data) for k, number in numeric.items() if number}
+    numbers = {k: frozenset(_at(r, k) for r in data) for k, number in numeric.items() if number}
     for k in (k for k, number in numeric.items() if not number and "." not in k):
         held = [r[k] for r in data if r[k] is not None]  # a number or null in every record
         if held and len(held) < len(data) and all(_number(v) for v in held):
@@ -786,6 +791,15 @@ def _partial(data: list[dict[Any, Any]]) -> dict[str, frozenset[str]]:
         if held and len(held) < len(data) and all(isinstance(v, str) for v in held):
             found[key] = frozenset(held)
     return found
+
+
+def _at(record: Mapping[str, Any], key: str) -> Any:
+    """``record``'s value of a key, or of a key inside an object it holds ("nutrition.calories",
+    a key of the shape read by ``records_of``)."""
+    if key in record:
+        return record[key]
+    outer, _, inner = key.partition(".")
+    return record[outer][inner]
 
 
 def _number(value: Any) -> bool:
@@ -1009,7 +1023,11 @@ def query_sentence(
             if not held or any(Decimal(str(v)) == Decimal(op.number) for v in held):
                 raise _refuse(f"a record holds {op.number}: is the bound included or not?")
             op = replace(op, comparison=_LOOSE[op.comparison])
-        if any("." in f for f in op.fields) and op.kind not in _PATH_KINDS:
+        if (
+            any("." in f for f in op.fields)
+            and op.kind not in _PATH_KINDS
+            and not (op.kind in _NUMBER_PATH_KINDS and all(keys.get(f) for f in op.fields))
+        ):
             raise _refuse("a field inside an object is read only by a filter")
         if op.fields and op.fields[0] in members and op.kind == "distinct":
             pass  # "every distinct label": the strings the arrays hold
@@ -1211,6 +1229,9 @@ def _shaped(ops: Sequence[_Op], shapes: Sequence[str]) -> None:
 # What a field inside an object (address.city) is read by: a filter, a count per value, the
 # distinct values (the ops follow the dotted path)
 _PATH_KINDS = frozenset({"is", "one_of", "text", "per", "group", "distinct"})
+# The kinds that read a number inside an object by its path (a filter, an aggregate, the
+# record with an extreme, a sort and a top N)
+_NUMBER_PATH_KINDS = frozenset({"filter", "agg", "sort", "top"})
 
 
 def said_as_records(instruction: str, nouns: Mapping[str, tuple[str, tuple[str, ...]]]) -> str:
