@@ -30,7 +30,7 @@ from zerolayer.core.errors import (
     ZeroLayerError,
 )
 from zerolayer.core.execute import execute
-from zerolayer.core.fields import data_record_nouns, singular
+from zerolayer.core.fields import RECORD_NOUNS, data_record_nouns, singular
 from zerolayer.core.frames import FrameReader, asks_politely, payload_formats
 from zerolayer.core.gate import GateFailure, check_sampling, check_text, forget_gate_readings
 from zerolayer.core.grammar import InstructionParser, NoMatch
@@ -50,7 +50,7 @@ from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
 from zerolayer.core.protocol.model import PROTOCOL_REASON
 from zerolayer.core.protocol.recogniser import recognise_request
-from zerolayer.core.query_frames import query_sentence, records_of, wrapped_records
+from zerolayer.core.query_frames import query_sentence, records_of, respelt, wrapped_records
 from zerolayer.core.query_paths import path_sentence
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.router.evidence import NOT_FORMATS
@@ -786,6 +786,7 @@ class Engine:
             wrapped = wrapped_records(value)
             if wrapped is None and records_of(value) is None:
                 raise
+        instruction = self._respelt(instruction, value if wrapped is None else wrapped[1], wrapped)
         if wrapped is None:
             return self._records_sentence(instruction, value, source)
         key, records = wrapped
@@ -794,6 +795,24 @@ class Engine:
             raise Unsupported("parse.no_match", f"the records are under {key!r}: name them")
         said = self._records_sentence(instruction, records, source, key)
         return f"extract {json.dumps(key)} then {said}"
+
+    @staticmethod
+    def _respelt(instruction: str, records: Any, wrapped: tuple[str, Any] | None) -> str:
+        """``instruction`` with a slip of typing in a noun of the records (theirs, or of
+        ``RECORD_NOUNS``) or in a word of an aggregate read as the word meant
+        (core/query_frames.respelt); the records' keys and text values are never respelt."""
+        wrapper = wrapped[0] if wrapped is not None else None
+        nouns = {*RECORD_NOUNS, *data_record_nouns(records, wrapper)}
+        if wrapper is not None:
+            nouns |= {wrapper.lower(), singular(wrapper.lower())}
+        known = {
+            w
+            for r in records
+            if isinstance(r, Mapping)
+            for k, v in r.items()
+            for w in re.findall(r"[a-z]+", f"{k} {v if isinstance(v, str) else ''}".lower())
+        }
+        return respelt(instruction, nouns, known)
 
     def _records_inside(self, reading: _Reading) -> bool:
         """Whether the reading's payload is an object that holds records under one key."""

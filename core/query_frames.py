@@ -49,7 +49,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from decimal import Decimal
@@ -179,6 +179,8 @@ _LINKS = frozenset(
         "among",
         "across",
         "still",
+        "yet",
+        "currently",
         "that",
         "those",
         "only",
@@ -943,6 +945,7 @@ def query_sentence(
             ]
             phrase = r"[\s_-]*".join(said) + "(?:e?s)?"
             text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
+    text = _ACTION_TIME.sub(lambda m: _action_time(m, lowered), text)  # "delivery date"
     # after the keys' words ("the track number of …" for trackNo is no count)
     text = _NUMBER_OF.sub(lambda m: _number_of(m, lowered, keys), text)
     # "issue 421", "order number 1005": the one record whose identifier holds the number
@@ -1232,6 +1235,47 @@ _PATH_KINDS = frozenset({"is", "one_of", "text", "per", "group", "distinct"})
 # The kinds that read a number inside an object by its path (a filter, an aggregate, the
 # record with an extreme, a sort and a top N)
 _NUMBER_PATH_KINDS = frozenset({"filter", "agg", "sort", "top"})
+
+
+# Words of a closed class whose slips are read as the word (one letter dropped, changed or
+# two swapped, never one added: "slowest" is no "lowest"), besides the records' nouns
+_RESPELT_WORDS = frozenset({"average", "maximum", "minimum"})
+
+
+def _swapped(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` with two adjacent letters swapped."""
+    return len(a) == len(b) and sum(x != y for x, y in zip(a, b, strict=True)) == 2 and _slip(a, b)
+
+
+def _slip(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` with one letter dropped or changed, or two adjacent swapped."""
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and (a[diff[0]], a[diff[1]]) == (b[diff[1]], b[diff[0]])
+        )
+    return len(a) == len(b) - 1 and any(b[:i] + b[i + 1 :] == a for i in range(len(b)))
+
+
+def respelt(instruction: str, nouns: Iterable[str], known: Iterable[str] = ()) -> str:
+    """``instruction`` with a slip of typing read as the word meant: two adjacent letters
+    swapped in one of the records' ``nouns`` ("shipmnets", "apartmnets"), or one slip in a word
+    of ``_RESPELT_WORDS`` ("avrage"). Only a word of six letters or more that is no noun, no
+    ``known`` word (the records' keys and values) and the slip of exactly one word is read."""
+    targets = {n.lower() for n in nouns if n.isascii() and n.isalpha()}
+    seen = {w.lower() for w in known} | targets | _RESPELT_WORDS
+
+    def fix(m: re.Match[str]) -> str:
+        word = m[0].lower()
+        if len(word) < 6 or word in seen:
+            return m[0]
+        meant = {n for n in targets if _swapped(word, n)}
+        meant |= {w for w in _RESPELT_WORDS if _slip(word, w)}
+        return meant.pop() if len(meant) == 1 else m[0]
+
+    return re.sub(r"(?<![\w.-])[A-Za-z]+(?![\w.-])", fix, instruction)
 
 
 def said_as_records(instruction: str, nouns: Mapping[str, tuple[str, tuple[str, ...]]]) -> str:
@@ -1856,6 +1900,27 @@ def _action_field(word: str, keys: Mapping[str, str]) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+# "delivery date", "creation time": the noun of an action and a word of time, naming the one
+# key of a participle and a time end (delivered_on, createdAt)
+_ACTION_TIME = re.compile(r"(?<![a-z0-9_])([a-z]{4,})\s+(?:date|time|day)(?![a-z0-9_])")
+_NOUN_ENDS = ("", "y", "ure", "al", "ion", "ment")
+
+
+def _action_time(m: re.Match[str], keys: Mapping[str, str]) -> str:
+    """The key ``m`` names (see ``_ACTION_TIME``), or ``m`` as written when none or several."""
+    found = set()
+    for key in keys.values():
+        words = key_words(key)
+        if len(words) != 2 or words[1] not in _TIME_ENDS or not words[0].endswith("ed"):
+            continue
+        stems = {stem for stem in word_forms(words[0]) if len(stem) >= 4 and stem != words[0]}
+        nouns = {stem + end for stem in stems for end in _NOUN_ENDS}
+        nouns |= {stem[:-1] + end for stem in stems if stem.endswith("e") for end in _NOUN_ENDS}
+        if m[1] in nouns:
+            found.add(key)
+    return f" {found.pop().lower()} " if len(found) == 1 else m[0]
+
+
 # Last words of a key that say it holds a point in time ("created_at", "releaseDate"): its
 # head is the word before ("created", "release").
 _TIME_ENDS = frozenset({"at", "on", "date", "time", "day", "year"})
@@ -2291,6 +2356,8 @@ _NULL_WORDS = (
     | frozenset(
         {"the", "a", "an", "any", "value", "values", "set", "not", "isn't", "non", "list", "me"}
         | {"all", "them", "ones", "one", "%q", "please", "pls", "and"}
+        # "no spice level given", "no delivery date yet": said of the value, not a field
+        | {"given", "provided", "specified", "recorded", "listed", "yet", "currently"}
     )
 )
 
