@@ -935,6 +935,13 @@ def query_sentence(
     )
     text = re.sub(r"\s*(?:→|->)\s*", " to ", text)  # "low→high"
     text = re.sub(r"(?<![a-z])(?:add|sum)\s+up(?![a-z])", " sum ", text)
+    plural: set[str] = set()  # the keys of several words said in the plural ("listing ids")
+
+    def said_key(key: str, m: re.Match[str]) -> str:
+        if m["s"]:
+            plural.add(key)
+        return key
+
     for key in sorted(lowered, key=len, reverse=True):  # "flight time" for flight_time
         words = key_words(lowered[key])
         if len(words) > 1:  # the last word in a plural form too ("last names")
@@ -943,8 +950,9 @@ def query_sentence(
             said = [
                 rf"(?:{re.escape(w)}|{_SHORT[w]})" if w in _SHORT else re.escape(w) for w in words
             ]
-            phrase = r"[\s_-]*".join(said) + "(?:e?s)?"
-            text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
+            phrase = r"[\s_-]*".join(said) + "(?P<s>e?s)?"
+            found = re.compile(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])")
+            text = found.sub(lambda m, k=key: said_key(k, m), text)
     text = _ACTION_TIME.sub(lambda m: _action_time(m, lowered), text)  # "delivery date"
     # after the keys' words ("the track number of …" for trackNo is no count)
     text = _NUMBER_OF.sub(lambda m: _number_of(m, lowered, keys), text)
@@ -1127,6 +1135,18 @@ def query_sentence(
             ops[-1] = _Op("by", lone)  # "price: low to high", "price, high to low"
         if op.kind == "dir" and op.fields and not (ops and ops[-1].kind in ("sort", "top", "by")):
             op = _Op("sort", op.fields, op.direction, magnitude=op.magnitude)  # "age ascending"
+        if (
+            op.kind == "dir"
+            and not op.fields
+            and op.magnitude
+            and ops
+            and ops[-1].kind == "filter"
+            and numeric == ops[-1].fields[:1]
+        ):
+            # "invoices over 2000, largest first": a magnitude of the one number field, which
+            # the filter before it compares
+            ops.append(_Op("sort", ops[-1].fields, op.direction, magnitude=True))
+            continue
         if op.kind == "dir":
             if not ops or ops[-1].kind not in ("sort", "top", "by"):
                 raise _refuse("a direction names no sort")
@@ -1150,6 +1170,17 @@ def query_sentence(
         raise _refuse("a field to group by and no count of each group after it")
     if any(op.kind == "by" for op in ops):
         raise _refuse("a field after 'by' with no word of sorting or order")
+    last = ops[-1] if ops else None
+    if (
+        last is not None
+        and last.kind == "fields"
+        and (len(last.fields) > 1 or {f.lower() for f in last.fields} <= plural)
+        and len(ops) > 1
+        and all(op.kind in _OF_RECORDS for op in ops[:-1])
+    ):
+        # "furnished flats under 900, listing ids", "… largest first: invoiceNo and amount":
+        # fields said alone (in the plural, or two and more) after the records are picked
+        ops[-1] = replace(last, kind="keep")
     if any(op.kind == "fields" for op in ops):
         raise _refuse("field names that no operation uses")
     _shaped(ops, shapes)
@@ -1232,6 +1263,9 @@ def _shaped(ops: Sequence[_Op], shapes: Sequence[str]) -> None:
 # What a field inside an object (address.city) is read by: a filter, a count per value, the
 # distinct values (the ops follow the dotted path)
 _PATH_KINDS = frozenset({"is", "one_of", "text", "per", "group", "distinct"})
+# The operations that give records (a projection may follow them)
+_OF_RECORDS = frozenset({"filter", "is", "one_of", "text", "null", "notnull", "sort", "top"})
+_OF_RECORDS |= {"first", "last"}
 # The kinds that read a number inside an object by its path (a filter, an aggregate, the
 # record with an extreme, a sort and a top N)
 _NUMBER_PATH_KINDS = frozenset({"filter", "agg", "sort", "top"})
