@@ -84,6 +84,8 @@ _BENIGN = frozenset(
         "here",
         "here's",
         "given",
+        "listed",
+        "shown",
         "list",
         "below",
         "above",
@@ -902,6 +904,7 @@ def query_sentence(
     text, values = _mark_values(instruction, lowered, texts or {})
     # "issues opened by dtran (author.login)": the key in brackets after a value is its field
     text = _HINTED.sub(lambda m: _hinted(m, lowered, values, texts or {}), text)
+    text = _MOTION.sub(lambda m: _motion(m, values, texts or {}), text)  # "headed to Prague"
     text = _ONE_OF.sub(  # "in the basement or the attic": "the" before a value said again
         lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*(?:the\s+)?", " %or ", m[0], flags=re.I), text
     )
@@ -1734,12 +1737,37 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
             lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
             text,
         )
+        first = key_words(key)[0]
+        if first not in ("is", "can") and (first == "has" or not words[-1].endswith("ed")):
+            # "trains with wifi", "rooms with a sea view", "no balcony", "without wifi": a
+            # flag whose words are a noun, said as what a record has or lacks; an article
+            # only before a key of "has" or of two words and more (a noun; "a remote"?)
+            article = r"(?:(?:a|an|any)\s+)?" if first == "has" or len(words) > 1 else ""
+            text = re.sub(
+                rf"(?<![a-z0-9_%-])(with|having|has|have|without|no|(?:do\s+not|don't|does\s+not"
+                rf"|doesn't)\s+have)\s+(?:both\s+)?{article}{adjective}(?![a-z0-9_])"
+                r"(?!\s*(?:is|are|set\s+to|=+)\s)",  # "with active set to true": said after
+                lambda m, n=n: f" %{'t' if m[1] in ('with', 'having', 'has', 'have') else 'f'}{n} ",
+                text,
+            )
         # "cities that are not coastal", "which cities are coastal", "express is true",
         # "在职 set to false"
         text = re.sub(
             rf"(?<![a-z0-9_%-])(?:(?:(?:that|which|who)\s+)?(?:is|are)\s+(not\s+)?)?{adjective}"
             r"(?:\s+(?:is|are|set\s+to|=+)\s+(true|false))?(?![a-z0-9_])",
             lambda m, n=n: _flag_said(m, n),
+            text,
+        )
+    for n, key in enumerate(sorted(flags)):  # "with a sea view and a balcony": both true
+        words = key_words(key)
+        if len(words) > 1 and words[0] == "has":
+            words = words[1:]
+        if words[0] in ("is", "can", "in") or any(w in _CLOSED for w in words):
+            continue
+        adjective = r"[\s_-]*".join(map(re.escape, words))
+        text = re.sub(
+            rf"(%([tf])\d+\s+(?:and|&)\s+(?:(?:a|an)\s+)?){adjective}(?![a-z0-9_])",
+            lambda m, n=n: f"{m[1]} %{m[2]}{n} ",
             text,
         )
     return text
@@ -2021,6 +2049,72 @@ def _clause(
     flags: tuple[str, ...] = (),
     numeric: tuple[str, ...] = (),
 ) -> list[_Op]:
+    """The operations of one clause (``_one_clause``), or, for a clause it does not read, of an
+    aggregate said of a noun phrase of the records (``_aggregate_of``)."""
+    try:
+        return _one_clause(words, keys, values, texts, source, flags, numeric)
+    except Unsupported:
+        ops = _aggregate_of(words, keys, values, texts, source, flags, numeric)
+        if ops is None:
+            raise
+        return ops
+
+
+# Prepositions between an aggregate's field and the records it is of ("the average rent of
+# the 2-bedroom flats", "total seats on the trains with wifi")
+_OF_PHRASE = frozenset({"of", "on", "for", "across", "among", "in"})
+# What the records said after such a preposition are read by (kinds of a filter)
+_PHRASE_FILTERS = frozenset({"filter", "is", "one_of", "text", "null", "notnull"})
+
+
+def _aggregate_of(
+    words: Sequence[str],
+    keys: dict[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+    source: str,
+    flags: tuple[str, ...],
+    numeric: tuple[str, ...],
+) -> list[_Op] | None:
+    """ "the average rent of the 2-bedroom flats", "total seats on the trains with wifi": an
+    aggregate of one field (a total or an average), a preposition, then a noun phrase that
+    names the records (their noun) and says which (a filter of its own): the filter, then the
+    aggregate. None for a clause of any other shape."""
+    at = next((i for i, w in enumerate(words) if w in _AGGREGATES and w not in keys), None)
+    if at is None or any(w in _AGGREGATES for w in words[at + 1 :]):
+        return None
+    cut = next((i for i in range(at + 1, len(words)) if words[i] in _OF_PHRASE), None)
+    if cut is None:
+        return None
+    phrase = list(words[cut + 1 :])
+    if not any(w in RECORD_NOUNS and w not in keys for w in phrase):
+        return None  # "the total of the math scores": no noun phrase of the records
+    try:
+        head = _one_clause(words[:cut], keys, values, texts, source, flags, numeric)
+        which = _clause(phrase, keys, values, texts, source, flags, numeric)
+    except Unsupported:
+        return None
+    if (
+        len(head) != 1
+        or head[0].kind != "agg"
+        or head[0].record
+        or head[0].comparison not in _AGGREGATES.values()
+        or not which
+        or any(op.kind not in _PHRASE_FILTERS or op.inverted for op in which)
+    ):
+        return None
+    return [*which, head[0]]
+
+
+def _one_clause(
+    words: Sequence[str],
+    keys: dict[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+    source: str,
+    flags: tuple[str, ...] = (),
+    numeric: tuple[str, ...] = (),
+) -> list[_Op]:
     """The operations of one clause (none for a clause of benign words alone; a filter and a
     count for "count the products with stock above 20"); ``Unsupported`` when a word has no
     class or the slots make no one operation. ``numeric``: the keys that are a number in
@@ -2101,7 +2195,11 @@ def _clause(
             [w for w in words if w not in ("count", "how", "many", "there")] if counted else words
         )
         try:
-            ops = [_flag_filter(said, rest, flags)]
+            if len(said) > 1 and len({w[2:] for w in said}) == len(said):
+                # "with a sea view and a balcony": each flag so, the clause holds nothing else
+                ops = [_flag_filter([f], [w for w in rest if w not in said], flags) for f in said]
+            else:
+                ops = [_flag_filter(said, rest, flags)]
         except Unsupported:
             if len(said) > 1:
                 raise
@@ -3022,6 +3120,29 @@ def _aggregate(head: set[str]) -> str:
     if len(asked) != 1 or head - up - down - frozenset(_AGGREGATES) - _LINKS - {"value"}:
         return ""
     return asked.pop()
+
+
+# A verb of motion and the way it goes before a value ("sent from Rotterdam", "headed to
+# Prague", "bound for Oslo"): the value's field, when its key does not name the other way
+_MOTION = re.compile(
+    r"(?<![a-z0-9_])(?:sent|shipped|shipping|headed|heading|going|bound|travell?ing|flying"
+    r"|departing|leaving|coming|arriving|moving|moved)\s+(to|from|for)\s+(?=%v(\d+))",
+    re.I,
+)
+_WAY_TO = frozenset({"to", "destination", "dest", "arrival", "arrives", "arriving", "target"})
+_WAY_FROM = frozenset({"from", "origin", "source", "departure", "departs", "departing", "src"})
+
+
+def _motion(m: re.Match[str], values: Sequence[str], texts: Mapping[str, frozenset[str]]) -> str:
+    """The way ``m`` says (to, from) with the verb of motion dropped; the verb kept (no class:
+    the request falls back) when a key holding the value names the other way."""
+    way = m[1].lower()
+    value = values[int(m[2])]
+    other = _WAY_FROM if way in ("to", "for") else _WAY_TO
+    holders = [k for k, vs in texts.items() if value in vs]
+    if not holders or any(set(key_words(k.replace(".", "_"))) & other for k in holders):
+        return m[0]
+    return f" {'to' if way == 'for' else way} "
 
 
 def _value_filter(
