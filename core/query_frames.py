@@ -181,6 +181,7 @@ _LINKS = frozenset(
         "among",
         "across",
         "still",
+        "that's",
         "yet",
         "currently",
         "that",
@@ -573,6 +574,7 @@ _AND_SPLITS = _KEEP | {"give", "return", "output", "convert", "turn", "show"}
 _VALUE_TEXT = re.compile(
     r"[A-Za-z\u3400-\u9fff][\w&' .-]{1,39}$"
     r"|\d+(?:\.\d+){2,3}$"  # a version ("2.1.0"), never a number
+    r"|\d+[A-Za-z][A-Za-z\d-]{0,19}$"  # a code that opens with digits ("10C", "3B-east")
 )
 _MAX_VALUES = 400
 # Words of a key written short, and the word said in full ("flightNo": "flight number").
@@ -946,7 +948,7 @@ def query_sentence(
         return key
 
     for key in sorted(lowered, key=len, reverse=True):  # "flight time" for flight_time
-        words = key_words(lowered[key])
+        words = key_words(lowered[key].replace(".", "_"))  # "owner type" for owner.type
         if len(words) > 1:  # the last word in a plural form too ("last names")
             # a word of the key written short is said in full too ("flight number" for
             # flightNo, "stock quantity" for stock_qty)
@@ -1758,6 +1760,12 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
             lambda m, n=n: _flag_said(m, n),
             text,
         )
+    for n, key in enumerate(sorted(flags)):  # "still unpaid", "the unfurnished ones": false
+        words = key_words(key)
+        if len(words) == 1 and len(words[0]) >= 4 and words[0] not in _CLOSED:
+            text = re.sub(
+                rf"(?<![a-z0-9_%-])un-?{re.escape(words[0])}(?![a-z0-9_])", f" %f{n} ", text
+            )
     for n, key in enumerate(sorted(flags)):  # "with a sea view and a balcony": both true
         words = key_words(key)
         if len(words) > 1 and words[0] == "has":
