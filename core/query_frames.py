@@ -50,6 +50,8 @@ import datetime
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from decimal import Decimal
@@ -907,6 +909,8 @@ def query_sentence(
     # "issues opened by dtran (author.login)": the key in brackets after a value is its field
     text = _HINTED.sub(lambda m: _hinted(m, lowered, values, texts or {}), text)
     text = _MOTION.sub(lambda m: _motion(m, values, texts or {}), text)  # "headed to Prague"
+    # "how many tickets does priya have": the records that hold the value
+    text = _HOLDS.sub(r" \1 ", text)
     text = _ONE_OF.sub(  # "in the basement or the attic": "the" before a value said again
         lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*(?:the\s+)?", " %or ", m[0], flags=re.I), text
     )
@@ -941,6 +945,7 @@ def query_sentence(
     text = re.sub(r"\s*(?:→|->)\s*", " to ", text)  # "low→high"
     text = re.sub(r"(?<![a-z])(?:add|sum)\s+up(?![a-z])", " sum ", text)
     plural: set[str] = set()  # the keys of several words said in the plural ("listing ids")
+    _PLURAL_KEYS.set(plural)  # read by ``_said_plural``
 
     def said_key(key: str, m: re.Match[str]) -> str:
         if m["s"]:
@@ -1947,11 +1952,29 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
             _head_field(word, keys, glossary=glossary)
             or _agent_field(word, keys)
             or _action_field(word, keys)
+            or _verb_field(word, keys)
         )
 
 
 # Endings of a noun of the action a verb names (departure, arrival, creation, payment)
 _ACTION_ENDS = ("ure", "al", "ion", "ment")
+
+
+def _verb_field(word: str, keys: Mapping[str, str]) -> str | None:
+    """The one key that a verb in the present names by its noun ("serves": servings, "weighs":
+    weight): the verb's stem with -ing or -t, as the key's last word says it; None for any other
+    word."""
+    if len(word) < 4 or word.endswith(("ed", "ing")):
+        return None  # a verb in the present ("shipped" names no shipping cost)
+    stems = {stem for stem in (word, re.sub(r"e?s$", "", word)) if len(stem) >= 4}
+    stems |= {stem[:-1] for stem in stems if stem.endswith("e")}
+    nouns = {stem + end for stem in stems for end in ("ing", "ings", "t")}
+    found = {
+        key
+        for key in keys.values()
+        if (words := key_words(key.replace(".", "_"))) and _said_words(words)[-1] in nouns
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _action_field(word: str, keys: Mapping[str, str]) -> str | None:
@@ -2085,13 +2108,15 @@ def _aggregate_of(
     numeric: tuple[str, ...],
 ) -> list[_Op] | None:
     """ "the average rent of the 2-bedroom flats", "total seats on the trains with wifi": an
-    aggregate of one field (a total or an average), a preposition, then a noun phrase that
-    names the records (their noun) and says which (a filter of its own): the filter, then the
-    aggregate. None for a clause of any other shape."""
+    aggregate of one field (a total or an average), or fields to keep ("show name and stars
+    for the repos with …"), a preposition, then a noun phrase that names the records (their
+    noun) and says which (a filter of its own): the filter, then the aggregate or the
+    projection. None for a clause of any other shape."""
     at = next((i for i, w in enumerate(words) if w in _AGGREGATES and w not in keys), None)
-    if at is None or any(w in _AGGREGATES for w in words[at + 1 :]):
+    if at is not None and any(w in _AGGREGATES for w in words[at + 1 :]):
         return None
-    cut = next((i for i in range(at + 1, len(words)) if words[i] in _OF_PHRASE), None)
+    start = 0 if at is None else at + 1  # "show name and stars for the repos with …"
+    cut = next((i for i in range(start, len(words)) if words[i] in _OF_PHRASE), None)
     if cut is None:
         return None
     phrase = list(words[cut + 1 :])
@@ -2102,11 +2127,14 @@ def _aggregate_of(
         which = _clause(phrase, keys, values, texts, source, flags, numeric)
     except Unsupported:
         return None
+    if len(head) == 1 and head[0].kind == "fields" and at is None:
+        head = [replace(head[0], kind="keep")]  # the fields, each record's
+    projection = len(head) == 1 and head[0].kind == "keep" and at is None
     if (
         len(head) != 1
-        or head[0].kind != "agg"
+        or not (projection or head[0].kind == "agg")
         or head[0].record
-        or head[0].comparison not in _AGGREGATES.values()
+        or (not projection and head[0].comparison not in _AGGREGATES.values())
         or not which
         or any(op.kind not in _PHRASE_FILTERS or op.inverted for op in which)
     ):
@@ -2159,6 +2187,14 @@ def _one_clause(
     words = [w for w in words if w not in ("%any", "%yn") and (w != "%q" or not asked_q)]
     if asked:
         ops = _clause(words, keys, values, texts, source, flags, numeric)
+        if not set(words) & {"not", "non", "no", "without"}:
+            # "is any of the lost parcels insured?": a flag said alone, asked whether so
+            ops = [
+                _Op("is", op.fields, value="true")
+                if op.kind in ("keep", "fields") and len(op.fields) == 1 and op.fields[0] in flags
+                else op
+                for op in ops
+            ]
         if not ops or any(op.kind not in ("filter", "is") for op in ops):
             raise _refuse("a yes/no question of something other than records that match")
         return [*ops, _Op("exists")]
@@ -2780,9 +2816,17 @@ def _value_superlatives(words: list[str], keys: Mapping[str, str]) -> list[str]:
     return out
 
 
+# The keys of several words the instruction being read says in the plural ("invoice numbers"
+# for invoiceNo, written as the key before the clauses are read)
+_PLURAL_KEYS: ContextVar[AbstractSet[str]] = ContextVar("_PLURAL_KEYS", default=frozenset())
+
+
 def _said_plural(words: Sequence[str], fields: Sequence[str], keys: Mapping[str, str]) -> bool:
-    """Whether a word naming one of ``fields`` is said in the plural ("names", "prices"): the
-    values of several records."""
+    """Whether a word naming one of ``fields`` is said in the plural ("names", "prices",
+    "invoice numbers"): the values of several records."""
+    plural = _PLURAL_KEYS.get()
+    if any(w in plural and keys.get(w) in fields for w in words):
+        return True
     return any(
         w.endswith("s")
         and not w.endswith("ss")
@@ -3130,6 +3174,10 @@ def _aggregate(head: set[str]) -> str:
     return asked.pop()
 
 
+# "does priya have", "do the Oslo ones hold": an auxiliary and a verb of having around a value
+_HOLDS = re.compile(
+    r"(?<![a-z0-9_])(?:does|do|did)\s+(%v\d+)\s+(?:have|has|hold|own)(?![a-z0-9_])", re.I
+)
 # A verb of motion and the way it goes before a value ("sent from Rotterdam", "headed to
 # Prague", "bound for Oslo"): the value's field, when its key does not name the other way
 _MOTION = re.compile(
