@@ -55,6 +55,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from decimal import Decimal
+from functools import partial as bind
 from typing import Any
 
 from zerolayer.core.errors import Unsupported
@@ -448,6 +449,30 @@ _QUOTED_IN = re.compile(
 _PER_RECORD = re.compile(
     r"(?<![a-z])((?:average|mean|avg)\s+[a-z_][\w]*)\s+per\s+([a-z]+)(?![a-z0-9_])"
 )
+
+
+# "how many seats in total", "how many servings do all the recipes make altogether"
+_HOW_MANY_TOTAL = re.compile(
+    r"(?<![a-z])how\s+many\s+([a-z_]+)\s+(?:(?:do|does|did|will|would)\s+(.+?)\s+"
+    r"(?:have|make|hold|offer|provide|serve|give|contain|seat)\s+)?"
+    r"(?:in\s+total|altogether|combined|all\s+together|total)(?![a-z])"
+)
+
+
+def _how_many_total(m: re.Match[str], lowered: Mapping[str, str], keys: Mapping[str, bool]) -> str:
+    """ "total <key> of <records>" when ``m`` counts a key of numbers ("how many servings …
+    in total"), else ``m`` as written."""
+    field = _field(m[1], lowered)
+    if field is None or not keys.get(field) or m[1] in RECORD_NOUNS:
+        return m[0]
+    return f" total {m[1]} of {m[2]} " if m[2] else f" total {m[1]} "
+
+
+def _per_record(m: re.Match[str], lowered: Mapping[str, str]) -> str:
+    """ "average salary per employee": the average, when the noun is the records'."""
+    return m[1] if m[2] in RECORD_NOUNS and m[2] not in lowered else m[0]
+
+
 # "average order value", "the total basket value": a record's noun, then "value"
 _RECORD_VALUE = re.compile(r"(?<![a-z])([a-z]+)\s+values?(?![a-z0-9_])")
 # "the lowest total", "the highest total": an extreme of the field named "total" (the one key
@@ -919,9 +944,10 @@ def query_sentence(
     text = _ALPHA.sub(" %alpha ", text)  # "alphabetically", "A-Z": an order of text
     text = _YES_NO.sub(" %yn ", text)  # before "/" joins fields: "yes/no", "true/false"
     text, shapes = _answer_shapes(text, source)  # "as a JSON array": the answer's own shape
-    text = _PER_RECORD.sub(
-        lambda m: m[1] if m[2] in RECORD_NOUNS and m[2] not in lowered else m[0], text
-    )
+    # "how many servings do the recipes make in total": the total of a key that counts
+    text = _HOW_MANY_TOTAL.sub(lambda m: _how_many_total(m, lowered, keys), text)
+    per_record = bind(_per_record, lowered=lowered)
+    text = _PER_RECORD.sub(per_record, text)
     # "the average order value": the value of a record is its one field of cost
     text = _RECORD_VALUE.sub(
         lambda m: (
@@ -966,6 +992,7 @@ def query_sentence(
     text = _ACTION_TIME.sub(lambda m: _action_time(m, lowered), text)  # "delivery date"
     # after the keys' words ("the track number of …" for trackNo is no count)
     text = _NUMBER_OF.sub(lambda m: _number_of(m, lowered, keys), text)
+    text = _PER_RECORD.sub(per_record, text)  # "the average number of forks per repo"
     # "issue 421", "order number 1005": the one record whose identifier holds the number
     text = _RECORD_NUMBER.sub(lambda m: _record_number(m, lowered, keys, numbers or {}), text)
     text = re.sub(
