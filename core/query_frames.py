@@ -922,7 +922,8 @@ def query_sentence(
     if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
         values = {v for vs in (texts or {}).values() for v in vs}
         dates = {k: vs for k, vs in (texts or {}).items() if _all_dates(vs)}
-        instruction = english_clauses(instruction, lowered, values, dates)  # core/query_zh.py
+        flagged = {lowered.get(k.lower(), k) for k in flags}
+        instruction = english_clauses(instruction, lowered, values, dates, flagged)  # query_zh
         # "标签包含 bug": a text test after a field said in Chinese, now said as its key
         instruction, more = _mark_literals(instruction, lowered, len(literals))
         literals += more
@@ -1221,7 +1222,24 @@ def query_sentence(
     if any(op.kind == "fields" for op in ops):
         raise _refuse("field names that no operation uses")
     _shaped(ops, shapes)
-    return _sentence(ops, lambda key: json.dumps(key) if key.lower() in reserved else key)
+    return _sentence(
+        ops, lambda key: json.dumps(key, ensure_ascii=False) if _quoted(key, reserved) else key
+    )
+
+
+def quoted_zh(sentence: str, keys: Iterable[str]) -> str:
+    """``sentence`` with each of ``keys`` in Chinese quoted where it stands as a bare name (员工数,
+    是否营业: the grammar's own Chinese words may run inside such a key and misread it)."""
+    for key in sorted(keys, key=len, reverse=True):
+        if any("\u3400" <= ch <= "\u9fff" for ch in key):
+            quoted = json.dumps(key, ensure_ascii=False)
+            sentence = re.sub(rf'(?<!["\w]){re.escape(key)}(?!["\w])', quoted, sentence)
+    return sentence
+
+
+def _quoted(key: str, reserved: frozenset[str]) -> bool:
+    """Whether ``key`` is quoted in the grammar's sentence: a word of the grammar ("code")."""
+    return key.lower() in reserved
 
 
 # A number said right before a key ("2-bedroom", "3 servings") or after one that "with" opens

@@ -168,6 +168,7 @@ def english_clauses(
     keys: Mapping[str, str],
     values: Collection[str] = frozenset(),
     dates: Mapping[str, Collection[str]] | None = None,
+    flags: Collection[str] = (),
 ) -> str:
     """``text`` (a query with Chinese words) with each Chinese word of a clause class written
     as its English word, each Chinese field word as the key it names among ``keys`` (lower
@@ -176,6 +177,7 @@ def english_clauses(
     every record, with those dates) as the dates of that year; ``Unsupported`` for Chinese no
     entry covers."""
     text = _ROUND.sub(lambda m: f" , %r{m[1] or m[2]} , ", text)
+    text = _had_flags(text, keys, frozenset(flags))  # 有海景, 拿了奖学金, 不带家具, 没有营业
     text = _NULLS.sub(" , %nn , ", text)
     text = _HOLDS.sub(" contains ", text)
     text = _HOLDS_READ.sub(" ", text)
@@ -641,6 +643,34 @@ def _longest(text: str, i: int) -> str | None:
         if text[i : i + size] in _WORDS:
             return text[i : i + size]
     return None
+
+
+# Verbs of having before a flag's field word ("有海景", "拿了奖学金", "带阳台"): the flag true;
+# their negations ("没有", "不带", "无"): false. A Chinese key "是否X" (是否营业) is a flag named
+# by X as well. Before a word of any other field the verb stays (and the request falls back).
+_HAVING = re.compile(r"(没有|不带|带有|带|具有|拥有|有|拿了|拿到了?|获得了?|得到了?|领了)")
+_NOT_HAVING = frozenset({"没有", "不带"})
+
+
+def _had_flags(text: str, keys: Mapping[str, str], flags: frozenset[str]) -> str:
+    """``text`` with each verb of having before a flag's field word written as 是 (the flag
+    true) or 不是 (false), and a flag's key 是否X said as X written as the key."""
+    for key in flags:
+        if key.startswith("是否") and len(key) > 3:
+            text = re.sub(f"(?<!是否){re.escape(key[2:])}", key, text)
+    out: list[str] = []
+    at = 0
+    for m in _HAVING.finditer(text):
+        known = _longest(text, m.start()) or ""
+        if m.start() < at or len(known) > len(m[1]):
+            continue  # 有库存: a word of its own
+        field = _field_word(text, m.end(), keys)
+        if field is None or field[1] not in flags:
+            continue
+        out.append(text[at : m.start()])
+        out.append("不是" if m[1] in _NOT_HAVING else "是")
+        at = m.end()
+    return "".join(out) + text[at:]
 
 
 def _field_word(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] | None:
