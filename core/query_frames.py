@@ -930,6 +930,7 @@ def query_sentence(
     instruction = _DATE_TIMES.sub(_date_time_mark, instruction)  # 2024-06-03T08:03:00Z
     instruction = _CLOCK.sub(_clock_mark, instruction)  # "before 9am", "after 14:30"
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
+    instruction = _ON_DAY.sub(r" == \1", instruction)  # "created on 2024-05-06": that day
     instruction = _PERIOD.sub(_period, instruction)  # "in March 2024", "from 2021 onwards"
     text, values = _mark_values(instruction, lowered, texts or {})
     # "issues opened by dtran (author.login)": the key in brackets after a value is its field
@@ -1120,6 +1121,10 @@ def query_sentence(
         elif op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
             if keys[op.fields[0]] and key_words(op.fields[0])[-1] == "year":
                 op = _day_as_year(op)  # "published in the 1990s" of publishedYear
+            elif _all_date_times((texts or {}).get(op.fields[0], frozenset())):
+                # "created on 2024-05-06" of date-times: compared by the day
+                ops.extend(_days_of_date_times(op)[:-1])
+                op = _days_of_date_times(op)[-1]
             elif not _all_dates((texts or {}).get(op.fields[0], frozenset())):
                 raise _refuse(f"'{op.fields[0]}' does not hold a date in every record")
         elif op.kind == "filter" and _YEAR.match(op.number) and not keys[op.fields[0]]:
@@ -1608,8 +1613,11 @@ def _same_shape(point: str, values: frozenset[str]) -> bool:
 
 
 def _lone_date(texts: Mapping[str, frozenset[str]]) -> str:
-    """The one key that holds an ISO date in every record; ``Unsupported`` for none or several."""
+    """The one key that holds an ISO date in every record (or, where none does, an ISO
+    date-time of one shape); ``Unsupported`` for none or several."""
     found = [key for key, values in texts.items() if _all_dates(values)]
+    if not found:  # "logins on 2024-03-02": the one field of date-times, by the day
+        found = [key for key, values in texts.items() if _all_date_times(values)]
     if len(found) != 1:
         raise _refuse(f"a date, and {len(found)} fields hold dates: name one")
     return found[0]
@@ -1635,6 +1643,36 @@ _YEAR = re.compile(r"[12]\d{3}$")
 # "hired after 2019", "in 2019", "before 2015": a year compared with a field of dates is the
 # day it starts or the day after it ends, so that text order on ISO dates is exact
 _YEAR_BOUNDS = {">": (">=", 1), ">=": (">=", 0), "<": ("<", 0), "<=": ("<", 1)}
+
+
+# "on 2024-05-06" (a date, marked): that day
+_ON_DAY = re.compile(r"(?<![A-Za-z])on\s+(%d\d{8})(?![\dTt])")
+_ISO_DATE_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$"
+)
+# A day compared with date-times: from its start (>=, "since"), or before it (<); "after" and
+# "until" a day are left unsaid (after its start, or after its end?)
+_DAY_BOUNDS = {">=": (">=", 0), "<": ("<", 0)}
+
+
+def _all_date_times(values: frozenset[str]) -> bool:
+    """Whether every value is an ISO date-time of one length and one zone (text order is time
+    order, and a day "YYYY-MM-DD" sorts before every time of that day)."""
+    shapes = {(len(v), m[1]) for v in values if (m := _ISO_DATE_TIME.match(v))}
+    return bool(values) and len(shapes) == 1 and all(_ISO_DATE_TIME.match(v) for v in values)
+
+
+def _days_of_date_times(op: _Op) -> list[_Op]:
+    """A filter of a day on a field of date-times as filters of the days that bound it: on
+    2024-05-06 (==) from its start and before the next day's; since a day, before a day."""
+    day = datetime.date.fromisoformat(json.loads(op.number))
+    after = json.dumps((day + datetime.timedelta(days=1)).isoformat())
+    if op.comparison == "==" and not op.inverted:
+        return [replace(op, comparison=">="), replace(op, comparison="<", number=after)]
+    if op.comparison not in _DAY_BOUNDS or op.inverted:
+        raise _refuse("a day compared with date-times in a way that names no bound")
+    comparison, later = _DAY_BOUNDS[op.comparison]
+    return [replace(op, comparison=comparison, number=after if later else op.number)]
 
 
 def _year_of_dates(op: _Op) -> list[_Op]:
