@@ -2169,9 +2169,55 @@ def _clause(
         return _one_clause(words, keys, values, texts, source, flags, numeric)
     except Unsupported:
         ops = _aggregate_of(words, keys, values, texts, source, flags, numeric)
+        ops = ops or _two_values(words, keys, values, texts, source, flags, numeric)
         if ops is None:
             raise
         return ops
+
+
+# Words that open the second condition of a clause after a value ("the high priority tickets
+# that aren't closed", "orders from Oslo with status open")
+_SECOND_CONDITION = frozenset({"that", "which", "who", "whose", "with", "and", "but"})
+
+
+def _two_values(
+    words: Sequence[str],
+    keys: dict[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+    source: str,
+    flags: tuple[str, ...],
+    numeric: tuple[str, ...],
+) -> list[_Op] | None:
+    """ "the high priority tickets that aren't closed": two values of two fields in one clause,
+    parted at the word that opens the second condition after the first value; each part read
+    as a clause of its own must be filters only (a value of each field, with "not" before the
+    second where said). None for any other clause."""
+    counted = "count" in words or {"how", "many"} <= set(words)  # "how many urgent jobs …"
+    if counted:
+        words = [w for w in words if w not in ("count", "how", "many")]
+    marks = [i for i, w in enumerate(words) if _VALUE_TOKEN.match(w)]
+    if len(marks) != 2:
+        return None
+    cut = next((i for i in range(marks[0] + 1, marks[1]) if words[i] in _SECOND_CONDITION), None)
+    if cut is None:
+        return None
+    try:
+        first = _clause(words[:cut], keys, values, texts, source, flags, numeric)
+        second = _clause(words[cut:], keys, values, texts, source, flags, numeric)
+    except Unsupported:
+        return None
+    ops = [*first, *second]
+    fields = [op.fields[0] for op in ops if op.kind == "is"]
+    if (
+        not first
+        or not second
+        or any(op.kind not in _PHRASE_FILTERS or op.inverted for op in ops)
+        or len(fields) != 2
+        or len(set(fields)) != 2
+    ):
+        return None
+    return [*ops, _Op("count")] if counted else ops
 
 
 # Prepositions between an aggregate's field and the records it is of ("the average rent of
