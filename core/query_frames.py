@@ -566,6 +566,8 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}$")
 _PERIOD = re.compile(
     r"(?<![\w%#])(?:(?:in|during)\s+(?:the\s+year\s+)?(?P<year>[12]\d{3})"
     rf"|(?:in|during)\s+{_MONTH.replace('(', '(?P<month>', 1)}\s+(?P<myear>[12]\d{{3}})"
+    rf"|(?P<bound>before|after|since)\s+{_MONTH.replace('(', '(?P<bmonth>', 1)}"
+    r"\s+(?P<byear>[12]\d{3})"
     r"|(?:in\s+|during\s+)?the\s+(?P<decade>[12]\d{2})0s"
     r"|(?:(?:from|since)\s+)?(?P<onward>[12]\d{3})\s+(?:on(?:wards?)?|and\s+later|or\s+later"
     r"|and\s+after|or\s+after))(?![\w-])",
@@ -1702,10 +1704,16 @@ def _day_as_year(op: _Op) -> _Op:
 
 def _period(m: re.Match[str]) -> str:
     """ "in 2019", "in March 2024", "in the 1990s", "from 2021 onwards": the first day of the
-    period and the first day after it, as two comparisons of dates; "2019" alone compares a
-    year (of a field of years or of dates)."""
+    period and the first day after it, as two comparisons of dates; "before/after/since March
+    2024" one of them; "2019" alone compares a year (of a field of years or of dates)."""
     if m["onward"]:
         return f" #>= {m['onward']} %year "
+    if m["bound"]:  # "before August 2024", "after May 2024", "since May 2024": whole months
+        year, month = int(m["byear"]), _MONTHS[m["bmonth"].lower()]
+        after = (year + 1, 1) if month == 12 else (year, month + 1)
+        if m["bound"].lower() == "after":
+            return f" #>= %d{after[0]}{after[1]:02d}01 "
+        return f" #{'<' if m['bound'].lower() == 'before' else '>='} %d{year}{month:02d}01 "
     if m["decade"]:
         start = int(m["decade"]) * 10
         return f" #>= %d{start}0101 #< %d{start + 10}0101 "
@@ -1846,6 +1854,20 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
             rf"(?<![a-z0-9_%-])(?:(?:(?:that|which|who)\s+)?(?:is|are)\s+(not\s+)?)?{adjective}"
             r"(?:\s+(?:is|are|set\s+to|=+)\s+(true|false))?(?![a-z0-9_])",
             lambda m, n=n: _flag_said(m, n),
+            text,
+        )
+    for n, key in enumerate(sorted(flags)):  # "allow pets" (petsAllowed), "don't allow pets"
+        words = key_words(key)
+        if len(words) != 2 or not words[1].endswith("ed") or words[0] in _CLOSED:
+            continue
+        verbs = sorted({v for v in word_forms(words[1]) if len(v) >= 4 and v != words[1]})
+        if not verbs:
+            continue
+        said = "|".join(rf"{re.escape(v)}(?:s|es)?" for v in verbs)
+        text = re.sub(
+            rf"(?<![a-z0-9_%-])((?:do\s+not|don't|does\s+not|doesn't)\s+)?(?:{said})\s+"
+            rf"{re.escape(words[0])}(?![a-z0-9_])",
+            lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
             text,
         )
     for n, key in enumerate(sorted(flags)):  # "still unpaid", "the unfurnished ones": false
@@ -2099,7 +2121,7 @@ def _action_time(m: re.Match[str], keys: Mapping[str, str]) -> str:
 
 # Last words of a key that say it holds a point in time ("created_at", "releaseDate"): its
 # head is the word before ("created", "release").
-_TIME_ENDS = frozenset({"at", "on", "date", "time", "day", "year"})
+_TIME_ENDS = frozenset({"at", "on", "date", "time", "day", "year", "from", "since", "until"})
 
 
 def _head_words(words: list[str]) -> set[str]:
