@@ -193,7 +193,8 @@ def english_clauses(
     text = _COLUMNS.sub(" fields ", text)
     text = _FIELD_TOP.sub(lambda m: f" top {m[1]} ", text)
     text = _LAST_N.sub(lambda m: f" last {m[1]} ", text)
-    text = _DATE_THEN.sub(_date_then, text)
+    text = _YEAR_ON.sub(_year_on, text)  # "2018年及以后": 2018 itself too
+    text = _DATE_THEN.sub(lambda m: _date_then(m, bool(dates)), text)
     text = _FROM_PLACE.sub(r" from \1 ", text)
     text = _PER_PLACE.sub(r"\1\2 ", text)
     text = _EACH.sub(" each ", text)
@@ -247,8 +248,13 @@ def english_clauses(
             out.append(" count ")
             i = tally.end()
             continue
-        if field and word == field[0] and _RECORD_NOUN.fullmatch(_WORDS[word]) and _after_de(out):
-            field = None  # 湖北的城市: the records' noun after 的, though a key too
+        if (
+            field
+            and word == field[0]
+            and _RECORD_NOUN.fullmatch(_WORDS[word])
+            and (_after_de(out) or (_after_all(out) and text.startswith("的", i + len(word))))
+        ):
+            field = None  # 湖北的城市, 所有门店的X: the records' noun, though a key too
         if field is not None and len(field[0]) >= len(word):  # 名字 is a field, 名 a measure
             i += len(field[0])
             predicate = _PREDICATE_END.match(text, i)
@@ -257,6 +263,7 @@ def english_clauses(
                 if len(out) > 1 and out[-2] == _WORDS["不"]:  # 不是远程的: that are not remote
                     out[-2:] = [" that are not "]
                 out.append(f" {_said(field[1])} ")
+                out.append(" ")  # 的 read: a records' noun that is a key may follow (门店)
                 i = predicate.end()
                 continue
             if out and out[-1] == _WORDS["没"] and _noun_before(out[:-1]):
@@ -419,7 +426,19 @@ def _noun_fields(said: str, keys: Mapping[str, str]) -> str:
     return tail.sub(keep, said)
 
 
-def _date_then(m: re.Match[str]) -> str:
+# "2018年及以后", "2020年或之前": a year and the years after (before) it, itself included
+_YEAR_ON = re.compile(r"(?<![\d-])(\d{4})\s*年?\s*(?:及|或)\s*(之后|以后|之前|以前)")
+
+
+def _year_on(m: re.Match[str]) -> str:
+    return f" {'at least' if _AFTER_WORDS[m[2]] == 'after' else 'at most'} {m[1]} "
+
+
+def _date_then(m: re.Match[str], dated: bool) -> str:
+    if m[1].isdigit() and not dated:
+        # 2018年以后 of records with no dates (a key of years, 开业年份): the year itself in or
+        # out? (the query frame falls back when a record holds it)
+        return f" #x{'gt' if _AFTER_WORDS[m[2]] == 'after' else 'lt'} {m[1]} "
     year = "%Y" if m[1].isdigit() else ""  # 2015年以前: a year, read by _years
     return f" {_AFTER_WORDS[m[2]]} {year}{m[1]} "
 
@@ -627,6 +646,12 @@ def _noun_before(out: list[str]) -> bool:
     return bool(said) and _RECORD_NOUN.fullmatch(f" {said[-1].strip()} ") is not None
 
 
+def _after_all(out: list[str]) -> bool:
+    """Whether the last word read says all the records (所有, 全部: "all")."""
+    said = [w.strip() for w in out if w.strip()]
+    return bool(said) and said[-1] == "all"
+
+
 def _after_de(out: list[str]) -> bool:
     """Whether the words read so far end with a word read as nothing (的, a measure word)
     after a word: 湖北的城市. Not after "each" (每个城市: each value of the key 城市)."""
@@ -650,6 +675,8 @@ def _longest(text: str, i: int) -> str | None:
 # by X as well. Before a word of any other field the verb stays (and the request falls back).
 _HAVING = re.compile(r"(没有|不带|带有|带|具有|拥有|有|拿了|拿到了?|获得了?|得到了?|领了)")
 _NOT_HAVING = frozenset({"没有", "不带"})
+# Last words of a Chinese key that say it holds a point in time (开业年份, 入职日期)
+_ZH_TIME_ENDS = ("年份", "日期", "时间", "年")
 
 
 def _had_flags(text: str, keys: Mapping[str, str], flags: frozenset[str]) -> str:
@@ -658,6 +685,11 @@ def _had_flags(text: str, keys: Mapping[str, str], flags: frozenset[str]) -> str
     for key in flags:
         if key.startswith("是否") and len(key) > 3:
             text = re.sub(f"(?<!是否){re.escape(key[2:])}", key, text)
+    for key in keys.values():  # 开业 for 开业年份: a key of a point in time by its head
+        end = next((e for e in _ZH_TIME_ENDS if key.endswith(e)), "")
+        head = key[: -len(end)] if end else ""
+        if len(head) >= 2 and sum(k.startswith(head) for k in keys.values()) == 1:
+            text = re.sub(f"{re.escape(head)}(?!{re.escape(end)})", key, text)
     out: list[str] = []
     at = 0
     for m in _HAVING.finditer(text):
