@@ -3196,7 +3196,8 @@ def _operation(
     """The one operation of a clause whose slots are fields, marks and numbers."""
     if len(cmps) > 1 or len(numbers) > 1:
         raise _refuse("a clause says more than one query")
-    if len(fields) <= 1 and head <= {"by"} and not numbers and not cmps and direction:
+    sorting = not fields and head <= _SORT | {"order", "it", "them", "in"}  # "sort low to high"
+    if len(fields) <= 1 and (head <= {"by"} or sorting) and not numbers and not cmps and direction:
         if "by" in head and not fields:
             raise _refuse("'by' and no field")
         return _Op("dir", tuple(fields), direction=direction, magnitude=magnitude)

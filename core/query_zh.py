@@ -178,6 +178,7 @@ def english_clauses(
     entry covers."""
     text = _ROUND.sub(lambda m: f" , %r{m[1] or m[2]} , ", text)
     text = _had_flags(text, keys, frozenset(flags))  # 有海景, 拿了奖学金, 不带家具, 没有营业
+    text = _GLOSSED.sub(lambda m: _glossed(m, keys), text)  # 烹饪时间(cook_minutes)
     text = _NULLS.sub(" , %nn , ", text)
     text = _HOLDS.sub(" contains ", text)
     text = _HOLDS_READ.sub(" ", text)
@@ -705,6 +706,21 @@ def _had_flags(text: str, keys: Mapping[str, str], flags: frozenset[str]) -> str
     return "".join(out) + text[at:]
 
 
+# A key in brackets right after a Chinese word ("烹饪时间(cook_minutes)"): the word's gloss
+_GLOSSED = re.compile(r"(?<=[\u3400-\u9fff])\s*[(（]\s*([A-Za-z_][\w.]*)\s*[)）]")
+
+
+def _glossed(m: re.Match[str], keys: Mapping[str, str]) -> str:
+    """Nothing, when the Chinese field word right before the brackets names the key in them
+    (the gloss says it again); the brackets as written (a word of no class) otherwise."""
+    key = keys.get(m[1].lower())
+    for size in range(min(6, m.start()), 0, -1):
+        found = _field_word(m.string, m.start() - size, keys)
+        if key is not None and found == (m.string[m.start() - size : m.start()], key):
+            return ""
+    return m[0]
+
+
 def _field_word(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] | None:
     """The longest key of the records written as it is (人口), or glossary word that names
     exactly one key of the records, at ``i``, with that key; two glossary words that name one
@@ -859,4 +875,6 @@ _PRICE_EXTREMES = {"最贵": "top", "最便宜": "bottom"}
 # "2015年": a year alone (not a date: 2024年3月1日 is read by _ZH_DATE first).
 _YEAR = re.compile(r"(?<!\d)(\d{4})\s*年(?!\s*\d)")
 # "两台", "3架": a count with its measure word (a closed class; 班 after a number is a class).
-_COUNTED = re.compile(r"(\d|[零〇一二两三四五六七八九十百千万])\s*[台架只件辆张篇首家部款座所]")
+_COUNTED = re.compile(
+    r"(\d|[零〇一二两三四五六七八九十百千万])\s*[台架只件辆张篇首家部款座所道间趟]"
+)
