@@ -115,6 +115,7 @@ _BENIGN = frozenset(
         "thank",
         "thx",
         "you",
+        "u",
         "me",
         "give",
         "show",
