@@ -974,6 +974,8 @@ def query_sentence(
         r"(?<![a-z])(?:based\s+on|according\s+to|on\s+the\s+basis\s+of)(?![a-z])", " by ", text
     )
     text = re.sub(r"\s*(?:→|->)\s*", " to ", text)  # "low→high"
+    # "the biggest flat (by sqm)": the field an extreme is by, in brackets, is of its clause
+    text = re.sub(r"[(（]\s*(by\s+[a-z_][\w .]{0,39}?)\s*[)）]", r" \1 ", text)
     text = re.sub(r"(?<![a-z])(?:add|sum)\s+up(?![a-z])", " sum ", text)
     plural: set[str] = set()  # the keys of several words said in the plural ("listing ids")
     _PLURAL_KEYS.set(plural)  # read by ``_said_plural``
@@ -2193,9 +2195,43 @@ def _clause(
     except Unsupported:
         ops = _aggregate_of(words, keys, values, texts, source, flags, numeric)
         ops = ops or _two_values(words, keys, values, texts, source, flags, numeric)
+        ops = ops or _field_of_extreme(words, keys, values, texts, source, flags, numeric)
         if ops is None:
             raise
         return ops
+
+
+# Words around a field asked of the record at an extreme ("in which neighborhood is the
+# biggest flat", "which city has the oldest user", "the team of the top earner")
+_OF_EXTREME_WORDS = frozenset({"which", "what", "in", "is", "has", "of", "the", "what's"})
+
+
+def _field_of_extreme(
+    words: Sequence[str],
+    keys: dict[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+    source: str,
+    flags: tuple[str, ...],
+    numeric: tuple[str, ...],
+) -> list[_Op] | None:
+    """ "in which neighborhood is the biggest apartment by sqm": one field that is no number,
+    said before a record's extreme that the rest of the clause reads alone: that field of the
+    record. None for any other clause."""
+    named = [(i, f) for i, w in enumerate(words) if (f := _field(w, keys)) is not None]
+    if len(named) < 2 or named[0][1] in numeric or named[0][1] not in texts:
+        return None
+    at, field = named[0]
+    if any(w not in _OF_EXTREME_WORDS for w in words[:at]):
+        return None
+    rest = [w for w in words[at + 1 :] if w not in ("is", "has")]
+    try:
+        ops = _clause(rest, keys, values, texts, source, flags, numeric)
+    except Unsupported:
+        return None
+    if len(ops) != 1 or not _extreme(ops[0]) or not ops[0].record or field in ops[0].fields:
+        return None
+    return [replace(ops[0], whole=False), _Op("keep", (field,))]
 
 
 # Words that open the second condition of a clause after a value ("the high priority tickets
