@@ -941,6 +941,7 @@ def query_sentence(
     text = _MOTION.sub(lambda m: _motion(m, values, texts or {}), text)  # "headed to Prague"
     # "how many tickets does priya have": the records that hold the value
     text = _HOLDS.sub(r" \1 ", text)
+    text = _RUNS.sub(" with ", text)
     text = _ONE_OF.sub(  # "in the basement or the attic": "the" before a value said again
         lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*(?:the\s+)?", " %or ", m[0], flags=re.I), text
     )
@@ -3366,6 +3367,11 @@ def _aggregate(head: set[str]) -> str:
 # "does priya have", "do the Oslo ones hold": an auxiliary and a verb of having around a value
 _HOLDS = re.compile(
     r"(?<![a-z0-9_])(?:does|do|did)\s+(%v\d+)\s+(?:have|has|hold|own)(?![a-z0-9_])", re.I
+)
+# "sensors that run firmware 2.1.0", "the ones using Postgres": a verb of running or using
+# right before a value or a field word and a value, as "with"
+_RUNS = re.compile(
+    r"(?<![a-z0-9_])(?:run|runs|running|use|uses|using)\s+(?=(?:[a-z_.]+\s+)?%v\d)", re.I
 )
 # A verb of motion and the way it goes before a value ("sent from Rotterdam", "headed to
 # Prague", "bound for Oslo"): the value's field, when its key does not name the other way
