@@ -692,11 +692,13 @@ def _had_flags(text: str, keys: Mapping[str, str], flags: frozenset[str]) -> str
         if len(head) >= 2 and sum(k.startswith(head) for k in keys.values()) == 1:
             text = re.sub(f"{re.escape(head)}(?!{re.escape(end)})", key, text)
     out: list[str] = []
-    at = 0
+    at = skip = 0
     for m in _HAVING.finditer(text):
         known = _longest(text, m.start()) or ""
-        if m.start() < at or len(known) > len(m[1]):
-            continue  # 有库存: a word of its own
+        if len(known) > len(m[1]):
+            skip = max(skip, m.start() + len(known))
+        if m.start() < max(at, skip):
+            continue  # 有库存, 有没有: a word of its own
         field = _field_word(text, m.end(), keys)
         if field is None or field[1] not in flags:
             continue
