@@ -30,10 +30,11 @@ from zerolayer.core.errors import (
     ZeroLayerError,
 )
 from zerolayer.core.execute import execute
-from zerolayer.core.fields import data_record_nouns, singular
+from zerolayer.core.fields import RECORD_NOUNS, data_record_nouns, singular
 from zerolayer.core.frames import FrameReader, asks_politely, payload_formats
 from zerolayer.core.gate import GateFailure, check_sampling, check_text, forget_gate_readings
 from zerolayer.core.grammar import InstructionParser, NoMatch
+from zerolayer.core.lexicon_zh import RECORD_NOUNS as ZH_RECORD_NOUNS
 from zerolayer.core.message import INSTRUCTION_LABEL_LINE, normalise_newlines
 from zerolayer.core.messages import (
     Conversation,
@@ -51,7 +52,13 @@ from zerolayer.core.planner import PayloadHint, check_chain, make_plan
 from zerolayer.core.plugin_host import load_plugins, selected_plugins
 from zerolayer.core.protocol.model import PROTOCOL_REASON
 from zerolayer.core.protocol.recogniser import recognise_request
-from zerolayer.core.query_frames import query_sentence, records_of, wrapped_records
+from zerolayer.core.query_frames import (
+    query_sentence,
+    quoted_zh,
+    records_of,
+    respelt,
+    wrapped_records,
+)
 from zerolayer.core.query_paths import path_sentence
 from zerolayer.core.router.config import RouterSettings, load_router
 from zerolayer.core.router.evidence import NOT_FORMATS
@@ -767,7 +774,8 @@ class Engine:
             keys = frozenset(k.lower() for k in shape.numeric) if shape is not None else frozenset()
             self.frames.screen(instruction, query=True, fields=keys)
             sentence = self._query_sentence(instruction, value, source)
-            directives = tuple(self._parse_cached(sentence))
+            records = value if wrapped is None else wrapped[1]
+            directives = tuple(self._parse_sentence(sentence, records))
         except Unsupported:
             return None
         if not any(isinstance(d, Step) for d in directives):
@@ -775,6 +783,19 @@ class Engine:
         if not self._agrees(directives, candidate, ()):
             return None
         return _Reading(candidate, instruction, directives)
+
+    def _parse_sentence(self, sentence: str, records: Any) -> list[Directive]:
+        """The grammar's reading of a query frame's ``sentence``, or of the same sentence with
+        the records' keys in Chinese quoted when the grammar reads the bare keys as its own
+        words (员工数, 是否营业)."""
+        try:
+            return list(self._parse_cached(sentence))
+        except Unsupported:
+            keys = {str(k) for r in records if isinstance(r, Mapping) for k in r}
+            again = quoted_zh(sentence, keys)
+            if again == sentence:
+                raise
+            return list(self._parse_cached(again))
 
     def _query_sentence(self, instruction: str, value: Any, source: str) -> str:
         """The grammar's sentence for a value asked for by its path (core/query_paths.py),
@@ -787,14 +808,39 @@ class Engine:
             wrapped = wrapped_records(value)
             if wrapped is None and records_of(value) is None:
                 raise
+        instruction = self._respelt(instruction, value if wrapped is None else wrapped[1], wrapped)
         if wrapped is None:
             return self._records_sentence(instruction, value, source)
         key, records = wrapped
         named = {key.lower(), singular(key.lower())}
-        if not named & set(re.findall(r"[a-z]+", instruction.lower())):
+        # a Chinese noun of the records (core/lexicon_zh.RECORD_NOUNS) names them too: one read
+        # as "records", or as the key that holds them (发票 for invoices)
+        said_zh = any(
+            noun in instruction and english.strip() in ("records", key.lower())
+            for noun, english in ZH_RECORD_NOUNS.items()
+        )
+        if not named & set(re.findall(r"[a-z]+", instruction.lower())) and not said_zh:
             raise Unsupported("parse.no_match", f"the records are under {key!r}: name them")
         said = self._records_sentence(instruction, records, source, key)
         return f"extract {json.dumps(key)} then {said}"
+
+    @staticmethod
+    def _respelt(instruction: str, records: Any, wrapped: tuple[str, Any] | None) -> str:
+        """``instruction`` with a slip of typing in a noun of the records (theirs, or of
+        ``RECORD_NOUNS``) or in a word of an aggregate read as the word meant
+        (core/query_frames.respelt); the records' keys and text values are never respelt."""
+        wrapper = wrapped[0] if wrapped is not None else None
+        nouns = {*RECORD_NOUNS, *data_record_nouns(records, wrapper)}
+        if wrapper is not None:
+            nouns |= {wrapper.lower(), singular(wrapper.lower())}
+        known = {
+            w
+            for r in records
+            if isinstance(r, Mapping)
+            for k, v in r.items()
+            for w in re.findall(r"[a-z]+", f"{k} {v if isinstance(v, str) else ''}".lower())
+        }
+        return respelt(instruction, nouns, known)
 
     def _records_inside(self, reading: _Reading) -> bool:
         """Whether the reading's payload is an object that holds records under one key."""

@@ -49,10 +49,13 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from decimal import Decimal
+from functools import partial as bind
 from typing import Any
 
 from zerolayer.core.errors import Unsupported
@@ -84,6 +87,8 @@ _BENIGN = frozenset(
         "here",
         "here's",
         "given",
+        "listed",
+        "shown",
         "list",
         "below",
         "above",
@@ -110,6 +115,7 @@ _BENIGN = frozenset(
         "thank",
         "thx",
         "you",
+        "u",
         "me",
         "give",
         "show",
@@ -179,6 +185,9 @@ _LINKS = frozenset(
         "among",
         "across",
         "still",
+        "that's",
+        "yet",
+        "currently",
         "that",
         "those",
         "only",
@@ -441,6 +450,30 @@ _QUOTED_IN = re.compile(
 _PER_RECORD = re.compile(
     r"(?<![a-z])((?:average|mean|avg)\s+[a-z_][\w]*)\s+per\s+([a-z]+)(?![a-z0-9_])"
 )
+
+
+# "how many seats in total", "how many servings do all the recipes make altogether"
+_HOW_MANY_TOTAL = re.compile(
+    r"(?<![a-z])how\s+many\s+([a-z_]+)\s+(?:(?:do|does|did|will|would)\s+(.+?)\s+"
+    r"(?:have|make|hold|offer|provide|serve|give|contain|seat)\s+)?"
+    r"(?:in\s+total|altogether|combined|all\s+together|total)(?![a-z])"
+)
+
+
+def _how_many_total(m: re.Match[str], lowered: Mapping[str, str], keys: Mapping[str, bool]) -> str:
+    """ "total <key> of <records>" when ``m`` counts a key of numbers ("how many servings …
+    in total"), else ``m`` as written."""
+    field = _field(m[1], lowered)
+    if field is None or not keys.get(field) or m[1] in RECORD_NOUNS:
+        return m[0]
+    return f" total {m[1]} of {m[2]} " if m[2] else f" total {m[1]} "
+
+
+def _per_record(m: re.Match[str], lowered: Mapping[str, str]) -> str:
+    """ "average salary per employee": the average, when the noun is the records'."""
+    return m[1] if m[2] in RECORD_NOUNS and m[2] not in lowered else m[0]
+
+
 # "average order value", "the total basket value": a record's noun, then "value"
 _RECORD_VALUE = re.compile(r"(?<![a-z])([a-z]+)\s+values?(?![a-z0-9_])")
 # "the lowest total", "the highest total": an extreme of the field named "total" (the one key
@@ -534,6 +567,8 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}$")
 _PERIOD = re.compile(
     r"(?<![\w%#])(?:(?:in|during)\s+(?:the\s+year\s+)?(?P<year>[12]\d{3})"
     rf"|(?:in|during)\s+{_MONTH.replace('(', '(?P<month>', 1)}\s+(?P<myear>[12]\d{{3}})"
+    rf"|(?P<bound>before|after|since)\s+{_MONTH.replace('(', '(?P<bmonth>', 1)}"
+    r"\s+(?P<byear>[12]\d{3})"
     r"|(?:in\s+|during\s+)?the\s+(?P<decade>[12]\d{2})0s"
     r"|(?:(?:from|since)\s+)?(?P<onward>[12]\d{3})\s+(?:on(?:wards?)?|and\s+later|or\s+later"
     r"|and\s+after|or\s+after))(?![\w-])",
@@ -569,6 +604,7 @@ _AND_SPLITS = _KEEP | {"give", "return", "output", "convert", "turn", "show"}
 _VALUE_TEXT = re.compile(
     r"[A-Za-z\u3400-\u9fff][\w&' .-]{1,39}$"
     r"|\d+(?:\.\d+){2,3}$"  # a version ("2.1.0"), never a number
+    r"|\d+[A-Za-z][A-Za-z\d-]{0,19}$"  # a code that opens with digits ("10C", "3B-east")
 )
 _MAX_VALUES = 400
 # Words of a key written short, and the word said in full ("flightNo": "flight number").
@@ -739,13 +775,18 @@ def records_of(data: Any) -> Records | None:
         for sub in (s for s in inner if all(isinstance(r[k].get(s), str) for r in data)):
             numeric[f"{k}.{sub}"] = False
             texts[f"{k}.{sub}"] = frozenset(r[k][sub] for r in data)
+        # nutrition.calories: a number in an object every record has (read by a filter, an
+        # aggregate or an extreme, whose ops follow a path; a sort or a top N reads keys)
+        for sub in (s for s in inner if all(_number(r[k].get(s)) for r in data)):
+            numeric[f"{k}.{sub}"] = True
+            texts[f"{k}.{sub}"] = frozenset()
     members = {
         k: frozenset(item for r in data for item in r[k])
         for k in numeric
         if "." not in k
         and all(isinstance(r[k], list) and all(isinstance(i, str) for i in r[k]) for r in data)
     }
-    numbers = {k: frozenset(r[k] for r in data) for k, number in numeric.items() if number}
+    numbers = {k: frozenset(_at(r, k) for r in data) for k, number in numeric.items() if number}
     for k in (k for k, number in numeric.items() if not number and "." not in k):
         held = [r[k] for r in data if r[k] is not None]  # a number or null in every record
         if held and len(held) < len(data) and all(_number(v) for v in held):
@@ -786,6 +827,15 @@ def _partial(data: list[dict[Any, Any]]) -> dict[str, frozenset[str]]:
         if held and len(held) < len(data) and all(isinstance(v, str) for v in held):
             found[key] = frozenset(held)
     return found
+
+
+def _at(record: Mapping[str, Any], key: str) -> Any:
+    """``record``'s value of a key, or of a key inside an object it holds ("nutrition.calories",
+    a key of the shape read by ``records_of``)."""
+    if key in record:
+        return record[key]
+    outer, _, inner = key.partition(".")
+    return record[outer][inner]
 
 
 def _number(value: Any) -> bool:
@@ -875,17 +925,23 @@ def query_sentence(
     if any("\u3400" <= ch <= "\u9fff" for ch in instruction):
         values = {v for vs in (texts or {}).values() for v in vs}
         dates = {k: vs for k, vs in (texts or {}).items() if _all_dates(vs)}
-        instruction = english_clauses(instruction, lowered, values, dates)  # core/query_zh.py
+        flagged = {lowered.get(k.lower(), k) for k in flags}
+        instruction = english_clauses(instruction, lowered, values, dates, flagged)  # query_zh
         # "标签包含 bug": a text test after a field said in Chinese, now said as its key
         instruction, more = _mark_literals(instruction, lowered, len(literals))
         literals += more
     instruction = _DATE_TIMES.sub(_date_time_mark, instruction)  # 2024-06-03T08:03:00Z
     instruction = _CLOCK.sub(_clock_mark, instruction)  # "before 9am", "after 14:30"
     instruction = _mark_dates(instruction)  # "after March 1, 2024": %d20240301
+    instruction = _ON_DAY.sub(r" == \1", instruction)  # "created on 2024-05-06": that day
     instruction = _PERIOD.sub(_period, instruction)  # "in March 2024", "from 2021 onwards"
     text, values = _mark_values(instruction, lowered, texts or {})
     # "issues opened by dtran (author.login)": the key in brackets after a value is its field
     text = _HINTED.sub(lambda m: _hinted(m, lowered, values, texts or {}), text)
+    text = _MOTION.sub(lambda m: _motion(m, values, texts or {}), text)  # "headed to Prague"
+    # "how many tickets does priya have": the records that hold the value
+    text = _HOLDS.sub(r" \1 ", text)
+    text = _RUNS.sub(" with ", text)
     text = _ONE_OF.sub(  # "in the basement or the attic": "the" before a value said again
         lambda m: re.sub(r",?\s*(?:,|\bor\b)\s*(?:the\s+)?", " %or ", m[0], flags=re.I), text
     )
@@ -894,9 +950,10 @@ def query_sentence(
     text = _ALPHA.sub(" %alpha ", text)  # "alphabetically", "A-Z": an order of text
     text = _YES_NO.sub(" %yn ", text)  # before "/" joins fields: "yes/no", "true/false"
     text, shapes = _answer_shapes(text, source)  # "as a JSON array": the answer's own shape
-    text = _PER_RECORD.sub(
-        lambda m: m[1] if m[2] in RECORD_NOUNS and m[2] not in lowered else m[0], text
-    )
+    # "how many servings do the recipes make in total": the total of a key that counts
+    text = _HOW_MANY_TOTAL.sub(lambda m: _how_many_total(m, lowered, keys), text)
+    per_record = bind(_per_record, lowered=lowered)
+    text = _PER_RECORD.sub(per_record, text)
     # "the average order value": the value of a record is its one field of cost
     text = _RECORD_VALUE.sub(
         lambda m: (
@@ -918,19 +975,32 @@ def query_sentence(
         r"(?<![a-z])(?:based\s+on|according\s+to|on\s+the\s+basis\s+of)(?![a-z])", " by ", text
     )
     text = re.sub(r"\s*(?:→|->)\s*", " to ", text)  # "low→high"
+    # "the biggest flat (by sqm)": the field an extreme is by, in brackets, is of its clause
+    text = re.sub(r"[(（]\s*(by\s+[a-z_][\w .]{0,39}?)\s*[)）]", r" \1 ", text)
     text = re.sub(r"(?<![a-z])(?:add|sum)\s+up(?![a-z])", " sum ", text)
+    plural: set[str] = set()  # the keys of several words said in the plural ("listing ids")
+    _PLURAL_KEYS.set(plural)  # read by ``_said_plural``
+
+    def said_key(key: str, m: re.Match[str]) -> str:
+        if m["s"]:
+            plural.add(key)
+        return key
+
     for key in sorted(lowered, key=len, reverse=True):  # "flight time" for flight_time
-        words = key_words(lowered[key])
+        words = key_words(lowered[key].replace(".", "_"))  # "owner type" for owner.type
         if len(words) > 1:  # the last word in a plural form too ("last names")
             # a word of the key written short is said in full too ("flight number" for
             # flightNo, "stock quantity" for stock_qty)
             said = [
                 rf"(?:{re.escape(w)}|{_SHORT[w]})" if w in _SHORT else re.escape(w) for w in words
             ]
-            phrase = r"[\s_-]*".join(said) + "(?:e?s)?"
-            text = re.sub(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])", key, text)
+            phrase = r"[\s_-]*".join(said) + "(?P<s>e?s)?"
+            found = re.compile(rf"(?<![a-z0-9_]){phrase}(?![a-z0-9_])")
+            text = found.sub(lambda m, k=key: said_key(k, m), text)
+    text = _ACTION_TIME.sub(lambda m: _action_time(m, lowered), text)  # "delivery date"
     # after the keys' words ("the track number of …" for trackNo is no count)
     text = _NUMBER_OF.sub(lambda m: _number_of(m, lowered, keys), text)
+    text = _PER_RECORD.sub(per_record, text)  # "the average number of forks per repo"
     # "issue 421", "order number 1005": the one record whose identifier holds the number
     text = _RECORD_NUMBER.sub(lambda m: _record_number(m, lowered, keys, numbers or {}), text)
     text = re.sub(
@@ -1009,7 +1079,11 @@ def query_sentence(
             if not held or any(Decimal(str(v)) == Decimal(op.number) for v in held):
                 raise _refuse(f"a record holds {op.number}: is the bound included or not?")
             op = replace(op, comparison=_LOOSE[op.comparison])
-        if any("." in f for f in op.fields) and op.kind not in _PATH_KINDS:
+        if (
+            any("." in f for f in op.fields)
+            and op.kind not in _PATH_KINDS
+            and not (op.kind in _NUMBER_PATH_KINDS and all(keys.get(f) for f in op.fields))
+        ):
             raise _refuse("a field inside an object is read only by a filter")
         if op.fields and op.fields[0] in members and op.kind == "distinct":
             pass  # "every distinct label": the strings the arrays hold
@@ -1053,6 +1127,10 @@ def query_sentence(
         elif op.kind == "filter" and op.number.startswith('"'):  # a date: of a field of dates
             if keys[op.fields[0]] and key_words(op.fields[0])[-1] == "year":
                 op = _day_as_year(op)  # "published in the 1990s" of publishedYear
+            elif _all_date_times((texts or {}).get(op.fields[0], frozenset())):
+                # "created on 2024-05-06" of date-times: compared by the day
+                ops.extend(_days_of_date_times(op)[:-1])
+                op = _days_of_date_times(op)[-1]
             elif not _all_dates((texts or {}).get(op.fields[0], frozenset())):
                 raise _refuse(f"'{op.fields[0]}' does not hold a date in every record")
         elif op.kind == "filter" and _YEAR.match(op.number) and not keys[op.fields[0]]:
@@ -1106,6 +1184,18 @@ def query_sentence(
             ops[-1] = _Op("by", lone)  # "price: low to high", "price, high to low"
         if op.kind == "dir" and op.fields and not (ops and ops[-1].kind in ("sort", "top", "by")):
             op = _Op("sort", op.fields, op.direction, magnitude=op.magnitude)  # "age ascending"
+        if (
+            op.kind == "dir"
+            and not op.fields
+            and op.magnitude
+            and ops
+            and ops[-1].kind == "filter"
+            and numeric == ops[-1].fields[:1]
+        ):
+            # "invoices over 2000, largest first": a magnitude of the one number field, which
+            # the filter before it compares
+            ops.append(_Op("sort", ops[-1].fields, op.direction, magnitude=True))
+            continue
         if op.kind == "dir":
             if not ops or ops[-1].kind not in ("sort", "top", "by"):
                 raise _refuse("a direction names no sort")
@@ -1129,10 +1219,38 @@ def query_sentence(
         raise _refuse("a field to group by and no count of each group after it")
     if any(op.kind == "by" for op in ops):
         raise _refuse("a field after 'by' with no word of sorting or order")
+    last = ops[-1] if ops else None
+    if (
+        last is not None
+        and last.kind == "fields"
+        and (len(last.fields) > 1 or {f.lower() for f in last.fields} <= plural)
+        and len(ops) > 1
+        and all(op.kind in _OF_RECORDS for op in ops[:-1])
+    ):
+        # "furnished flats under 900, listing ids", "… largest first: invoiceNo and amount":
+        # fields said alone (in the plural, or two and more) after the records are picked
+        ops[-1] = replace(last, kind="keep")
     if any(op.kind == "fields" for op in ops):
         raise _refuse("field names that no operation uses")
     _shaped(ops, shapes)
-    return _sentence(ops, lambda key: json.dumps(key) if key.lower() in reserved else key)
+    return _sentence(
+        ops, lambda key: json.dumps(key, ensure_ascii=False) if _quoted(key, reserved) else key
+    )
+
+
+def quoted_zh(sentence: str, keys: Iterable[str]) -> str:
+    """``sentence`` with each of ``keys`` in Chinese quoted where it stands as a bare name (员工数,
+    是否营业: the grammar's own Chinese words may run inside such a key and misread it)."""
+    for key in sorted(keys, key=len, reverse=True):
+        if any("\u3400" <= ch <= "\u9fff" for ch in key):
+            quoted = json.dumps(key, ensure_ascii=False)
+            sentence = re.sub(rf'(?<!["\w]){re.escape(key)}(?!["\w])', quoted, sentence)
+    return sentence
+
+
+def _quoted(key: str, reserved: frozenset[str]) -> bool:
+    """Whether ``key`` is quoted in the grammar's sentence: a word of the grammar ("code")."""
+    return key.lower() in reserved
 
 
 # A number said right before a key ("2-bedroom", "3 servings") or after one that "with" opens
@@ -1211,6 +1329,53 @@ def _shaped(ops: Sequence[_Op], shapes: Sequence[str]) -> None:
 # What a field inside an object (address.city) is read by: a filter, a count per value, the
 # distinct values (the ops follow the dotted path)
 _PATH_KINDS = frozenset({"is", "one_of", "text", "per", "group", "distinct"})
+# The operations that give records (a projection may follow them)
+_OF_RECORDS = frozenset({"filter", "is", "one_of", "text", "null", "notnull", "sort", "top"})
+_OF_RECORDS |= {"first", "last"}
+# The kinds that read a number inside an object by its path (a filter, an aggregate, the
+# record with an extreme, a sort and a top N)
+_NUMBER_PATH_KINDS = frozenset({"filter", "agg", "sort", "top"})
+
+
+# Words of a closed class whose slips are read as the word (one letter dropped, changed or
+# two swapped, never one added: "slowest" is no "lowest"), besides the records' nouns
+_RESPELT_WORDS = frozenset({"average", "maximum", "minimum"})
+
+
+def _swapped(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` with two adjacent letters swapped."""
+    return len(a) == len(b) and sum(x != y for x, y in zip(a, b, strict=True)) == 2 and _slip(a, b)
+
+
+def _slip(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` with one letter dropped or changed, or two adjacent swapped."""
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and (a[diff[0]], a[diff[1]]) == (b[diff[1]], b[diff[0]])
+        )
+    return len(a) == len(b) - 1 and any(b[:i] + b[i + 1 :] == a for i in range(len(b)))
+
+
+def respelt(instruction: str, nouns: Iterable[str], known: Iterable[str] = ()) -> str:
+    """``instruction`` with a slip of typing read as the word meant: two adjacent letters
+    swapped in one of the records' ``nouns`` ("shipmnets", "apartmnets"), or one slip in a word
+    of ``_RESPELT_WORDS`` ("avrage"). Only a word of six letters or more that is no noun, no
+    ``known`` word (the records' keys and values) and the slip of exactly one word is read."""
+    targets = {n.lower() for n in nouns if n.isascii() and n.isalpha()}
+    seen = {w.lower() for w in known} | targets | _RESPELT_WORDS
+
+    def fix(m: re.Match[str]) -> str:
+        word = m[0].lower()
+        if len(word) < 6 or word in seen:
+            return m[0]
+        meant = {n for n in targets if _swapped(word, n)}
+        meant |= {w for w in _RESPELT_WORDS if _slip(word, w)}
+        return meant.pop() if len(meant) == 1 else m[0]
+
+    return re.sub(r"(?<![\w.-])[A-Za-z]+(?![\w.-])", fix, instruction)
 
 
 def said_as_records(instruction: str, nouns: Mapping[str, tuple[str, tuple[str, ...]]]) -> str:
@@ -1454,8 +1619,11 @@ def _same_shape(point: str, values: frozenset[str]) -> bool:
 
 
 def _lone_date(texts: Mapping[str, frozenset[str]]) -> str:
-    """The one key that holds an ISO date in every record; ``Unsupported`` for none or several."""
+    """The one key that holds an ISO date in every record (or, where none does, an ISO
+    date-time of one shape); ``Unsupported`` for none or several."""
     found = [key for key, values in texts.items() if _all_dates(values)]
+    if not found:  # "logins on 2024-03-02": the one field of date-times, by the day
+        found = [key for key, values in texts.items() if _all_date_times(values)]
     if len(found) != 1:
         raise _refuse(f"a date, and {len(found)} fields hold dates: name one")
     return found[0]
@@ -1481,6 +1649,36 @@ _YEAR = re.compile(r"[12]\d{3}$")
 # "hired after 2019", "in 2019", "before 2015": a year compared with a field of dates is the
 # day it starts or the day after it ends, so that text order on ISO dates is exact
 _YEAR_BOUNDS = {">": (">=", 1), ">=": (">=", 0), "<": ("<", 0), "<=": ("<", 1)}
+
+
+# "on 2024-05-06" (a date, marked): that day
+_ON_DAY = re.compile(r"(?<![A-Za-z])on\s+(%d\d{8})(?![\dTt])")
+_ISO_DATE_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$"
+)
+# A day compared with date-times: from its start (>=, "since"), or before it (<); "after" and
+# "until" a day are left unsaid (after its start, or after its end?)
+_DAY_BOUNDS = {">=": (">=", 0), "<": ("<", 0)}
+
+
+def _all_date_times(values: frozenset[str]) -> bool:
+    """Whether every value is an ISO date-time of one length and one zone (text order is time
+    order, and a day "YYYY-MM-DD" sorts before every time of that day)."""
+    shapes = {(len(v), m[1]) for v in values if (m := _ISO_DATE_TIME.match(v))}
+    return bool(values) and len(shapes) == 1 and all(_ISO_DATE_TIME.match(v) for v in values)
+
+
+def _days_of_date_times(op: _Op) -> list[_Op]:
+    """A filter of a day on a field of date-times as filters of the days that bound it: on
+    2024-05-06 (==) from its start and before the next day's; since a day, before a day."""
+    day = datetime.date.fromisoformat(json.loads(op.number))
+    after = json.dumps((day + datetime.timedelta(days=1)).isoformat())
+    if op.comparison == "==" and not op.inverted:
+        return [replace(op, comparison=">="), replace(op, comparison="<", number=after)]
+    if op.comparison not in _DAY_BOUNDS or op.inverted:
+        raise _refuse("a day compared with date-times in a way that names no bound")
+    comparison, later = _DAY_BOUNDS[op.comparison]
+    return [replace(op, comparison=comparison, number=after if later else op.number)]
 
 
 def _year_of_dates(op: _Op) -> list[_Op]:
@@ -1510,10 +1708,16 @@ def _day_as_year(op: _Op) -> _Op:
 
 def _period(m: re.Match[str]) -> str:
     """ "in 2019", "in March 2024", "in the 1990s", "from 2021 onwards": the first day of the
-    period and the first day after it, as two comparisons of dates; "2019" alone compares a
-    year (of a field of years or of dates)."""
+    period and the first day after it, as two comparisons of dates; "before/after/since March
+    2024" one of them; "2019" alone compares a year (of a field of years or of dates)."""
     if m["onward"]:
         return f" #>= {m['onward']} %year "
+    if m["bound"]:  # "before August 2024", "after May 2024", "since May 2024": whole months
+        year, month = int(m["byear"]), _MONTHS[m["bmonth"].lower()]
+        after = (year + 1, 1) if month == 12 else (year, month + 1)
+        if m["bound"].lower() == "after":
+            return f" #>= %d{after[0]}{after[1]:02d}01 "
+        return f" #{'<' if m['bound'].lower() == 'before' else '>='} %d{year}{month:02d}01 "
     if m["decade"]:
         start = int(m["decade"]) * 10
         return f" #>= %d{start}0101 #< %d{start + 10}0101 "
@@ -1635,12 +1839,57 @@ def _mark_flags(text: str, flags: frozenset[str]) -> str:
             lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
             text,
         )
+        first = key_words(key)[0]
+        if first not in ("is", "can") and (first == "has" or not words[-1].endswith("ed")):
+            # "trains with wifi", "rooms with a sea view", "no balcony", "without wifi": a
+            # flag whose words are a noun, said as what a record has or lacks; an article
+            # only before a key of "has" or of two words and more (a noun; "a remote"?)
+            article = r"(?:(?:a|an|any)\s+)?" if first == "has" or len(words) > 1 else ""
+            text = re.sub(
+                rf"(?<![a-z0-9_%-])(with|having|has|have|without|no|(?:do\s+not|don't|does\s+not"
+                rf"|doesn't)\s+have)\s+(?:both\s+)?{article}{adjective}(?![a-z0-9_])"
+                r"(?!\s*(?:is|are|set\s+to|=+)\s)",  # "with active set to true": said after
+                lambda m, n=n: f" %{'t' if m[1] in ('with', 'having', 'has', 'have') else 'f'}{n} ",
+                text,
+            )
         # "cities that are not coastal", "which cities are coastal", "express is true",
         # "在职 set to false"
         text = re.sub(
             rf"(?<![a-z0-9_%-])(?:(?:(?:that|which|who)\s+)?(?:is|are)\s+(not\s+)?)?{adjective}"
             r"(?:\s+(?:is|are|set\s+to|=+)\s+(true|false))?(?![a-z0-9_])",
             lambda m, n=n: _flag_said(m, n),
+            text,
+        )
+    for n, key in enumerate(sorted(flags)):  # "allow pets" (petsAllowed), "don't allow pets"
+        words = key_words(key)
+        if len(words) != 2 or not words[1].endswith("ed") or words[0] in _CLOSED:
+            continue
+        verbs = sorted({v for v in word_forms(words[1]) if len(v) >= 4 and v != words[1]})
+        if not verbs:
+            continue
+        said = "|".join(rf"{re.escape(v)}(?:s|es)?" for v in verbs)
+        text = re.sub(
+            rf"(?<![a-z0-9_%-])((?:do\s+not|don't|does\s+not|doesn't)\s+)?(?:{said})\s+"
+            rf"{re.escape(words[0])}(?![a-z0-9_])",
+            lambda m, n=n: f" %{'f' if m[1] else 't'}{n} ",
+            text,
+        )
+    for n, key in enumerate(sorted(flags)):  # "still unpaid", "the unfurnished ones": false
+        words = key_words(key)
+        if len(words) == 1 and len(words[0]) >= 4 and words[0] not in _CLOSED:
+            text = re.sub(
+                rf"(?<![a-z0-9_%-])un-?{re.escape(words[0])}(?![a-z0-9_])", f" %f{n} ", text
+            )
+    for n, key in enumerate(sorted(flags)):  # "with a sea view and a balcony": both true
+        words = key_words(key)
+        if len(words) > 1 and words[0] == "has":
+            words = words[1:]
+        if words[0] in ("is", "can", "in") or any(w in _CLOSED for w in words):
+            continue
+        adjective = r"[\s_-]*".join(map(re.escape, words))
+        text = re.sub(
+            rf"(%([tf])\d+\s+(?:and|&)\s+(?:(?:a|an)\s+)?){adjective}(?![a-z0-9_])",
+            lambda m, n=n: f"{m[1]} %{m[2]}{n} ",
             text,
         )
     return text
@@ -1812,11 +2061,29 @@ def _field(word: str, keys: Mapping[str, str]) -> str | None:
             _head_field(word, keys, glossary=glossary)
             or _agent_field(word, keys)
             or _action_field(word, keys)
+            or _verb_field(word, keys)
         )
 
 
 # Endings of a noun of the action a verb names (departure, arrival, creation, payment)
 _ACTION_ENDS = ("ure", "al", "ion", "ment")
+
+
+def _verb_field(word: str, keys: Mapping[str, str]) -> str | None:
+    """The one key that a verb in the present names by its noun ("serves": servings, "weighs":
+    weight): the verb's stem with -ing or -t, as the key's last word says it; None for any other
+    word."""
+    if len(word) < 4 or word.endswith(("ed", "ing")):
+        return None  # a verb in the present ("shipped" names no shipping cost)
+    stems = {stem for stem in (word, re.sub(r"e?s$", "", word)) if len(stem) >= 4}
+    stems |= {stem[:-1] for stem in stems if stem.endswith("e")}
+    nouns = {stem + end for stem in stems for end in ("ing", "ings", "t")}
+    found = {
+        key
+        for key in keys.values()
+        if (words := key_words(key.replace(".", "_"))) and _said_words(words)[-1] in nouns
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _action_field(word: str, keys: Mapping[str, str]) -> str | None:
@@ -1835,9 +2102,30 @@ def _action_field(word: str, keys: Mapping[str, str]) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+# "delivery date", "creation time": the noun of an action and a word of time, naming the one
+# key of a participle and a time end (delivered_on, createdAt)
+_ACTION_TIME = re.compile(r"(?<![a-z0-9_])([a-z]{4,})\s+(?:date|time|day)(?![a-z0-9_])")
+_NOUN_ENDS = ("", "y", "ure", "al", "ion", "ment")
+
+
+def _action_time(m: re.Match[str], keys: Mapping[str, str]) -> str:
+    """The key ``m`` names (see ``_ACTION_TIME``), or ``m`` as written when none or several."""
+    found = set()
+    for key in keys.values():
+        words = key_words(key)
+        if len(words) != 2 or words[1] not in _TIME_ENDS or not words[0].endswith("ed"):
+            continue
+        stems = {stem for stem in word_forms(words[0]) if len(stem) >= 4 and stem != words[0]}
+        nouns = {stem + end for stem in stems for end in _NOUN_ENDS}
+        nouns |= {stem[:-1] + end for stem in stems if stem.endswith("e") for end in _NOUN_ENDS}
+        if m[1] in nouns:
+            found.add(key)
+    return f" {found.pop().lower()} " if len(found) == 1 else m[0]
+
+
 # Last words of a key that say it holds a point in time ("created_at", "releaseDate"): its
 # head is the word before ("created", "release").
-_TIME_ENDS = frozenset({"at", "on", "date", "time", "day", "year"})
+_TIME_ENDS = frozenset({"at", "on", "date", "time", "day", "year", "from", "since", "until"})
 
 
 def _head_words(words: list[str]) -> set[str]:
@@ -1901,6 +2189,157 @@ def _clause(
     flags: tuple[str, ...] = (),
     numeric: tuple[str, ...] = (),
 ) -> list[_Op]:
+    """The operations of one clause (``_one_clause``), or, for a clause it does not read, of an
+    aggregate said of a noun phrase of the records (``_aggregate_of``)."""
+    try:
+        return _one_clause(words, keys, values, texts, source, flags, numeric)
+    except Unsupported:
+        ops = _aggregate_of(words, keys, values, texts, source, flags, numeric)
+        ops = ops or _two_values(words, keys, values, texts, source, flags, numeric)
+        ops = ops or _field_of_extreme(words, keys, values, texts, source, flags, numeric)
+        if ops is None:
+            raise
+        return ops
+
+
+# Words around a field asked of the record at an extreme ("in which neighborhood is the
+# biggest flat", "which city has the oldest user", "the team of the top earner")
+_OF_EXTREME_WORDS = frozenset({"which", "what", "in", "is", "has", "of", "the", "what's"})
+
+
+def _field_of_extreme(
+    words: Sequence[str],
+    keys: dict[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+    source: str,
+    flags: tuple[str, ...],
+    numeric: tuple[str, ...],
+) -> list[_Op] | None:
+    """ "in which neighborhood is the biggest apartment by sqm": one field that is no number,
+    said before a record's extreme that the rest of the clause reads alone: that field of the
+    record. None for any other clause."""
+    named = [(i, f) for i, w in enumerate(words) if (f := _field(w, keys)) is not None]
+    if len(named) < 2 or named[0][1] in numeric or named[0][1] not in texts:
+        return None
+    at, field = named[0]
+    if any(w not in _OF_EXTREME_WORDS for w in words[:at]):
+        return None
+    rest = [w for w in words[at + 1 :] if w not in ("is", "has")]
+    try:
+        ops = _clause(rest, keys, values, texts, source, flags, numeric)
+    except Unsupported:
+        return None
+    if len(ops) != 1 or not _extreme(ops[0]) or not ops[0].record or field in ops[0].fields:
+        return None
+    return [replace(ops[0], whole=False), _Op("keep", (field,))]
+
+
+# Words that open the second condition of a clause after a value ("the high priority tickets
+# that aren't closed", "orders from Oslo with status open")
+_SECOND_CONDITION = frozenset({"that", "which", "who", "whose", "with", "and", "but"})
+
+
+def _two_values(
+    words: Sequence[str],
+    keys: dict[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+    source: str,
+    flags: tuple[str, ...],
+    numeric: tuple[str, ...],
+) -> list[_Op] | None:
+    """ "the high priority tickets that aren't closed": two values of two fields in one clause,
+    parted at the word that opens the second condition after the first value; each part read
+    as a clause of its own must be filters only (a value of each field, with "not" before the
+    second where said). None for any other clause."""
+    counted = "count" in words or {"how", "many"} <= set(words)  # "how many urgent jobs …"
+    if counted:
+        words = [w for w in words if w not in ("count", "how", "many")]
+    marks = [i for i, w in enumerate(words) if _VALUE_TOKEN.match(w)]
+    if len(marks) != 2:
+        return None
+    cut = next((i for i in range(marks[0] + 1, marks[1]) if words[i] in _SECOND_CONDITION), None)
+    if cut is None:
+        return None
+    try:
+        first = _clause(words[:cut], keys, values, texts, source, flags, numeric)
+        second = _clause(words[cut:], keys, values, texts, source, flags, numeric)
+    except Unsupported:
+        return None
+    ops = [*first, *second]
+    fields = [op.fields[0] for op in ops if op.kind == "is"]
+    if (
+        not first
+        or not second
+        or any(op.kind not in _PHRASE_FILTERS or op.inverted for op in ops)
+        or len(fields) != 2
+        or len(set(fields)) != 2
+    ):
+        return None
+    return [*ops, _Op("count")] if counted else ops
+
+
+# Prepositions between an aggregate's field and the records it is of ("the average rent of
+# the 2-bedroom flats", "total seats on the trains with wifi")
+_OF_PHRASE = frozenset({"of", "on", "for", "across", "among", "in"})
+# What the records said after such a preposition are read by (kinds of a filter)
+_PHRASE_FILTERS = frozenset({"filter", "is", "one_of", "text", "null", "notnull"})
+
+
+def _aggregate_of(
+    words: Sequence[str],
+    keys: dict[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+    source: str,
+    flags: tuple[str, ...],
+    numeric: tuple[str, ...],
+) -> list[_Op] | None:
+    """ "the average rent of the 2-bedroom flats", "total seats on the trains with wifi": an
+    aggregate of one field (a total or an average), or fields to keep ("show name and stars
+    for the repos with …"), a preposition, then a noun phrase that names the records (their
+    noun) and says which (a filter of its own): the filter, then the aggregate or the
+    projection. None for a clause of any other shape."""
+    at = next((i for i, w in enumerate(words) if w in _AGGREGATES and w not in keys), None)
+    if at is not None and any(w in _AGGREGATES for w in words[at + 1 :]):
+        return None
+    start = 0 if at is None else at + 1  # "show name and stars for the repos with …"
+    cut = next((i for i in range(start, len(words)) if words[i] in _OF_PHRASE), None)
+    if cut is None:
+        return None
+    phrase = list(words[cut + 1 :])
+    if not any(w in RECORD_NOUNS and w not in keys for w in phrase):
+        return None  # "the total of the math scores": no noun phrase of the records
+    try:
+        head = _one_clause(words[:cut], keys, values, texts, source, flags, numeric)
+        which = _clause(phrase, keys, values, texts, source, flags, numeric)
+    except Unsupported:
+        return None
+    if len(head) == 1 and head[0].kind == "fields" and at is None:
+        head = [replace(head[0], kind="keep")]  # the fields, each record's
+    projection = len(head) == 1 and head[0].kind == "keep" and at is None
+    if (
+        len(head) != 1
+        or not (projection or head[0].kind == "agg")
+        or head[0].record
+        or (not projection and head[0].comparison not in _AGGREGATES.values())
+        or not which
+        or any(op.kind not in _PHRASE_FILTERS or op.inverted for op in which)
+    ):
+        return None
+    return [*which, head[0]]
+
+
+def _one_clause(
+    words: Sequence[str],
+    keys: dict[str, str],
+    values: Sequence[str],
+    texts: Mapping[str, frozenset[str]],
+    source: str,
+    flags: tuple[str, ...] = (),
+    numeric: tuple[str, ...] = (),
+) -> list[_Op]:
     """The operations of one clause (none for a clause of benign words alone; a filter and a
     count for "count the products with stock above 20"); ``Unsupported`` when a word has no
     class or the slots make no one operation. ``numeric``: the keys that are a number in
@@ -1937,6 +2376,14 @@ def _clause(
     words = [w for w in words if w not in ("%any", "%yn") and (w != "%q" or not asked_q)]
     if asked:
         ops = _clause(words, keys, values, texts, source, flags, numeric)
+        if not set(words) & {"not", "non", "no", "without"}:
+            # "is any of the lost parcels insured?": a flag said alone, asked whether so
+            ops = [
+                _Op("is", op.fields, value="true")
+                if op.kind in ("keep", "fields") and len(op.fields) == 1 and op.fields[0] in flags
+                else op
+                for op in ops
+            ]
         if not ops or any(op.kind not in ("filter", "is") for op in ops):
             raise _refuse("a yes/no question of something other than records that match")
         return [*ops, _Op("exists")]
@@ -1981,7 +2428,11 @@ def _clause(
             [w for w in words if w not in ("count", "how", "many", "there")] if counted else words
         )
         try:
-            ops = [_flag_filter(said, rest, flags)]
+            if len(said) > 1 and len({w[2:] for w in said}) == len(said):
+                # "with a sea view and a balcony": each flag so, the clause holds nothing else
+                ops = [_flag_filter([f], [w for w in rest if w not in said], flags) for f in said]
+            else:
+                ops = [_flag_filter(said, rest, flags)]
         except Unsupported:
             if len(said) > 1:
                 raise
@@ -2270,6 +2721,8 @@ _NULL_WORDS = (
     | frozenset(
         {"the", "a", "an", "any", "value", "values", "set", "not", "isn't", "non", "list", "me"}
         | {"all", "them", "ones", "one", "%q", "please", "pls", "and"}
+        # "no spice level given", "no delivery date yet": said of the value, not a field
+        | {"given", "provided", "specified", "recorded", "listed", "yet", "currently"}
     )
 )
 
@@ -2552,9 +3005,17 @@ def _value_superlatives(words: list[str], keys: Mapping[str, str]) -> list[str]:
     return out
 
 
+# The keys of several words the instruction being read says in the plural ("invoice numbers"
+# for invoiceNo, written as the key before the clauses are read)
+_PLURAL_KEYS: ContextVar[AbstractSet[str]] = ContextVar("_PLURAL_KEYS", default=frozenset())
+
+
 def _said_plural(words: Sequence[str], fields: Sequence[str], keys: Mapping[str, str]) -> bool:
-    """Whether a word naming one of ``fields`` is said in the plural ("names", "prices"): the
-    values of several records."""
+    """Whether a word naming one of ``fields`` is said in the plural ("names", "prices",
+    "invoice numbers"): the values of several records."""
+    plural = _PLURAL_KEYS.get()
+    if any(w in plural and keys.get(w) in fields for w in words):
+        return True
     return any(
         w.endswith("s")
         and not w.endswith("ss")
@@ -2773,7 +3234,8 @@ def _operation(
     """The one operation of a clause whose slots are fields, marks and numbers."""
     if len(cmps) > 1 or len(numbers) > 1:
         raise _refuse("a clause says more than one query")
-    if len(fields) <= 1 and head <= {"by"} and not numbers and not cmps and direction:
+    sorting = not fields and head <= _SORT | {"order", "it", "them", "in"}  # "sort low to high"
+    if len(fields) <= 1 and (head <= {"by"} or sorting) and not numbers and not cmps and direction:
         if "by" in head and not fields:
             raise _refuse("'by' and no field")
         return _Op("dir", tuple(fields), direction=direction, magnitude=magnitude)
@@ -2900,6 +3362,38 @@ def _aggregate(head: set[str]) -> str:
     if len(asked) != 1 or head - up - down - frozenset(_AGGREGATES) - _LINKS - {"value"}:
         return ""
     return asked.pop()
+
+
+# "does priya have", "do the Oslo ones hold": an auxiliary and a verb of having around a value
+_HOLDS = re.compile(
+    r"(?<![a-z0-9_])(?:does|do|did)\s+(%v\d+)\s+(?:have|has|hold|own)(?![a-z0-9_])", re.I
+)
+# "sensors that run firmware 2.1.0", "the ones using Postgres": a verb of running or using
+# right before a value or a field word and a value, as "with"
+_RUNS = re.compile(
+    r"(?<![a-z0-9_])(?:run|runs|running|use|uses|using)\s+(?=(?:[a-z_.]+\s+)?%v\d)", re.I
+)
+# A verb of motion and the way it goes before a value ("sent from Rotterdam", "headed to
+# Prague", "bound for Oslo"): the value's field, when its key does not name the other way
+_MOTION = re.compile(
+    r"(?<![a-z0-9_])(?:sent|shipped|shipping|headed|heading|going|bound|travell?ing|flying"
+    r"|departing|leaving|coming|arriving|moving|moved)\s+(to|from|for)\s+(?=%v(\d+))",
+    re.I,
+)
+_WAY_TO = frozenset({"to", "destination", "dest", "arrival", "arrives", "arriving", "target"})
+_WAY_FROM = frozenset({"from", "origin", "source", "departure", "departs", "departing", "src"})
+
+
+def _motion(m: re.Match[str], values: Sequence[str], texts: Mapping[str, frozenset[str]]) -> str:
+    """The way ``m`` says (to, from) with the verb of motion dropped; the verb kept (no class:
+    the request falls back) when a key holding the value names the other way."""
+    way = m[1].lower()
+    value = values[int(m[2])]
+    other = _WAY_FROM if way in ("to", "for") else _WAY_TO
+    holders = [k for k, vs in texts.items() if value in vs]
+    if not holders or any(set(key_words(k.replace(".", "_"))) & other for k in holders):
+        return m[0]
+    return f" {'to' if way == 'for' else way} "
 
 
 def _value_filter(

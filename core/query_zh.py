@@ -168,6 +168,7 @@ def english_clauses(
     keys: Mapping[str, str],
     values: Collection[str] = frozenset(),
     dates: Mapping[str, Collection[str]] | None = None,
+    flags: Collection[str] = (),
 ) -> str:
     """``text`` (a query with Chinese words) with each Chinese word of a clause class written
     as its English word, each Chinese field word as the key it names among ``keys`` (lower
@@ -176,6 +177,8 @@ def english_clauses(
     every record, with those dates) as the dates of that year; ``Unsupported`` for Chinese no
     entry covers."""
     text = _ROUND.sub(lambda m: f" , %r{m[1] or m[2]} , ", text)
+    text = _had_flags(text, keys, frozenset(flags))  # 有海景, 拿了奖学金, 不带家具, 没有营业
+    text = _GLOSSED.sub(lambda m: _glossed(m, keys), text)  # 烹饪时间(cook_minutes)
     text = _NULLS.sub(" , %nn , ", text)
     text = _HOLDS.sub(" contains ", text)
     text = _HOLDS_READ.sub(" ", text)
@@ -191,7 +194,8 @@ def english_clauses(
     text = _COLUMNS.sub(" fields ", text)
     text = _FIELD_TOP.sub(lambda m: f" top {m[1]} ", text)
     text = _LAST_N.sub(lambda m: f" last {m[1]} ", text)
-    text = _DATE_THEN.sub(_date_then, text)
+    text = _YEAR_ON.sub(_year_on, text)  # "2018年及以后": 2018 itself too
+    text = _DATE_THEN.sub(lambda m: _date_then(m, bool(dates)), text)
     text = _FROM_PLACE.sub(r" from \1 ", text)
     text = _PER_PLACE.sub(r"\1\2 ", text)
     text = _EACH.sub(" each ", text)
@@ -245,8 +249,13 @@ def english_clauses(
             out.append(" count ")
             i = tally.end()
             continue
-        if field and word == field[0] and _RECORD_NOUN.fullmatch(_WORDS[word]) and _after_de(out):
-            field = None  # 湖北的城市: the records' noun after 的, though a key too
+        if (
+            field
+            and word == field[0]
+            and _RECORD_NOUN.fullmatch(_WORDS[word])
+            and (_after_de(out) or (_after_all(out) and text.startswith("的", i + len(word))))
+        ):
+            field = None  # 湖北的城市, 所有门店的X: the records' noun, though a key too
         if field is not None and len(field[0]) >= len(word):  # 名字 is a field, 名 a measure
             i += len(field[0])
             predicate = _PREDICATE_END.match(text, i)
@@ -255,6 +264,7 @@ def english_clauses(
                 if len(out) > 1 and out[-2] == _WORDS["不"]:  # 不是远程的: that are not remote
                     out[-2:] = [" that are not "]
                 out.append(f" {_said(field[1])} ")
+                out.append(" ")  # 的 read: a records' noun that is a key may follow (门店)
                 i = predicate.end()
                 continue
             if out and out[-1] == _WORDS["没"] and _noun_before(out[:-1]):
@@ -417,7 +427,19 @@ def _noun_fields(said: str, keys: Mapping[str, str]) -> str:
     return tail.sub(keep, said)
 
 
-def _date_then(m: re.Match[str]) -> str:
+# "2018年及以后", "2020年或之前": a year and the years after (before) it, itself included
+_YEAR_ON = re.compile(r"(?<![\d-])(\d{4})\s*年?\s*(?:及|或)\s*(之后|以后|之前|以前)")
+
+
+def _year_on(m: re.Match[str]) -> str:
+    return f" {'at least' if _AFTER_WORDS[m[2]] == 'after' else 'at most'} {m[1]} "
+
+
+def _date_then(m: re.Match[str], dated: bool) -> str:
+    if m[1].isdigit() and not dated:
+        # 2018年以后 of records with no dates (a key of years, 开业年份): the year itself in or
+        # out? (the query frame falls back when a record holds it)
+        return f" #x{'gt' if _AFTER_WORDS[m[2]] == 'after' else 'lt'} {m[1]} "
     year = "%Y" if m[1].isdigit() else ""  # 2015年以前: a year, read by _years
     return f" {_AFTER_WORDS[m[2]]} {year}{m[1]} "
 
@@ -625,6 +647,12 @@ def _noun_before(out: list[str]) -> bool:
     return bool(said) and _RECORD_NOUN.fullmatch(f" {said[-1].strip()} ") is not None
 
 
+def _after_all(out: list[str]) -> bool:
+    """Whether the last word read says all the records (所有, 全部: "all")."""
+    said = [w.strip() for w in out if w.strip()]
+    return bool(said) and said[-1] == "all"
+
+
 def _after_de(out: list[str]) -> bool:
     """Whether the words read so far end with a word read as nothing (的, a measure word)
     after a word: 湖北的城市. Not after "each" (每个城市: each value of the key 城市)."""
@@ -641,6 +669,58 @@ def _longest(text: str, i: int) -> str | None:
         if text[i : i + size] in _WORDS:
             return text[i : i + size]
     return None
+
+
+# Verbs of having before a flag's field word ("有海景", "拿了奖学金", "带阳台"): the flag true;
+# their negations ("没有", "不带", "无"): false. A Chinese key "是否X" (是否营业) is a flag named
+# by X as well. Before a word of any other field the verb stays (and the request falls back).
+_HAVING = re.compile(r"(没有|不带|带有|带|具有|拥有|有|拿了|拿到了?|获得了?|得到了?|领了)")
+_NOT_HAVING = frozenset({"没有", "不带"})
+# Last words of a Chinese key that say it holds a point in time (开业年份, 入职日期)
+_ZH_TIME_ENDS = ("年份", "日期", "时间", "年")
+
+
+def _had_flags(text: str, keys: Mapping[str, str], flags: frozenset[str]) -> str:
+    """``text`` with each verb of having before a flag's field word written as 是 (the flag
+    true) or 不是 (false), and a flag's key 是否X said as X written as the key."""
+    for key in flags:
+        if key.startswith("是否") and len(key) > 3:
+            text = re.sub(f"(?<!是否){re.escape(key[2:])}", key, text)
+    for key in keys.values():  # 开业 for 开业年份: a key of a point in time by its head
+        end = next((e for e in _ZH_TIME_ENDS if key.endswith(e)), "")
+        head = key[: -len(end)] if end else ""
+        if len(head) >= 2 and sum(k.startswith(head) for k in keys.values()) == 1:
+            text = re.sub(f"{re.escape(head)}(?!{re.escape(end)})", key, text)
+    out: list[str] = []
+    at = skip = 0
+    for m in _HAVING.finditer(text):
+        known = _longest(text, m.start()) or ""
+        if len(known) > len(m[1]):
+            skip = max(skip, m.start() + len(known))
+        if m.start() < max(at, skip):
+            continue  # 有库存, 有没有: a word of its own
+        field = _field_word(text, m.end(), keys)
+        if field is None or field[1] not in flags:
+            continue
+        out.append(text[at : m.start()])
+        out.append("不是" if m[1] in _NOT_HAVING else "是")
+        at = m.end()
+    return "".join(out) + text[at:]
+
+
+# A key in brackets right after a Chinese word ("烹饪时间(cook_minutes)"): the word's gloss
+_GLOSSED = re.compile(r"(?<=[\u3400-\u9fff])\s*[(（]\s*([A-Za-z_][\w.]*)\s*[)）]")
+
+
+def _glossed(m: re.Match[str], keys: Mapping[str, str]) -> str:
+    """Nothing, when the Chinese field word right before the brackets names the key in them
+    (the gloss says it again); the brackets as written (a word of no class) otherwise."""
+    key = keys.get(m[1].lower())
+    for size in range(min(6, m.start()), 0, -1):
+        found = _field_word(m.string, m.start() - size, keys)
+        if key is not None and found == (m.string[m.start() - size : m.start()], key):
+            return ""
+    return m[0]
 
 
 def _field_word(text: str, i: int, keys: Mapping[str, str]) -> tuple[str, str] | None:
@@ -797,4 +877,6 @@ _PRICE_EXTREMES = {"最贵": "top", "最便宜": "bottom"}
 # "2015年": a year alone (not a date: 2024年3月1日 is read by _ZH_DATE first).
 _YEAR = re.compile(r"(?<!\d)(\d{4})\s*年(?!\s*\d)")
 # "两台", "3架": a count with its measure word (a closed class; 班 after a number is a class).
-_COUNTED = re.compile(r"(\d|[零〇一二两三四五六七八九十百千万])\s*[台架只件辆张篇首家部款座所]")
+_COUNTED = re.compile(
+    r"(\d|[零〇一二两三四五六七八九十百千万])\s*[台架只件辆张篇首家部款座所道间趟]"
+)

@@ -39,11 +39,16 @@ PROBES: dict[str, dict[str, Any]] = {
 # answered; each probe in its form: 8/96, 4/64. Raised on branch q4 (the records' own nouns,
 # records inside an object, a field's mark, a number with a key that counts, the answer's
 # shape in JSON's words, Chinese records' nouns and field words): open 33/96, sealed 13/64.
+# Raised on branch q5 (numbers inside objects, noun phrases of the records after an aggregate or
+# fields, flags said as what a record has, two values in a clause, days of date-times, verbs of
+# motion and having, slips of typing, Chinese verbs of having and keys in Chinese): probes.yaml
+# 43/43, 28/38; probes2.yaml 110/112, 44/60; probes3.yaml 101/110, 40/74; probes4.yaml open
+# 66/96, sealed 20/64.
 RECALL_FLOOR = {
     "probes.yaml": {"open": 0.97, "sealed": 0.71},
-    "probes2.yaml": {"open": 0.96, "sealed": 0.68},
-    "probes3.yaml": {"open": 0.88, "sealed": 0.47},
-    "probes4.yaml": {"open": 0.33, "sealed": 0.19},
+    "probes2.yaml": {"open": 0.96, "sealed": 0.71},
+    "probes3.yaml": {"open": 0.88, "sealed": 0.5},
+    "probes4.yaml": {"open": 0.65, "sealed": 0.27},
 }
 # Whether the probes' ``form`` is honoured (False: every probe's data fenced after its words, as
 # the harness sent them before forms were read).

@@ -71,28 +71,32 @@ def sort_records(
     first only for dates and times: a field of other values (ages, where the oldest is the
     highest) is not sorted."""
     records = _records(data, "sort")
-    if in_time and not all(_point_in_time(key, r.get(key)) for r in records):
+    values = [_field_value(r, key) for r in records]  # a key, or a dotted path (a.b)
+    if in_time and not all(_point_in_time(key, v) for v in values):
         raise Unsupported(
             "query.order_in_time",
             f"'oldest' or 'newest' first says the order of dates; {key!r} does not hold dates: "
             "say ascending or descending",
         )
     classes: set[str] = set()
-    for i, record in enumerate(records):
-        if key not in record:
+    for i, value in enumerate(values):
+        if value is _ABSENT:
             raise OpError(f"sort by {key!r}: record {i + 1} has no field {key!r}")
-        cls = _sort_class(record[key])
+        cls = _sort_class(value)
         if cls is None:
             raise OpError(
-                f"sort by {key!r}: record {i + 1} has {_kind(record[key])} there; "
+                f"sort by {key!r}: record {i + 1} has {_kind(value)} there; "
                 "only numbers, strings and booleans sort"
             )
         classes.add(cls)
     if len(classes) > 1:
         raise OpError(f"sort by {key!r}: the field mixes {' and '.join(sorted(classes))}s")
+    pairs = list(zip(values, records, strict=True))
     if alphabetical and classes == {"string"}:
-        return sorted(records, key=lambda r: (r[key].casefold(), r[key]), reverse=order == "desc")
-    return sorted(records, key=lambda r: r[key], reverse=order == "desc")
+        pairs.sort(key=lambda p: (p[0].casefold(), p[0]), reverse=order == "desc")
+    else:
+        pairs.sort(key=lambda p: p[0], reverse=order == "desc")
+    return [record for _, record in pairs]
 
 
 # a date or a date and time, ISO 8601 or with slashes ("2024-03-01", "2024/3/1 10:00")
