@@ -67,7 +67,8 @@ from zerolayer.core.segment import (
     segment,
 )
 from zerolayer.core.skipped_fields import SkippedFieldCheck
-from zerolayer.core.surface import PayloadKeys, Surface
+from zerolayer.core.surface import ALIASES, PayloadKeys, Surface
+from zerolayer.core.system_prompt import without_statements
 from zerolayer.core.types import CONVERSATION, JSON_VALUE, TEXT
 
 if TYPE_CHECKING:
@@ -1051,12 +1052,24 @@ class Engine:
             payload = Payload(normalise_newlines(message).strip("\n") + "\n")
         else:
             return None
+        # clauses that say what the user sends ("The user will paste YAML.") restate the
+        # payload's format: dropped, and each format they name must be the reading's source
+        # or one the payload reads as (core/system_prompt.py)
+        system, stated = without_statements(system, self.surface.format_names)
+        if not system:
+            return None
         try:
             reading = self._read(system, (payload,))
         except Unsupported:
             return None
         if not any(isinstance(d, Step) for d in reading.directives):
             return None
+        if stated:
+            sources = {d.format for d in reading.directives if isinstance(d, Source)}
+            sniffed = payload_formats(None, payload.text, self._sniffers)
+            known = {ALIASES.get(f, f) for f in (*sources, *sniffed)}
+            if any(ALIASES.get(f, f) not in known for f in stated):
+                return None
         return replace(reading, payload_from="system")
 
     def _reads_as_data(self, text: str) -> bool:

@@ -121,6 +121,16 @@ class Surface:
         self._need_in = re.compile(
             rf"(?i)\b(?:need|want|like|have)\s+(?:(?:it|this|that|them)\s+)?in\s+({f})\b"
         )
+        # the answer as the payload again in another format: "reply with the same data as
+        # YAML" (it as YAML); at a clause's start, "same thing but TypeScript" (convert it to
+        # TypeScript). The format must end its clause: "the same data as the YAML above"
+        # compares, it is no request.
+        same = rf"(?:the\s+)?same\s+(?:{_SAME_NOUNS})"
+        end = r"(?=\s*(?:[,;.!?]|$|\s(?:please|pls|plz|thanks|thx)\b))"
+        self._same_as = re.compile(rf"(?i)\b{same}\s+(as|in)\s+({f}){end}")
+        self._same_but = re.compile(
+            rf"(?i)(?:^|(?<=[,;.!?:]\s)|(?<=[,;.!?:]))\s*{same}\s+but\s+(?:(?:as|in)\s+)?({f}){end}"
+        )
 
     def canonical(self, text: str, payloads: tuple[str, ...] = ()) -> str:
         """The instruction with the surface rewrites applied (remembered: instructions
@@ -201,6 +211,9 @@ class Surface:
             text = self._code_for.sub(r"convert to \1", text)
         if " in " in low:
             text = self._need_in.sub(r"convert to \1", text)
+        if "same " in low:
+            text = self._same_as.sub(r"it \1 \2", text)
+            text = self._same_but.sub(r" convert it to \1", text)
         if _PAYLOAD_HEAD.search(text):
             text = _PAYLOAD_NOUN.sub(self._payload_noun, text)
         if _REFERENCE_CUES.search(text) and self._fmt.search(text):
@@ -410,6 +423,11 @@ def _key_start(text: str, at: int) -> bool:
     return at > 0 and text[at - 1] in "{,"
 
 
+# Nouns of the payload as a whole after "the same" ("the same data as YAML").
+_SAME_NOUNS = (
+    "data|content|contents|thing|document|doc|code|logic|program|script|query|config|stuff"
+)
+
 # A prompt's opening sentence that gives the model a role ("You are a helpful assistant.",
 # "Act as an expert developer.", 你是一个数据助手。) says who answers, not what to do: dropped
 # when an instruction follows it.
@@ -421,7 +439,7 @@ _PERSONA = re.compile(
     # an English role may end at a colon too ("You are a code migration assistant: rewrite
     # …"), when it names what the model is (an article), not what it is given
     r"|(?:you\s+are|you're|act\s+as)\s+(?:a|an|the|my|our)\s[^.!?\n:：]{1,60}[:：]"
-    r"|你是[^。！？.!?\n]{1,40}[。！？.!?]|你是(?![否不])[^。！？.!?\n,，:：吗]{1,24}[,，:：])"
+    r"|你是[^。！？.!?\n,，]{1,40}[。！？.!?]|你是(?![否不])[^。！？.!?\n,，:：吗]{1,24}[,，:：])"
     r"\s*(?=\S)"
 )
 
