@@ -875,8 +875,33 @@ class Engine:
         end in any sentence) and the grammar reads the sentence."""
         tight = candidate.how == TIGHT_CLOSING
         if tight and not self.surface.answer_only(normalise(candidate.closing)):
-            return _Closing.DATA
+            # a line right under data of a format whose reader claims only its own data
+            # ("SELECT … FROM t\nThanks!", "…\nOnly the code, no explanation."), that the
+            # data does not read with, is the user's: thanks alone say nothing, other words
+            # are read as a closing sentence; under any other data it is the data's line
+            if not self._ends_own_data(candidate):
+                return _Closing.DATA
+            if _THANKS_LINE.fullmatch(candidate.closing.strip()):
+                return _Closing.ANSWER_ONLY
+            # "only the code" under such data asks for the answer alone, as "only the result"
+            named = self.surface.answer_only_formats(
+                normalise(_CODE.sub("result", candidate.closing))
+            )
+            if named is None:
+                return _Closing.DATA
+            said = self.surface.named(normalise(_head(candidate)))
+            return _Closing.ANSWER_ONLY if all(n in said for n in named) else _Closing.DATA
         return self._closing_cached(_head(candidate), candidate.closing)
+
+    def _ends_own_data(self, candidate: Segmented) -> bool:
+        """Whether a reading's payload is data of a format whose reader claims only its own
+        data and its closing line does not read as part of it."""
+        if not candidate.payloads or candidate.payloads[0].lang:
+            return False
+        body = candidate.payloads[0].text.rstrip("\n")
+        own = payload_formats(None, body, self._sniffers) - _CLAIMS_ANY_TEXT
+        line = payload_formats(None, candidate.closing, self._sniffers)
+        return bool(own) and not own & line
 
     def _closing_role(self, head: str, closing: str) -> _Closing:
         if _one_word(head):
@@ -1412,6 +1437,13 @@ _WORDS_LINE = re.compile(r"[A-Za-z\u3400-\u9fff][A-Za-z\u3400-\u9fff' ,，]{0,78
 
 
 _SENTENCE_ENDS = re.compile(r"[.!。！]$")
+_CODE = re.compile(r"(?i)\bcode\b")
+# A line of thanks alone ("Thanks!", "thank you so much", 谢谢！).
+_THANKS_LINE = re.compile(
+    r"(?i)(?:(?:many\s+)?thanks(?:\s+(?:a\s+lot|so\s+much|in\s+advance))?|thank\s+you"
+    r"(?:\s+(?:so\s+much|very\s+much|in\s+advance))?|thx|ty|cheers|谢谢|多谢|感谢)"
+    r"[\s!.。！~]*"
+)
 _THANKS = re.compile(r"(?i)(?:thanks|thank\s+you|thx|cheers|ty)\b|谢谢|多谢|感谢")
 
 
