@@ -153,7 +153,33 @@ def make_plan(
         steps = [_with_tag_params(step, registry.ops[step.op], hint.tag) for step in steps]
     first = registry.ops[steps[0].op]
     start = input_type or (CONVERSATION if first.input_type == CONVERSATION else TEXT)
-    return check_chain(steps, registry, start, sources, hint)
+    try:
+        return check_chain(steps, registry, start, sources, hint)
+    except Unsupported as exc:
+        moved = _writer_last(steps, registry) if exc.reason == "plan.type_mismatch" else None
+        if moved is None:
+            raise
+        return check_chain(moved, registry, start, sources, hint)
+
+
+def _writer_last(steps: Sequence[Step], registry: Registry) -> list[Step] | None:
+    """``steps`` with the one step that writes data out as text moved to the end, when every
+    step after it takes and gives the data that step writes: "convert to JSON and sort by
+    price" names the answer's format first and the work on the data after it (the writer's
+    options stay on it). None when the chain is not of that shape."""
+    specs = [registry.ops[step.op] for step in steps]
+    writers = [
+        i
+        for i, spec in enumerate(specs)
+        if spec.output_type.endswith("-text") and spec.input_type not in TEXTUAL_TYPES
+    ]
+    if len(writers) != 1 or writers[0] == len(steps) - 1:
+        return None
+    at = writers[0]
+    data = specs[at].input_type
+    if not all(spec.input_type == data and spec.output_type == data for spec in specs[at + 1 :]):
+        return None
+    return [*steps[:at], *steps[at + 1 :], steps[at]]
 
 
 def _check_sources(sources: Sequence[str], steps: Sequence[Step]) -> None:
