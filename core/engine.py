@@ -1048,6 +1048,8 @@ class Engine:
         except NoMatch:
             reading = self._system_reading(request, readings)
             if reading is None:
+                reading = self._earlier_reading(request, readings)
+            if reading is None:
                 raise
         else:
             if request.system and _one_word(reading.segmented.instruction):
@@ -1058,6 +1060,32 @@ class Engine:
             reading = self._earlier_payload(request, reading)
         plan = make_plan(reading.directives, self.registry, hint=_hint(reading))
         return reading, plan
+
+    def _earlier_reading(
+        self, request: EngineRequest, readings: list[Segmented]
+    ) -> _Reading | None:
+        """The message read as an instruction on the payload an earlier turn gave, when the
+        message has no payload of its own and no reading of it was taken: a frame reader
+        needs the payload's format ("can I get that in yaml instead?" of the JSON block the
+        assistant just gave), as for a payload given with the instruction; None when there
+        is no such payload or the reading does not hold either."""
+        if request.payloads or len(request.messages) < 2 or any(r.payloads for r in readings):
+            return None
+        message = request.messages[-1].content
+        probe = _Reading(Segmented(message.strip(), (), how="plain"), "", ())
+        try:
+            found = self._earlier_payload(request, probe)
+        except Unsupported:
+            return None
+        if not found.segmented.payloads:
+            return None
+        try:
+            reading = self._read(message.strip(), found.segmented.payloads)
+        except Unsupported:
+            return None
+        if not any(isinstance(d, Step) for d in reading.directives):
+            return None
+        return replace(reading, payload_from="earlier")
 
     def _system_reading(self, request: EngineRequest, readings: list[Segmented]) -> _Reading | None:
         """The system prompt as the instruction and the user's message as its payload, when the
