@@ -1058,7 +1058,11 @@ class Engine:
                 reading = self._system_reading(request, readings) or reading
         if not reading.segmented.payloads and not request.payloads:
             reading = self._earlier_payload(request, reading)
-        plan = make_plan(reading.directives, self.registry, hint=_hint(reading))
+        # the writer named before the work on the data ("convert to JSON and sort by price")
+        # writes last, in an instruction of the user's own words: never in one joined with a
+        # sentence after the payload, which a misreading of the sentence would plan so
+        last = not reading.segmented.closing and reading.routed is None
+        plan = make_plan(reading.directives, self.registry, hint=_hint(reading), writer_last=last)
         return reading, plan
 
     def _earlier_reading(

@@ -137,8 +137,12 @@ def make_plan(
     *,
     input_type: str | None = None,
     hint: PayloadHint | None = None,
+    writer_last: bool = False,
 ) -> Plan:
-    """A checked plan for ``directives``; raises ``Unsupported`` or ``PlanError``."""
+    """A checked plan for ``directives``; raises ``Unsupported`` or ``PlanError``. With
+    ``writer_last``, a chain that names its one writer before the work on the data is planned
+    with the writer last (``_writer_last``): the engine asks it of the reading it took, never
+    while it weighs readings (a misreading that plans only so is not taken for a reading)."""
     hint = hint or PayloadHint()
     sources = [d.format for d in directives if isinstance(d, Source)]
     steps = attach_options(directives, registry)
@@ -156,7 +160,8 @@ def make_plan(
     try:
         return check_chain(steps, registry, start, sources, hint)
     except Unsupported as exc:
-        moved = _writer_last(steps, registry) if exc.reason == "plan.type_mismatch" else None
+        mismatch = writer_last and exc.reason == "plan.type_mismatch"
+        moved = _writer_last(steps, registry) if mismatch else None
         if moved is None:
             raise
         return check_chain(moved, registry, start, sources, hint)
