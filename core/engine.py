@@ -468,14 +468,22 @@ class Engine:
                 words.add(spec.name.removeprefix("sql.to_"))
         return words
 
-    def _agrees(self, directives: Any, segmented: Segmented, formats: tuple[str, ...]) -> bool:
+    def _agrees(
+        self,
+        directives: Any,
+        segmented: Segmented,
+        formats: tuple[str, ...],
+        writer_last: bool = False,
+    ) -> bool:
         """True when a proposal plans and fits the payload: the op that reads the payload
         claims it (its sniffer says yes), and no reader of another format the request names
-        claims it too ("YAML for this JSON" must not read a JSON payload as YAML)."""
+        claims it too ("YAML for this JSON" must not read a JSON payload as YAML).
+        ``writer_last``: the proposal is a frame's, whose sentence names the conversion first
+        and the islands' work after it (``make_plan``)."""
         first = segmented.payloads[0] if segmented.payloads else None
         hint = PayloadHint(first.hint if first else None, first.text if first else None)
         try:
-            plan = make_plan(directives, self.registry, hint=hint)
+            plan = make_plan(directives, self.registry, hint=hint, writer_last=writer_last)
         except (Unsupported, PlanError):
             return False
         if first is None or not plan.steps:
@@ -748,7 +756,8 @@ class Engine:
             return self._query_framed(candidate, instruction)
         named = tuple(d.format for d in directives if isinstance(d, Source))
         targets = self.surface.named(instruction)
-        if not self._agrees(directives, candidate, (*named, *targets)):
+        last = not candidate.closing
+        if not self._agrees(directives, candidate, (*named, *targets), writer_last=last):
             return self._query_framed(candidate, instruction)  # a reading that does not plan
         return _Reading(candidate, instruction, directives)
 
