@@ -146,6 +146,7 @@ BENIGN_ZH = _words(
     对象 数组 片段 结果 形式 怎么写 可以 能 能否 请 麻烦 谢谢 就行 即可 就好 一段 把 将
     是什么 是啥 什么样 长什么样 会是 这条 这句 该 此 写出 写出来 根据
     您好 你好 嗨 哈喽 早上好 多谢 谢啦 感谢
+    文件 顺便 顺手 在 里 里面 中 怎么实现 如何实现 怎么做 如何写
     """
 )
 # Chinese words that name the source: the format follows (从Markdown转为HTML).
@@ -215,7 +216,7 @@ FORMAT_ADJECTIVES = _words("raw plain pure actual proper real pretty pretty-prin
 REQUEST_ZH = _words(
     """
     用 表示 实现 写 重写 改写 翻译 转换 改 变 输出 生成 返回 给出 给 给我 版本 版 代码 对应
-    对应的 等价 等价的 怎么写 弄 弄成 做成 形式
+    对应的 等价 等价的 怎么写 弄 弄成 做成 形式 怎么实现 如何实现 怎么做 如何写
     """
 )
 TO_ZH = _words(
