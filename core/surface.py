@@ -147,7 +147,7 @@ class Surface:
         """Whether a rewrite of ``text`` looks at the payloads: to keep a word that is a key
         of their data (an answer-only cue's "只输出code") or a word of theirs that looks like
         a misspelt format name."""
-        if ANSWER_ONLY_CUES.search(text):
+        if ANSWER_ONLY_CUES.search(text) or _THE_TYPO.search(text):
             return True
         return bool(self._targets) and any(
             self._typo_of(w.lower()) is not None for w in _WORD.findall(text)
@@ -304,7 +304,14 @@ class Surface:
                 return word
             return target
 
-        return _WORD.sub(fix, text)
+        text = _WORD.sub(fix, text)
+        if _THE_TYPO.search(text):
+            # "teh", "hte": the article's letters transposed, unless the data holds the word
+            word_of = {m.group(0).lower() for p in payloads for m in _THE_TYPO.finditer(p)}
+            text = _THE_TYPO.sub(
+                lambda m: m.group(0) if m.group(0).lower() in word_of else "the", text
+            )
+        return text
 
     @lru_cache(maxsize=8192)  # noqa: B019 -- one Surface per engine, words recur
     def _typo_of(self, low: str) -> str | None:
@@ -353,6 +360,8 @@ _NOT_DESCRIPTIVE = OPEN_EN | _word_set(
 # pointing and request words, whose correction cannot change what is asked for.
 _BENIGN = ("this", "these", "those", "following", "convert", "translate", "rewrite", "please")
 _BENIGN_INITIALS = frozenset(w[0] for w in _BENIGN)
+# "the" with two letters transposed ("teh json", "hte table"): read as "the".
+_THE_TYPO = re.compile(r"(?i)(?<![A-Za-z0-9_'])(?:teh|hte)(?![A-Za-z0-9_'])")
 _KNOWN_FORMATS = frozenset({"jsonl", "json5", "yamls", "toml", "xhtml", "dhtml", "shtml"})
 # Common words one edit from a format's name ("able" and "table"): words, never typos.
 _NOT_TYPOS = frozenset({"able", "cable", "fable", "gable", "sable", "stable", "tablet", "panda"})

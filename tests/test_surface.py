@@ -216,3 +216,25 @@ def test_the_same_payload_in_another_format(
     engine: Engine, instruction: str, payload: str, plan: str | None
 ) -> None:
     assert _outcome(engine, instruction, payload) == plan
+
+
+@pytest.mark.parametrize(
+    ("instruction", "payload", "plan"),
+    [
+        # "teh"/"hte": the article with two letters transposed is "the"
+        ("turn teh json into yaml", JSON_DOC, "json.parse | yaml.emit"),
+        (
+            "sort hte records by age",
+            '[{"age": 3}, {"age": 1}]',
+            'json.parse | sort(key="age", order="asc") | render',
+        ),
+        # a word of the data is never corrected
+        ("keep only teh", '[{"teh": 1, "b": 2}]', 'json.parse | project(fields=["teh"]) | render'),
+        # an unknown word next to it still falls back
+        ("turn teh frobbed json into yaml", JSON_DOC, None),
+    ],
+)
+def test_a_transposed_article_is_read_as_the(
+    engine: Engine, instruction: str, payload: str, plan: str | None
+) -> None:
+    assert _outcome(engine, instruction, payload) == plan
