@@ -41,7 +41,7 @@ from zerolayer.core.answer_only import (
     is_answer_only,
     words,
 )
-from zerolayer.core.frames import OPEN_EN
+from zerolayer.core.frames import INTERJECTIONS, OPEN_EN
 from zerolayer.core.message import TEMPLATE_LABEL
 
 # Spellings of formats a user writes besides the names of installed ops' formats.
@@ -197,6 +197,10 @@ class Surface:
             text = _TEMPLATE_LABEL.sub(" ", text)
         if _PERSONA_CUE.match(text):
             text = _PERSONA.sub("", text, count=1)
+        if (ack := _ACKNOWLEDGEMENT.match(text)) is not None and all(
+            w.lower() in INTERJECTIONS for w in ack["words"].split()
+        ):
+            text = text[ack.end() :]
         text = self._correct(text, payloads)
         text = self.terse(text, payloads)
         low = text.lower()
@@ -212,7 +216,7 @@ class Surface:
         if " in " in low:
             text = self._need_in.sub(r"convert to \1", text)
         if "same " in low:
-            text = self._same_as.sub(r"it \1 \2", text)
+            text = self._same_as.sub(r"it as \2", text)
             text = self._same_but.sub(r" convert it to \1", text)
         if _PAYLOAD_HEAD.search(text):
             text = _PAYLOAD_NOUN.sub(self._payload_noun, text)
@@ -431,6 +435,10 @@ def _key_start(text: str, at: int) -> bool:
         at -= 1
     return at > 0 and text[at - 1] in "{,"
 
+
+# An opening clause of acknowledgements alone ("nice.", "great, ", "ok cool!") before more
+# words: it answers the reply before, it asks nothing (its words must all be interjections).
+_ACKNOWLEDGEMENT = re.compile(r"^\s*(?P<words>[A-Za-z]+(?:\s+[A-Za-z]+){0,2})\s*[.,!]+\s+(?=\S)")
 
 # Nouns of the payload as a whole after "the same" ("the same data as YAML").
 _SAME_NOUNS = (
