@@ -1058,6 +1058,8 @@ class Engine:
             reading = self._system_reading(request, readings)
             if reading is None:
                 reading = self._earlier_reading(request, readings)
+            if reading is None and not any(r.payloads for r in readings):
+                reading = self._table_reading(request)
             if reading is None:
                 raise
         else:
@@ -1067,12 +1069,41 @@ class Engine:
                 reading = self._system_reading(request, readings) or reading
         if not reading.segmented.payloads and not request.payloads:
             reading = self._earlier_payload(request, reading)
+            if not reading.segmented.payloads:
+                reading = self._table_reading(request) or reading
         # the writer named before the work on the data ("convert to JSON and sort by price")
         # writes last, in an instruction of the user's own words: never in one joined with a
         # sentence after the payload, which a misreading of the sentence would plan so
         last = not reading.segmented.closing and reading.routed is None
         plan = make_plan(reading.directives, self.registry, hint=_hint(reading), writer_last=last)
         return reading, plan
+
+    def _table_reading(self, request: EngineRequest) -> _Reading | None:
+        """A sort of "that", "them" or "the rows" read as a sort of the table, when nothing
+        gave a payload and the reply just before the instruction holds one Markdown table and
+        no fenced block ("sort that by 2024 highest first", "order the rows by Q1 desc"): the
+        thing just shown is the table. None when the words name no such sort or the reading
+        of the table does not hold."""
+        messages = request.messages
+        if len(messages) < 2 or messages[-2].role != "assistant":
+            return None
+        reply = messages[-2].content
+        if len(_TABLE_RULE.findall(reply)) != 1 or "```" in reply or "~~~" in reply:
+            return None
+        written = messages[-1].content.strip()
+        rewritten, n = _SORT_OF_SHOWN.subn(r"\g<verb> the table", written, count=1)
+        if n != 1:
+            return None
+        try:
+            table = self._read(rewritten)
+            if (
+                not table.segmented.payloads
+                and make_plan(table.directives, self.registry).input_type == CONVERSATION
+            ):
+                return table
+        except (Unsupported, PlanError):
+            return None
+        return None
 
     def _earlier_reading(
         self, request: EngineRequest, readings: list[Segmented]
@@ -1479,6 +1510,16 @@ _WORDS_LINE = re.compile(r"[A-Za-z\u3400-\u9fff][A-Za-z\u3400-\u9fff' ,，]{0,78
 
 _SENTENCE_ENDS = re.compile(r"[.!。！]$")
 _CODE = re.compile(r"(?i)\bcode\b")
+# A Markdown table's delimiter row ("| --- | ---: |").
+_TABLE_RULE = re.compile(
+    r"(?m)^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$"
+)
+# A sort of what was just shown, named by a pronoun or "the rows" ("sort that by …").
+_SORT_OF_SHOWN = re.compile(
+    r"(?i)^(?:(?:pls|please|now|ok|okay|and|then|can\s+you|could\s+you)[\s,]+)*"
+    r"(?P<verb>sort|order|reorder|re-order|arrange|rank)\s+"
+    r"(?:that|it|them|this|these|those|(?:the|all\s+the|all)\s+rows)(?=\s+(?:by|descending|ascending|in)\b)"
+)
 # A line of thanks alone ("Thanks!", "thank you so much", 谢谢！).
 _THANKS_LINE = re.compile(
     r"(?i)(?:(?:many\s+)?thanks(?:\s+(?:a\s+lot|so\s+much|in\s+advance))?|thank\s+you"
