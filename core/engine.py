@@ -1080,15 +1080,21 @@ class Engine:
 
     def _table_reading(self, request: EngineRequest) -> _Reading | None:
         """A sort of "that", "them" or "the rows" read as a sort of the table, when nothing
-        gave a payload and the reply just before the instruction holds one Markdown table and
-        no fenced block ("sort that by 2024 highest first", "order the rows by Q1 desc"): the
-        thing just shown is the table. None when the words name no such sort or the reading
-        of the table does not hold."""
+        gave a payload and the latest turn that shows something is an assistant's reply of one
+        Markdown table, the turns after it chat alone (no table, fence, bracket or brace):
+        "sort that by 2024 highest first", "order the rows by Q1 desc". None when the words
+        name no such sort or the reading of the table does not hold."""
         messages = request.messages
-        if len(messages) < 2 or messages[-2].role != "assistant":
-            return None
-        reply = messages[-2].content
-        if len(_TABLE_RULE.findall(reply)) != 1 or "```" in reply or "~~~" in reply:
+        shown = None
+        for message in reversed(messages[-7:-1]):
+            text = message.content
+            if "```" in text or "~~~" in text or "{" in text or "[" in text:
+                return None  # data of another kind was given or shown since
+            tables = len(_TABLE_RULE.findall(text))
+            if tables:
+                shown = message if tables == 1 and message.role == "assistant" else None
+                break
+        if shown is None:
             return None
         written = messages[-1].content.strip()
         rewritten, n = _SORT_OF_SHOWN.subn(r"\g<verb> the table", written, count=1)
