@@ -168,17 +168,19 @@ def make_plan(
 
 
 def _writer_last(steps: Sequence[Step], registry: Registry) -> list[Step] | None:
-    """``steps`` with the one step that writes data out as text moved to the end, when every
-    step after it takes and gives the data that step writes: "convert to JSON and sort by
-    price" names the answer's format first and the work on the data after it (the writer's
-    options stay on it). None when the chain is not of that shape."""
+    """``steps`` with the one step that writes data out as text moved to the end, when it is
+    the first step and every step after it takes and gives the data that step writes:
+    "convert to JSON and sort by price" names the answer's format first and the work on the
+    data after it (the writer's options stay on it). A writer between steps on the data
+    ("sort by age, then convert to YAML, then keep only name") orders work across the
+    conversion: None, as for any other shape."""
     specs = [registry.ops[step.op] for step in steps]
     writers = [
         i
         for i, spec in enumerate(specs)
         if spec.output_type.endswith("-text") and spec.input_type not in TEXTUAL_TYPES
     ]
-    if len(writers) != 1 or writers[0] == len(steps) - 1:
+    if len(writers) != 1 or writers[0] != 0 or len(steps) < 2:
         return None
     at = writers[0]
     data = specs[at].input_type

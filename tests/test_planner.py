@@ -94,6 +94,13 @@ def test_the_writer_named_first_moves_after_the_work_on_the_data(engine: Engine)
         [Source("json"), Step("yaml.emit"), Step("json.emit"), Step("sort", {"key": "a"})],
         # a writer after a writer, nothing on the data
         [Source("json"), Step("yaml.emit"), Step("json.emit")],
+        # work on the data before and after the writer: ordered across the conversion
+        [
+            Source("json"),
+            Step("sort", {"key": "a"}),
+            Step("yaml.emit"),
+            Step("project", {"fields": ["a"]}),
+        ],
     ],
 )
 def test_a_chain_of_other_shapes_is_not_reordered(engine: Engine, directives: list) -> None:  # type: ignore[type-arg]
