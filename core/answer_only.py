@@ -66,7 +66,9 @@ _ZH_CLASSES = {
     "extra": "解释 说明 注释 评论 废话 多余 额外 其他 其它 别的 任何 话 文字 描述 介绍 分析 过程",
     "answer": "返回 输出 回复 发 发给我 写 提供 打印 展示 显示 说 讲 贴 给出 "
     "结果 答案 内容 文本 版本",
-    "benign": "请 谢谢 的 了 吧 啊 哦 呢 就 可以 一下 给我 给 我 出来 都 一律 格式",
+    "benign": "请 谢谢 的 了 吧 啊 哦 呢 就 可以 一下 给我 给 我 出来 都 一律 格式 "
+    # the answer as the result of the conversion ("converted", "final"): 转换后的YAML
+    "转换后 转换好 转换完 转好 转完 转换之后 最终 完整",
 }
 _ZH_WORDS = {word: cls for cls, words in _ZH_CLASSES.items() for word in words.split()}
 _ZH_LONGEST = max(len(w) for w in _ZH_WORDS)
@@ -93,8 +95,19 @@ def _cjk_classes(run: str) -> list[str] | None:
     return out
 
 
+# The answer's shape as one fenced block: "a single yaml code block", "one json code block".
+# "code" is an answer noun before "block" (alone, "only the code" is a code option); "single"
+# and "one" restrict the answer to that one block, nothing else.
+_BLOCK_NOUNS = _words("block blocks fence fences snippet")
+_ONE_EN = _words("single one 1")
+
+
 def _token_classes(
-    token: str, before: str | None, formats: frozenset[str], fields: Container[str]
+    token: str,
+    before: str | None,
+    formats: frozenset[str],
+    fields: Container[str],
+    after: str | None = None,
 ) -> list[str] | None:
     """The classes of one token (a format as "format:NAME"; a run of Chinese characters may
     hold several words) after the token ``before`` it, or None when it is of no class (a key
@@ -118,6 +131,11 @@ def _token_classes(
         return ["answer"]
     if low in _BENIGN_EN:
         return ["benign"]
+    nxt = (after or "").lower()
+    if low == "code" and nxt in _BLOCK_NOUNS:
+        return ["answer"]
+    if low in _ONE_EN and (nxt in formats or nxt == "code" or nxt in _BLOCK_NOUNS):
+        return ["only"]
     return None
 
 
@@ -127,7 +145,8 @@ def _classes(
     """The class of each token, or None when one is of no class."""
     out: list[str] = []
     for i, token in enumerate(tokens):
-        classes = _token_classes(token, tokens[i - 1] if i else None, formats, fields)
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        classes = _token_classes(token, tokens[i - 1] if i else None, formats, fields, after)
         if classes is None:
             return None
         out += classes
@@ -196,7 +215,8 @@ def _tail(
     # (read alone) and these of the words after it, and none begins before a word of no class
     after: list[list[str] | None] = [None] * len(words)
     for k in range(len(words) - 1, first, -1):
-        after[k] = _token_classes(words[k], words[k - 1], formats, fields)
+        nxt = words[k + 1] if k + 1 < len(words) else None
+        after[k] = _token_classes(words[k], words[k - 1], formats, fields, nxt)
         if after[k] is None:
             first = k
             break
@@ -210,7 +230,8 @@ def _tail(
         else:
             continue
         for j in offsets:
-            opening = _token_classes(word[j:], None, formats, fields)
+            nxt = words[i + 1] if i + 1 < len(words) else None
+            opening = _token_classes(word[j:], None, formats, fields, nxt)
             if opening is None:
                 continue
             rest = [word[j:], *words[i + 1 :]]
@@ -338,4 +359,6 @@ _EDGE_BREAKS = re.compile(r"^[\s,;.!:，；。！、：]+|[\s,;!:，；！、：
 CUES = re.compile(
     r"(?i)\b(?:" + "|".join(sorted(w for w in _NEG_EN | _ONLY_EN if w.isalpha())) + r"|don'?t)\b"
     r"|[只仅直不无别勿省免即就]"
+    # the answer as one fenced block ("a single yaml code block", "one json block")
+    r"|(?i:\bcode\s+(?:block|fence|snippet)s?\b|\b(?:single|one|1)\s+[A-Za-z]+\s+(?:block|fence)s?\b)"
 )

@@ -75,7 +75,8 @@ from zerolayer.core.segment import (
     segment,
 )
 from zerolayer.core.skipped_fields import SkippedFieldCheck
-from zerolayer.core.surface import PayloadKeys, Surface
+from zerolayer.core.surface import ALIASES, PayloadKeys, Surface
+from zerolayer.core.system_prompt import without_statements
 from zerolayer.core.types import CONVERSATION, JSON_VALUE, TEXT
 
 if TYPE_CHECKING:
@@ -475,14 +476,22 @@ class Engine:
                 words.add(spec.name.removeprefix("sql.to_"))
         return words
 
-    def _agrees(self, directives: Any, segmented: Segmented, formats: tuple[str, ...]) -> bool:
+    def _agrees(
+        self,
+        directives: Any,
+        segmented: Segmented,
+        formats: tuple[str, ...],
+        writer_last: bool = False,
+    ) -> bool:
         """True when a proposal plans and fits the payload: the op that reads the payload
         claims it (its sniffer says yes), and no reader of another format the request names
-        claims it too ("YAML for this JSON" must not read a JSON payload as YAML)."""
+        claims it too ("YAML for this JSON" must not read a JSON payload as YAML).
+        ``writer_last``: the proposal is a frame's, whose sentence names the conversion first
+        and the islands' work after it (``make_plan``)."""
         first = segmented.payloads[0] if segmented.payloads else None
         hint = PayloadHint(first.hint if first else None, first.text if first else None)
         try:
-            plan = make_plan(directives, self.registry, hint=hint)
+            plan = make_plan(directives, self.registry, hint=hint, writer_last=writer_last)
         except (Unsupported, PlanError):
             return False
         if first is None or not plan.steps:
@@ -755,7 +764,8 @@ class Engine:
             return self._query_framed(candidate, instruction)
         named = tuple(d.format for d in directives if isinstance(d, Source))
         targets = self.surface.named(instruction)
-        if not self._agrees(directives, candidate, (*named, *targets)):
+        last = not candidate.closing
+        if not self._agrees(directives, candidate, (*named, *targets), writer_last=last):
             return self._query_framed(candidate, instruction)  # a reading that does not plan
         return _Reading(candidate, instruction, directives)
 
@@ -921,8 +931,33 @@ class Engine:
         end in any sentence) and the grammar reads the sentence."""
         tight = candidate.how == TIGHT_CLOSING
         if tight and not self.surface.answer_only(normalise(candidate.closing)):
-            return _Closing.DATA
+            # a line right under data of a format whose reader claims only its own data
+            # ("SELECT … FROM t\nThanks!", "…\nOnly the code, no explanation."), that the
+            # data does not read with, is the user's: thanks alone say nothing, other words
+            # are read as a closing sentence; under any other data it is the data's line
+            if not self._ends_own_data(candidate):
+                return _Closing.DATA
+            if _THANKS_LINE.fullmatch(candidate.closing.strip()):
+                return _Closing.ANSWER_ONLY
+            # "only the code" under such data asks for the answer alone, as "only the result"
+            named = self.surface.answer_only_formats(
+                normalise(_CODE.sub("result", candidate.closing))
+            )
+            if named is None:
+                return _Closing.DATA
+            said = self.surface.named(normalise(_head(candidate)))
+            return _Closing.ANSWER_ONLY if all(n in said for n in named) else _Closing.DATA
         return self._closing_cached(_head(candidate), candidate.closing)
+
+    def _ends_own_data(self, candidate: Segmented) -> bool:
+        """Whether a reading's payload is data of a format whose reader claims only its own
+        data and its closing line does not read as part of it."""
+        if not candidate.payloads or candidate.payloads[0].lang:
+            return False
+        body = candidate.payloads[0].text.rstrip("\n")
+        own = payload_formats(None, body, self._sniffers) - _CLAIMS_ANY_TEXT
+        line = payload_formats(None, candidate.closing, self._sniffers)
+        return bool(own) and not own & line
 
     def _closing_role(self, head: str, closing: str) -> _Closing:
         if _one_word(head):
@@ -1069,6 +1104,10 @@ class Engine:
         except NoMatch:
             reading = self._system_reading(request, readings)
             if reading is None:
+                reading = self._earlier_reading(request, readings)
+            if reading is None and not any(r.payloads for r in readings):
+                reading = self._table_reading(request)
+            if reading is None:
                 raise
         else:
             if request.system and _one_word(reading.segmented.instruction):
@@ -1077,9 +1116,15 @@ class Engine:
                 reading = self._system_reading(request, readings) or reading
         if not reading.segmented.payloads and not request.payloads:
             reading = self._earlier_payload(request, reading)
+            if not reading.segmented.payloads:
+                reading = self._table_reading(request) or reading
         if request.system and reading.payload_from != "system":
             reading = self._under_system(request.system, reading)
-        plan = make_plan(reading.directives, self.registry, hint=_hint(reading))
+        # the writer named before the work on the data ("convert to JSON and sort by price")
+        # writes last, in an instruction of the user's own words: never in one joined with a
+        # sentence after the payload, which a misreading of the sentence would plan so
+        last = not reading.segmented.closing and reading.routed is None
+        plan = make_plan(reading.directives, self.registry, hint=_hint(reading), writer_last=last)
         return reading, plan
 
     def _under_system(self, system: str, reading: _Reading) -> _Reading:
@@ -1115,6 +1160,65 @@ class Engine:
             ) from exc
         return replace(together, segmented=reading.segmented, payload_from=reading.payload_from)
 
+    def _table_reading(self, request: EngineRequest) -> _Reading | None:
+        """A sort of "that", "them" or "the rows" read as a sort of the table, when nothing
+        gave a payload and the latest turn that shows something is an assistant's reply of one
+        Markdown table, the turns after it chat alone (no table, fence, bracket or brace):
+        "sort that by 2024 highest first", "order the rows by Q1 desc". None when the words
+        name no such sort or the reading of the table does not hold."""
+        messages = request.messages
+        shown = None
+        for message in reversed(messages[-7:-1]):
+            text = message.content
+            if "```" in text or "~~~" in text or "{" in text or "[" in text:
+                return None  # data of another kind was given or shown since
+            tables = len(_TABLE_RULE.findall(text))
+            if tables:
+                shown = message if tables == 1 and message.role == "assistant" else None
+                break
+        if shown is None:
+            return None
+        written = messages[-1].content.strip()
+        rewritten, n = _SORT_OF_SHOWN.subn(r"\g<verb> the table", written, count=1)
+        if n != 1:
+            return None
+        try:
+            table = self._read(rewritten)
+            if (
+                not table.segmented.payloads
+                and make_plan(table.directives, self.registry).input_type == CONVERSATION
+            ):
+                return table
+        except (Unsupported, PlanError):
+            return None
+        return None
+
+    def _earlier_reading(
+        self, request: EngineRequest, readings: list[Segmented]
+    ) -> _Reading | None:
+        """The message read as an instruction on the payload an earlier turn gave, when the
+        message has no payload of its own and no reading of it was taken: a frame reader
+        needs the payload's format ("can I get that in yaml instead?" of the JSON block the
+        assistant just gave), as for a payload given with the instruction; None when there
+        is no such payload or the reading does not hold either."""
+        if request.payloads or len(request.messages) < 2 or any(r.payloads for r in readings):
+            return None
+        message = request.messages[-1].content
+        probe = _Reading(Segmented(message.strip(), (), how="plain"), "", ())
+        try:
+            found = self._earlier_payload(request, probe)
+        except Unsupported:
+            return None
+        if not found.segmented.payloads:
+            return None
+        try:
+            reading = self._read(message.strip(), found.segmented.payloads)
+        except Unsupported:
+            return None
+        if not any(isinstance(d, Step) for d in reading.directives):
+            return None
+        return replace(reading, payload_from="earlier")
+
     def _system_reading(self, request: EngineRequest, readings: list[Segmented]) -> _Reading | None:
         """The system prompt as the instruction and the user's message as its payload, when the
         message holds no instruction the grammar reads (a prompt template's system prompt
@@ -1136,12 +1240,24 @@ class Engine:
             payload = Payload(normalise_newlines(message).strip("\n") + "\n")
         else:
             return None
+        # clauses that say what the user sends ("The user will paste YAML.") restate the
+        # payload's format: dropped, and each format they name must be the reading's source
+        # or one the payload reads as (core/system_prompt.py)
+        system, stated = without_statements(system, self.surface.format_names)
+        if not system:
+            return None
         try:
             reading = self._read(system, (payload,))
         except Unsupported:
             return None
         if not any(isinstance(d, Step) for d in reading.directives):
             return None
+        if stated:
+            sources = {d.format for d in reading.directives if isinstance(d, Source)}
+            sniffed = payload_formats(None, payload.text, self._sniffers)
+            known = {ALIASES.get(f, f) for f in (*sources, *sniffed)}
+            if any(ALIASES.get(f, f) not in known for f in stated):
+                return None
         return replace(reading, payload_from="system")
 
     def _reads_as_data(self, text: str) -> bool:
@@ -1504,6 +1620,23 @@ _WORDS_LINE = re.compile(r"[A-Za-z\u3400-\u9fff][A-Za-z\u3400-\u9fff' ,，]{0,78
 
 
 _SENTENCE_ENDS = re.compile(r"[.!。！]$")
+_CODE = re.compile(r"(?i)\bcode\b")
+# A Markdown table's delimiter row ("| --- | ---: |").
+_TABLE_RULE = re.compile(
+    r"(?m)^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$"
+)
+# A sort of what was just shown, named by a pronoun or "the rows" ("sort that by …").
+_SORT_OF_SHOWN = re.compile(
+    r"(?i)^(?:(?:pls|please|now|ok|okay|and|then|can\s+you|could\s+you)[\s,]+)*"
+    r"(?P<verb>sort|order|reorder|re-order|arrange|rank)\s+"
+    r"(?:that|it|them|this|these|those|(?:the|all\s+the|all)\s+rows)(?=\s+(?:by|descending|ascending|in)\b)"
+)
+# A line of thanks alone ("Thanks!", "thank you so much", 谢谢！).
+_THANKS_LINE = re.compile(
+    r"(?i)(?:(?:many\s+)?thanks(?:\s+(?:a\s+lot|so\s+much|in\s+advance))?|thank\s+you"
+    r"(?:\s+(?:so\s+much|very\s+much|in\s+advance))?|thx|ty|cheers|谢谢|多谢|感谢)"
+    r"[\s!.。！~]*"
+)
 _THANKS = re.compile(r"(?i)(?:thanks|thank\s+you|thx|cheers|ty)\b|谢谢|多谢|感谢")
 
 

@@ -146,6 +146,7 @@ BENIGN_ZH = _words(
     对象 数组 片段 结果 形式 怎么写 可以 能 能否 请 麻烦 谢谢 就行 即可 就好 一段 把 将
     是什么 是啥 什么样 长什么样 会是 这条 这句 该 此 写出 写出来 根据
     您好 你好 嗨 哈喽 早上好 多谢 谢啦 感谢
+    文件 顺便 顺手 在 里 里面 中 怎么实现 如何实现 怎么做 如何写
     """
 )
 # Chinese words that name the source: the format follows (从Markdown转为HTML).
@@ -215,7 +216,7 @@ FORMAT_ADJECTIVES = _words("raw plain pure actual proper real pretty pretty-prin
 REQUEST_ZH = _words(
     """
     用 表示 实现 写 重写 改写 翻译 转换 改 变 输出 生成 返回 给出 给 给我 版本 版 代码 对应
-    对应的 等价 等价的 怎么写 弄 弄成 做成 形式
+    对应的 等价 等价的 怎么写 弄 弄成 做成 形式 怎么实现 如何实现 怎么做 如何写
     """
 )
 TO_ZH = _words(
@@ -398,7 +399,7 @@ class FrameReader:
         islands: list[str] = []
         for clause in _clauses(words):
             kinds = {w.kind for w in clause}
-            if _acknowledges(clause):
+            if _acknowledges(clause) or _describes_payload(clause, payload):
                 continue
             if Kind.OTHER not in kinds:
                 slots.extend(clause)
@@ -784,7 +785,7 @@ _ORIGINS = _words(
     response responses integration provider platform stack monolith microservice
     microservices container pod framework device devices sensor sensors firmware upstream
     internet web somewhere someone somebody work folder folders directory directories drive
-    engine
+    engine config configs configuration file files
     """
 )
 # Places the answer goes (not people: "for my boss" may ask for it made to suit a reader).
@@ -1013,6 +1014,53 @@ def _acknowledges(clause: Sequence[Word]) -> bool:
             w in INTERJECTIONS or c.kind is Kind.BENIGN for w, c in zip(low, clause, strict=True)
         )
         and not any(w in REQUEST_EN or w in CHANGE_EN for w in low)
+    )
+
+
+# A clause that only says what the payload is ("It's a small helper", "this is an old
+# config", and what is left of one whose aside of provenance or destination was dropped:
+# "It's [from our docs folder]", "This is [for a Node service]", "Copied it [from the wiki]"):
+# a subject and a form of "be", then at most a determiner, two describing words of a closed
+# class and a head noun of a closed class; or a verb of getting it and a pronoun. It changes
+# nothing in a conversion. Any other word (a format, a word of the data, "broken", "not")
+# keeps the clause, which then falls back as before.
+_DESCRIBED_SUBJECTS = _words("it this that")
+_DESCRIBED_BE = _words("is was")
+_DESCRIBED_CONTRACTED = _words("it's that's it’s that’s")
+_DESCRIBED_HEADS = _words(
+    """
+    helper helpers tool tools utility utilities function functions script scripts snippet
+    snippets module modules file files config configs configuration query queries report
+    reports page pages doc docs document documents export dump sample samples example
+    examples class classes program programs component components handler job migration
+    template schema fixture fixtures note notes readme piece bit thing one
+    """
+)
+_DESCRIBING = _words("small little tiny short quick simple old legacy internal basic")
+_DESCRIBED_DETERMINERS = _words("a an the our my")
+_GOT_IT = _words("copied pasted exported grabbed pulled taken took got fetched downloaded dumped")
+
+
+def _describes_payload(clause: Sequence[Word], payload: str) -> bool:
+    """Whether ``clause`` only says what the payload is (see ``_DESCRIBED_HEADS``)."""
+    low = [w.text.lower() for w in clause]
+    if low[0] in _GOT_IT:
+        return len(low) == 1 or (len(low) == 2 and low[1] in _PRONOUNS)
+    if low[0] in _DESCRIBED_CONTRACTED:
+        rest = low[1:]
+    elif len(low) >= 2 and low[0] in _DESCRIBED_SUBJECTS and low[1] in _DESCRIBED_BE:
+        rest = low[2:]
+    else:
+        # "This [is for a Node service]": the aside took the verb with it
+        return len(low) == 1 and low[0] in _DESCRIBED_SUBJECTS
+    if not rest:
+        return True
+    if rest[0] not in _DESCRIBED_DETERMINERS or rest[-1] not in _DESCRIBED_HEADS:
+        return False
+    describing = rest[1:-1]
+    in_payload = _payload_words(payload)
+    return len(describing) <= 2 and all(
+        w in _DESCRIBING and w not in in_payload for w in describing
     )
 
 

@@ -137,8 +137,12 @@ def make_plan(
     *,
     input_type: str | None = None,
     hint: PayloadHint | None = None,
+    writer_last: bool = False,
 ) -> Plan:
-    """A checked plan for ``directives``; raises ``Unsupported`` or ``PlanError``."""
+    """A checked plan for ``directives``; raises ``Unsupported`` or ``PlanError``. With
+    ``writer_last``, a chain that names its one writer before the work on the data is planned
+    with the writer last (``_writer_last``): the engine asks it of the reading it took, never
+    while it weighs readings (a misreading that plans only so is not taken for a reading)."""
     hint = hint or PayloadHint()
     sources = [d.format for d in directives if isinstance(d, Source)]
     steps = attach_options(directives, registry)
@@ -153,7 +157,36 @@ def make_plan(
         steps = [_with_tag_params(step, registry.ops[step.op], hint.tag) for step in steps]
     first = registry.ops[steps[0].op]
     start = input_type or (CONVERSATION if first.input_type == CONVERSATION else TEXT)
-    return check_chain(steps, registry, start, sources, hint)
+    try:
+        return check_chain(steps, registry, start, sources, hint)
+    except Unsupported as exc:
+        mismatch = writer_last and exc.reason == "plan.type_mismatch"
+        moved = _writer_last(steps, registry) if mismatch else None
+        if moved is None:
+            raise
+        return check_chain(moved, registry, start, sources, hint)
+
+
+def _writer_last(steps: Sequence[Step], registry: Registry) -> list[Step] | None:
+    """``steps`` with the one step that writes data out as text moved to the end, when it is
+    the first step and every step after it takes and gives the data that step writes:
+    "convert to JSON and sort by price" names the answer's format first and the work on the
+    data after it (the writer's options stay on it). A writer between steps on the data
+    ("sort by age, then convert to YAML, then keep only name") orders work across the
+    conversion: None, as for any other shape."""
+    specs = [registry.ops[step.op] for step in steps]
+    writers = [
+        i
+        for i, spec in enumerate(specs)
+        if spec.output_type.endswith("-text") and spec.input_type not in TEXTUAL_TYPES
+    ]
+    if len(writers) != 1 or writers[0] != 0 or len(steps) < 2:
+        return None
+    at = writers[0]
+    data = specs[at].input_type
+    if not all(spec.input_type == data and spec.output_type == data for spec in specs[at + 1 :]):
+        return None
+    return [*steps[:at], *steps[at + 1 :], steps[at]]
 
 
 def _check_sources(sources: Sequence[str], steps: Sequence[Step]) -> None:

@@ -41,7 +41,7 @@ from zerolayer.core.answer_only import (
     is_answer_only,
     words,
 )
-from zerolayer.core.frames import OPEN_EN
+from zerolayer.core.frames import INTERJECTIONS, OPEN_EN
 from zerolayer.core.message import INSTRUCTION_LABEL, TEMPLATE_LABEL
 from zerolayer.core.persona import role_end
 
@@ -122,6 +122,16 @@ class Surface:
         self._need_in = re.compile(
             rf"(?i)\b(?:need|want|like|have)\s+(?:(?:it|this|that|them)\s+)?in\s+({f})\b"
         )
+        # the answer as the payload again in another format: "reply with the same data as
+        # YAML" (it as YAML); at a clause's start, "same thing but TypeScript" (convert it to
+        # TypeScript). The format must end its clause: "the same data as the YAML above"
+        # compares, it is no request.
+        same = rf"(?:the\s+)?same\s+(?:{_SAME_NOUNS})"
+        end = r"(?=\s*(?:[,;.!?]|$|\s(?:please|pls|plz|thanks|thx)\b))"
+        self._same_as = re.compile(rf"(?i)\b{same}\s+(as|in)\s+({f}){end}")
+        self._same_but = re.compile(
+            rf"(?i)(?:^|(?<=[,;.!?:]\s)|(?<=[,;.!?:]))\s*{same}\s+but\s+(?:(?:as|in)\s+)?({f}){end}"
+        )
 
     def canonical(self, text: str, payloads: tuple[str, ...] = ()) -> str:
         """The instruction with the surface rewrites applied (remembered: instructions
@@ -138,7 +148,7 @@ class Surface:
         """Whether a rewrite of ``text`` looks at the payloads: to keep a word that is a key
         of their data (an answer-only cue's "只输出code") or a word of theirs that looks like
         a misspelt format name."""
-        if ANSWER_ONLY_CUES.search(text):
+        if ANSWER_ONLY_CUES.search(text) or _THE_TYPO.search(text):
             return True
         return bool(self._targets) and any(
             self._typo_of(w.lower()) is not None for w in _WORD.findall(text)
@@ -193,6 +203,10 @@ class Surface:
             text = _ALPACA_PREAMBLE.sub(" ", text)
         if (end := role_end(text, self.formats)) and text[end:].strip():
             text = text[end:]
+        if (ack := _ACKNOWLEDGEMENT.match(text)) is not None and all(
+            w.lower() in INTERJECTIONS for w in ack["words"].split()
+        ):
+            text = text[ack.end() :]
         text = self._correct(text, payloads)
         text = self.terse(text, payloads)
         low = text.lower()
@@ -207,6 +221,9 @@ class Surface:
             text = self._code_for.sub(r"convert to \1", text)
         if " in " in low:
             text = self._need_in.sub(r"convert to \1", text)
+        if "same " in low:
+            text = self._same_as.sub(r"it as \2", text)
+            text = self._same_but.sub(r" convert it to \1", text)
         if _PAYLOAD_HEAD.search(text):
             text = _PAYLOAD_NOUN.sub(self._payload_noun, text)
         if _REFERENCE_CUES.search(text) and self._fmt.search(text):
@@ -297,7 +314,14 @@ class Surface:
                 return word
             return target
 
-        return _WORD.sub(fix, text)
+        text = _WORD.sub(fix, text)
+        if _THE_TYPO.search(text):
+            # "teh", "hte": the article's letters transposed, unless the data holds the word
+            word_of = {m.group(0).lower() for p in payloads for m in _THE_TYPO.finditer(p)}
+            text = _THE_TYPO.sub(
+                lambda m: m.group(0) if m.group(0).lower() in word_of else "the", text
+            )
+        return text
 
     @lru_cache(maxsize=8192)  # noqa: B019 -- one Surface per engine, words recur
     def _typo_of(self, low: str) -> str | None:
@@ -346,6 +370,8 @@ _NOT_DESCRIPTIVE = OPEN_EN | _word_set(
 # pointing and request words, whose correction cannot change what is asked for.
 _BENIGN = ("this", "these", "those", "following", "convert", "translate", "rewrite", "please")
 _BENIGN_INITIALS = frozenset(w[0] for w in _BENIGN)
+# "the" with two letters transposed ("teh json", "hte table"): read as "the".
+_THE_TYPO = re.compile(r"(?i)(?<![A-Za-z0-9_'])(?:teh|hte)(?![A-Za-z0-9_'])")
 _KNOWN_FORMATS = frozenset({"jsonl", "json5", "yamls", "toml", "xhtml", "dhtml", "shtml"})
 # Common words one edit from a format's name ("able" and "table"): words, never typos.
 _NOT_TYPOS = frozenset({"able", "cable", "fable", "gable", "sable", "stable", "tablet", "panda"})
@@ -429,6 +455,15 @@ def _key_start(text: str, at: int) -> bool:
         at -= 1
     return at > 0 and text[at - 1] in "{,"
 
+
+# An opening clause of acknowledgements alone ("nice.", "great, ", "ok cool!") before more
+# words: it answers the reply before, it asks nothing (its words must all be interjections).
+_ACKNOWLEDGEMENT = re.compile(r"^\s*(?P<words>[A-Za-z]+(?:\s+[A-Za-z]+){0,2})\s*[.,!]+\s+(?=\S)")
+
+# Nouns of the payload as a whole after "the same" ("the same data as YAML").
+_SAME_NOUNS = (
+    "data|content|contents|thing|document|doc|code|logic|program|script|query|config|stuff"
+)
 
 # Words that only say the payload was given before ("the JSON I sent earlier", "that YAML from
 # before", 刚才那段JSON): the engine finds an earlier turn's payload by itself.

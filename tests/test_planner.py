@@ -70,3 +70,62 @@ def test_an_empty_instruction_plan_falls_back(engine: Engine) -> None:
     with pytest.raises(Unsupported) as info:
         make_plan([Source("json")], engine.registry)
     assert info.value.reason == "plan.empty"
+
+
+def test_the_writer_named_first_moves_after_the_work_on_the_data(engine: Engine) -> None:
+    # "convert to JSON and sort by price, indent 4": the answer's format first, the work on
+    # the data after it; the writer keeps its options
+    directives = [
+        Source("yaml"),
+        Step("json.emit"),
+        Step("sort", {"key": "price", "order": "desc"}),
+        Option("indent", 4),
+    ]
+    plan = engine.format(make_plan(directives, engine.registry, writer_last=True))
+    assert plan == 'yaml.parse | sort(key="price", order="desc") | json.emit(indent=4)'
+    with pytest.raises(Unsupported):  # not while readings are weighed
+        _text(engine, directives)
+
+
+@pytest.mark.parametrize(
+    "directives",
+    [
+        # two writers: which format is the answer's is not said
+        [Source("json"), Step("yaml.emit"), Step("json.emit"), Step("sort", {"key": "a"})],
+        # a writer after a writer, nothing on the data
+        [Source("json"), Step("yaml.emit"), Step("json.emit")],
+        # work on the data before and after the writer: ordered across the conversion
+        [
+            Source("json"),
+            Step("sort", {"key": "a"}),
+            Step("yaml.emit"),
+            Step("project", {"fields": ["a"]}),
+        ],
+    ],
+)
+def test_a_chain_of_other_shapes_is_not_reordered(engine: Engine, directives: list) -> None:  # type: ignore[type-arg]
+    with pytest.raises(Unsupported):
+        make_plan(directives, engine.registry, writer_last=True)
+
+
+@pytest.mark.parametrize(
+    ("instruction", "plan"),
+    [
+        (
+            "convert to json and sort by age",
+            'yaml.parse | sort(key="age", order="asc") | json.emit',
+        ),
+        (
+            "turn this into JSON, then keep only name, indent 4",
+            'yaml.parse | project(fields=["name"]) | json.emit(indent=4)',
+        ),
+        ("转成JSON，再按age降序排", 'yaml.parse | sort(key="age", order="desc") | json.emit'),
+        ("convert to json and sort by age, then explain it", None),
+        ("convert to json and then to yaml", None),
+    ],
+)
+def test_requests_that_name_the_format_before_the_work(
+    engine: Engine, instruction: str, plan: str | None
+) -> None:
+    result = engine.run(instruction, "- name: Ann\n  age: 41\n- name: Bo\n  age: 29\n")
+    assert (result.plan if result.active else None) == plan, result.detail

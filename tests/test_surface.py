@@ -193,3 +193,48 @@ def test_terse_with_data_looks_up_every_word(engine: Engine, text: str, data: st
     keys = PayloadKeys((data,))
     want = drop_answer_only(text, surface.format_names, surface._names, keys)
     assert surface.terse(text, (data,)) == want
+
+
+PY_DOC = PROBES["payloads"]["P"]
+
+
+@pytest.mark.parametrize(
+    ("instruction", "payload", "plan"),
+    [
+        # "the same data/code as|in FORMAT", "same thing but FORMAT": the payload again, in
+        # the named format, when the format ends its clause
+        ("answer with the same data in YAML", JSON_DOC, "json.parse | yaml.emit"),
+        ("same code but in TypeScript, please", PY_DOC, "python.parse | python.to_typescript"),
+        ("hi, same thing but typescript", PY_DOC, "python.parse | python.to_typescript"),
+        ("same thing but sorted", JSON_DOC, None),
+        ("is this the same data as YAML?", JSON_DOC, None),
+        ("same data as YAML, then explain it", JSON_DOC, None),
+        ("the same data as YAML and XML", JSON_DOC, None),
+    ],
+)
+def test_the_same_payload_in_another_format(
+    engine: Engine, instruction: str, payload: str, plan: str | None
+) -> None:
+    assert _outcome(engine, instruction, payload) == plan
+
+
+@pytest.mark.parametrize(
+    ("instruction", "payload", "plan"),
+    [
+        # "teh"/"hte": the article with two letters transposed is "the"
+        ("turn teh json into yaml", JSON_DOC, "json.parse | yaml.emit"),
+        (
+            "sort hte records by age",
+            '[{"age": 3}, {"age": 1}]',
+            'json.parse | sort(key="age", order="asc") | render',
+        ),
+        # a word of the data is never corrected
+        ("keep only teh", '[{"teh": 1, "b": 2}]', 'json.parse | project(fields=["teh"]) | render'),
+        # an unknown word next to it still falls back
+        ("turn teh frobbed json into yaml", JSON_DOC, None),
+    ],
+)
+def test_a_transposed_article_is_read_as_the(
+    engine: Engine, instruction: str, payload: str, plan: str | None
+) -> None:
+    assert _outcome(engine, instruction, payload) == plan

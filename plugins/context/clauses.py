@@ -186,18 +186,27 @@ def formula(children: Children) -> list[Directive]:
     return [_mark("growth"), _mark("columns", (m["a"].strip(), m["b"].strip()))]
 
 
+_COMPARED = re.compile(r"(?i)相比|相较|对比|\bvs\.?\b|\bversus\b|\bcompared\s+(?:to|with)\b")
+
+
 def span(children: Children) -> list[Directive]:
-    """ "from 2022 to 2023": previous, then current; "from last year to this year" names
-    periods, which the headers must show (the growth op finds them)."""
+    """ "from 2022 to 2023": previous, then current ("2024 vs 2023", 2024年相比2023年: current,
+    then previous); "from last year to this year", "the change vs last month" name periods,
+    which the headers must show (the growth op finds them)."""
     text = _text(children)
     if re.match(r"from\s+(?:last|previous|prior)\s", text, re.IGNORECASE):
         return [_mark("period_span")]
+    if re.search(r"(?i)\bchange\b", text):
+        # "the change vs last month": a growth from the previous period's column
+        return [_mark("period_span"), _mark("growth")]
     quoted = re.findall(r'"([^"]+)"', text)
     if len(quoted) == 2:
         previous, current = quoted
     else:
         years = re.findall(r"(?:fy\s*)?(\d{4})", text, flags=re.IGNORECASE)
         previous, current = years[0], years[1]
+        if _COMPARED.search(text):  # "2024年相比2023年", "2024 vs 2023": the current first
+            previous, current = current, previous
         if int(previous) >= int(current):
             raise Unsupported("parse.span", f"{text!r} does not run from an earlier year")
     return [_mark("columns", (current, previous))]

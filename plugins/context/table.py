@@ -347,6 +347,17 @@ PREVIOUS_WORDS = (
 )  # fmt: skip
 
 _YEAR_RE = re.compile(r"^(?:FY\s?)?((?:19|20|21)\d\d)(?:\s*年(?:度)?)?$", re.IGNORECASE)
+# a fiscal year written with two digits after "FY" ("FY23", "FY 24", "FY'24"): 2000 + the digits
+_FY_SHORT_RE = re.compile(r"^FY\s?['’]?(\d\d)$", re.IGNORECASE)
+
+
+def _year_of(header: str) -> int | None:
+    """The year a header names alone ("2024", "FY2023", "2023年", "FY23"), or None."""
+    if m := _YEAR_RE.match(header.strip()):
+        return int(m.group(1))
+    if m := _FY_SHORT_RE.match(header.strip()):
+        return 2000 + int(m.group(1))
+    return None
 
 
 def _has_word(header: str, words: Sequence[str]) -> bool:
@@ -363,8 +374,8 @@ def _has_word(header: str, words: Sequence[str]) -> bool:
 def _year_columns(table: Table) -> list[tuple[int, int]]:
     out = []
     for i, h in enumerate(table.header):
-        if m := _YEAR_RE.match(h.strip()):
-            out.append((int(m.group(1)), i))
+        if (year := _year_of(h)) is not None:
+            out.append((year, i))
     return out
 
 
@@ -374,8 +385,8 @@ def _period_column(table: Table, name: str | int) -> int:
     try:
         return column_index(table, name)
     except OpError:
-        m = _YEAR_RE.match(name.strip()) if isinstance(name, str) else None
-        same = [i for year, i in _year_columns(table) if m and year == int(m.group(1))]
+        named = _year_of(name) if isinstance(name, str) else None
+        same = [i for year, i in _year_columns(table) if named is not None and year == named]
         if len(same) == 1:
             return same[0]
         raise

@@ -159,4 +159,5 @@ TRANSFORMS: dict[str, Callable[[Children], Any]] = {
     "sql_no_query": _const([Option("use_query", False)]),
     "sql_dialect": dialect,
     "sql_code_only": _code_only,
+    "sql_tables_as_frames": _const([Option("tables_as_named", True)]),
 }

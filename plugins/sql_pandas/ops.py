@@ -92,12 +92,23 @@ def to_pandas(
     schema: dict[str, list[str]] | None = None,
     code_only: bool = True,
     pandas_code_only: bool = True,
+    tables_as_named: bool = False,
 ) -> str:
     """Python source computing ``sql``'s result with pandas (see docs/sql_pandas.md).
 
     ``code_only`` and ``pandas_code_only`` ("only the Python code") restate what the answer
-    always is (the code, without explanations).
+    always is (the code, without explanations). ``tables_as_named`` ("each table is a
+    DataFrame with the table's name") restates the naming, which lower-cases a table's name:
+    a table written otherwise makes the request fall back.
     """
+    if tables_as_named:
+        if df_name is not None:
+            raise Unsupported(
+                "sql_table_names",
+                f"the instruction names the DataFrame {df_name!r} and says each table is a "
+                "DataFrame of its own name",
+            )
+        _check_names_as_written(sql, dialect)
     try:
         code = translate_sql(
             sql, dialect=dialect, df_name=df_name, use_query=use_query, schema=schema
@@ -118,6 +129,22 @@ def to_pandas(
                 f"{len(tables)} tables ({', '.join(tables)})",
             )
     return code
+
+
+def _check_names_as_written(sql: str, dialect: str | None) -> None:
+    """``Unsupported`` when a table of ``sql`` is not written as the DataFrame it reads is
+    named (lower case): "a DataFrame with the table's name" would then name another."""
+    try:
+        tree = sqlglot.parse_one(sql, read=semantics_for(dialect).name)
+    except SqlglotError:
+        return  # the translation reports the payload's error itself
+    for table in tree.find_all(exp.Table):
+        if table.name != table.name.lower():
+            raise Unsupported(
+                "sql_table_names",
+                f"the instruction says each table is a DataFrame of its name, and the table "
+                f"{table.name!r} is named as its DataFrame is not ({table.name.lower()!r})",
+            )
 
 
 def has_prose(text: str) -> bool:
@@ -232,6 +259,7 @@ OPS = (
                 "use_query": {"type": "boolean"},
                 "code_only": {"const": True},
                 "pandas_code_only": {"const": True},
+                "tables_as_named": {"const": True},
                 "schema": {
                     "type": "object",
                     "additionalProperties": {

@@ -78,11 +78,8 @@ def test_a_source_the_chain_writes_is_not_a_conflict(
     [
         'Convert this JSON to YAML: {"a": 1}. Thanks!',
         'JSON to YAML: {"a": 1} (keep key order)',
-        'Convert this JSON to YAML:\n{"a": 1}\nThanks!',
         '转成YAML：{"a": 1}。谢谢',
         # any format: an error at the start of a last line of words is the data's end
-        "SQL to pandas, please: SELECT status, MAX(amount) AS top FROM orders GROUP BY status\n"
-        "Thanks!",
         "Python to TypeScript: def f(x):\n    return x\n\nprint(f(1))\nThank you",
     ],
 )
@@ -90,6 +87,28 @@ def test_words_after_whole_data_are_not_a_payload_error(engine: Engine, message:
     # the JSON is whole; the user's words after it are no fault of the data: never a 400
     result = engine.run(EngineRequest.from_instruction(message))
     assert (result.route, result.reason) == (Route.FALLBACK, "segment.closing_sentence")
+
+
+@pytest.mark.parametrize(
+    ("message", "without"),
+    [
+        ('Convert this JSON to YAML:\n{"a": 1}\nThanks!', 'Convert this JSON to YAML:\n{"a": 1}'),
+        (
+            "SQL to pandas, please: SELECT status, MAX(amount) AS top FROM orders GROUP BY "
+            "status\nThanks!",
+            "SQL to pandas, please: SELECT status, MAX(amount) AS top FROM orders GROUP BY status",
+        ),
+    ],
+)
+def test_thanks_right_under_self_claiming_data_say_nothing(
+    engine: Engine, message: str, without: str
+) -> None:
+    # a line of thanks right under data whose reader claims only its own data (JSON, SQL),
+    # and that the reader does not claim alone, is the user's: the answer is the one without
+    want = engine.run(EngineRequest.from_instruction(without))
+    result = engine.run(EngineRequest.from_instruction(message))
+    assert want.route is Route.DETERMINISTIC
+    assert (result.route, result.output) == (Route.DETERMINISTIC, want.output)
 
 
 @pytest.mark.parametrize(

@@ -50,8 +50,11 @@ FRESH2 = Path(run.__file__).parent / "fresh2.jsonl"
 # fresh2.jsonl (2026-12-07), router off. On arrival: open half 70/136 = 0.515 (2 wrong: a
 # query option ignored in a join, a 400 on a line of thanks), sealed half 43/92 = 0.467 (0
 # wrong). After the classes read from the open half (docs/recognition.md): open 103/136 =
-# 0.757, sealed 56/92 = 0.609; the floors sit a little below. Sealed: counts only.
-FRESH2_FLOORS = {"open": 0.74, "sealed": 0.59}
+# 0.757, sealed 56/92 = 0.609. After the classes of branch c3 (2026-12-08: system prompts
+# that say what the user sends, the answer as one code block, a line under self-claiming
+# data, the writer named before the work …): open 125/136 = 0.919, sealed 62/92 = 0.674; the
+# floors sit a little below. Sealed: counts only.
+FRESH2_FLOORS = {"open": 0.90, "sealed": 0.65}
 
 
 @pytest.mark.slow
@@ -67,9 +70,10 @@ def test_fresh2_half_is_safe_and_above_its_floor(engine: Engine, half: str) -> N
 FRESH3 = Path(run.__file__).parent / "fresh3.jsonl"
 # Recall floors of fresh3 (context and compound requests), per half, a little below the
 # figures measured (2026-12-07): on arrival open 16/69 = 0.232, sealed 14/52 = 0.269; after
-# the classes of that day open 34/69 = 0.493, sealed 19/52 = 0.365. The sealed half is run
-# for figures only.
-FRESH3_FLOORS = {"open": 0.47, "sealed": 0.34}
+# the classes of that day open 34/69 = 0.493, sealed 19/52 = 0.365; after branch c3
+# (2026-12-08) open 49/69 = 0.710, sealed 21/52 = 0.404. The sealed half is run for figures
+# only.
+FRESH3_FLOORS = {"open": 0.69, "sealed": 0.38}
 
 
 @pytest.fixture(scope="module")
