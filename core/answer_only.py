@@ -49,7 +49,7 @@ _EXTRA_AFTER = _words("other extra additional more any surrounding explanatory")
 _EXTRA_NOUNS = _words("text words")
 _ANSWER_EN = _words(
     "output outputs return give reply respond print show send provide write paste produce "
-    "answer result results markup snippet version document doc block add adding include "
+    "answer result results markup snippet version document doc file block add adding include "
     "including"
 )
 _BENIGN_EN = _words(

@@ -20,6 +20,8 @@ _OPENING_EN = re.compile(
     r"(?i)[ \t]*(?:you\s+are|you're|youre|you\s+will\s+act\s+as|act\s+as|acting\s+as|"
     r"pretend\s+(?:to\s+be|you\s+are)|imagine\s+you\s+are)\s+"
 )
+# the task said to the model in general ("You convert configuration files.")
+_TASK_EN = re.compile(r"(?i)[ \t]*you\s+(?:will\s+|can\s+)?(?P<verb>[a-z]+)\b")
 _OPENING_ZH = re.compile(r"[ \t]*(?:你是|你现在是|你将扮演|请你扮演|请扮演|扮演)")
 # where a role sentence ends: a sentence's or clause's end mark, a colon, or a line break
 _END = re.compile(r"[.!?:：。！？,，;；\n]")
@@ -65,6 +67,7 @@ _ROLE_ZH = re.compile(
 _RELATIVE = _words("that who which")
 _TASK_VERBS = _words(
     "converts convert translates translate transforms transform turns turn rewrites rewrite "
+    "converting translating transforming rewriting "
     "reformats reformat helps help works work specialises specializes"
 )
 _TASK_WORDS = _words(
@@ -99,6 +102,15 @@ def _says_the_task(clause: list[str]) -> bool:
 def role_end(text: str, formats: Collection[str] = ()) -> int:
     """Where a role sentence that opens ``text`` ends (after its end mark and the white
     space after it), or 0 when ``text`` does not open with one."""
+    task = _TASK_EN.match(text)
+    if task is not None and task["verb"].lower() in _TASK_VERBS:
+        # "You convert configuration files.": the task said in general
+        end = _END.search(text, task.end())
+        stop = end.start() if end else len(text)
+        if not _says_the_task(["you", *text[task.start("verb") : stop].lower().split()]):
+            return 0
+        after = stop + 1 if stop < len(text) else stop
+        return after + len(text[after:]) - len(text[after:].lstrip())
     m = _OPENING_EN.match(text)
     if m is not None:
         end = _END.search(text, m.end())

@@ -19,6 +19,7 @@ ROLES = [
     "你是资深的Python工程师：",
     "You are a DevOps assistant that converts configuration files.",
     "You are an expert who helps with data formats.",
+    "You convert configuration files.",
 ]
 NOT_ROLES = [
     "You are a YAML expert who always indents with 4 spaces.",
@@ -31,6 +32,8 @@ NOT_ROLES = [
     "你是否可以帮我转换？",
     "Convert this JSON to YAML.",
     "You are a tool that converts JSON to TOML.",
+    "You convert JSON to YAML with 4-space indentation.",
+    "You answer in French.",
     "You are an assistant that converts files and explains them.",
 ]
 
